@@ -1,0 +1,86 @@
+"""A small, safe evaluator for the arithmetic authors write as numeric answers.
+
+`8*(45+30)`, `16/7`, `7e9*12/2**30`, `sqrt(2*120*28800)`: parsed with `ast` and walked node by node, so
+nothing but numbers, the four operations, powers and a few named functions can ever run.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable
+
+_BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+FUNCTIONS: dict[str, Callable[[float], float]] = {
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "log": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+}
+CONSTANTS = {"pi": math.pi, "e": math.e}
+# Guards against `10**10**10` freezing the build.
+_MAX_EXPONENT = 1000
+ALLOWED = "numbers, + - * / **, parentheses, " + ", ".join([*FUNCTIONS, *CONSTANTS])
+
+
+def evaluate(expression: str | int | float) -> float:
+    """Value of a number or an arithmetic expression; ValueError says what is not allowed."""
+    if isinstance(expression, bool):
+        raise ValueError(f"{expression!r} is not a number")
+    if isinstance(expression, (int, float)):
+        return _finite(float(expression), str(expression))
+    text = str(expression).strip()
+    if not text:
+        raise ValueError("the answer is empty")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ValueError(f"cannot read {text!r} as arithmetic") from None
+    return _finite(_value(tree.body, text), text)
+
+
+def _finite(value: float, text: str) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+def _value(node: ast.expr, text: str) -> float:
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right = _value(node.left, text), _value(node.right, text)
+        if isinstance(node.op, ast.Pow) and abs(right) > _MAX_EXPONENT:
+            raise ValueError(f"the exponent {right:g} in {text!r} is too large")
+        try:
+            return float(_BINARY[type(node.op)](left, right))
+        except ZeroDivisionError:
+            raise ValueError(f"{text!r} divides by zero") from None
+        except (OverflowError, TypeError):
+            raise ValueError(f"{text!r} is not a finite real number") from None
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_value(node.operand, text))
+    if isinstance(node, ast.Name) and node.id in CONSTANTS:
+        return CONSTANTS[node.id]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in FUNCTIONS
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        try:
+            return FUNCTIONS[node.func.id](_value(node.args[0], text))
+        except (ValueError, OverflowError):
+            raise ValueError(f"{node.func.id}() is undefined for its argument in {text!r}") from None
+    piece = ast.get_source_segment(text, node) or type(node).__name__
+    raise ValueError(f"{piece!r} in {text!r} is not plain arithmetic (allowed: {ALLOWED})")

@@ -1,0 +1,29 @@
+"""Authors' errors: one message per problem, naming the file and line and what to write instead."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class SourceError(Exception):
+    """A problem in an author's source file."""
+
+    path: str
+    line: int
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}: {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class SourceErrors(Exception):
+    """Several problems found in one pass, reported together."""
+
+    def __init__(self, errors: list[SourceError]):
+        super().__init__("\n".join(str(error) for error in errors))
+        self.errors = errors

@@ -1,0 +1,123 @@
+"""The words of the page furniture, and numbers written the way each language writes them."""
+
+from __future__ import annotations
+
+import math
+
+STRINGS: dict[str, dict[str, str]] = {
+    "ru": {
+        "language_name": "Русский",
+        "module": "Модуль {number}. {title}",
+        "quiz": "Тест",
+        "exercises": "Упражнения",
+        "quiz_instruction": (
+            "Выберите или впишите ответ и нажмите «Проверить». Числа можно вводить с точкой или запятой, "
+            "а также простой дробью, например 16/7. Ответы и черновики хранятся в этом браузере и общие "
+            "для русской и английской версий страницы."
+        ),
+        "exercises_instruction": (
+            "Сначала решите упражнение сами, затем откройте решение. Раскрытые решения и заметки хранятся "
+            "в этом браузере и общие для русской и английской версий."
+        ),
+        "progress": "Проверено: {checked} / {total} · Верно: {correct}",
+        "question": "Вопрос",
+        "check": "Проверить",
+        "reveal": "Ответ и разбор",
+        "correct_answer": "Правильный ответ",
+        "correct_pairs": "Правильное соответствие",
+        "single_legend": "Один правильный вариант",
+        "multiple_legend": "Один или несколько правильных вариантов",
+        "matching_legend": "Сопоставьте каждый пункт с вариантом",
+        "matching_choose": "— выберите —",
+        "atol": "абсолютный допуск ±{value}",
+        "rtol": "относительный допуск ±{value} %",
+        "exact": "точный ответ",
+        "notes_label": "Ваш ответ или заметки",
+        "explanation_label": "Ваше объяснение",
+        "open_note": "Этот вопрос не проверяется автоматически: сравните свои заметки с авторским разбором.",
+        "mixed_note": (
+            "Автоматически проверяется только первая часть (выбор или число). Объяснение сверьте "
+            "с авторским разбором."
+        ),
+        "show_solution": "Показать ответ и решение",
+        "criteria": "Демо и критерии проекта",
+        "project": "проект",
+        "notebook": "Ноутбук {file}, раздел «{section}»",
+        "home_modules": "Модули",
+    },
+    "en": {
+        "language_name": "English",
+        "module": "Module {number}. {title}",
+        "quiz": "Quiz",
+        "exercises": "Exercises",
+        "quiz_instruction": (
+            "Pick or type an answer and press Check. Numbers may use a decimal point or a comma, or be a simple "
+            "fraction such as 16/7. Answers and drafts stay in this browser and are shared by the Russian and "
+            "English versions of the page."
+        ),
+        "exercises_instruction": (
+            "Try each exercise on your own first, then open its solution. Opened solutions and notes stay in this "
+            "browser and are shared by the Russian and English versions."
+        ),
+        "progress": "Checked {checked} / {total} · Correct {correct}",
+        "question": "Question",
+        "check": "Check",
+        "reveal": "Answer and explanation",
+        "correct_answer": "Correct answer",
+        "correct_pairs": "Correct matching",
+        "single_legend": "One correct option",
+        "multiple_legend": "One or more correct options",
+        "matching_legend": "Match each item with an option",
+        "matching_choose": "— choose —",
+        "atol": "absolute tolerance ±{value}",
+        "rtol": "relative tolerance ±{value}%",
+        "exact": "exact answer",
+        "notes_label": "Your answer or notes",
+        "explanation_label": "Your explanation",
+        "open_note": "This question is not checked automatically: compare your notes with the author's solution.",
+        "mixed_note": (
+            "Only the first part (the choice or the number) is checked automatically. Compare your explanation "
+            "with the author's."
+        ),
+        "show_solution": "Show answer and solution",
+        "criteria": "Demo and project criteria",
+        "project": "project",
+        "notebook": "Notebook {file}, section “{section}”",
+        "home_modules": "Modules",
+    },
+}
+_SEPARATORS = {"ru": (",", "\u00a0"), "en": (".", ",")}
+
+
+def strings(lang: str) -> dict[str, str]:
+    return STRINGS.get(lang, STRINGS["en"])
+
+
+def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:
+    """`value` with the language's decimal separator and digit grouping; trailing zeros dropped."""
+    point, thousands = _SEPARATORS.get(lang, _SEPARATORS["en"])
+    if decimals is None:
+        text = f"{value:.10g}"
+        if "e" in text:
+            mantissa, exponent = text.split("e")
+            return f"{mantissa.replace('.', point)}·10^{int(exponent)}"
+    else:
+        text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, _, fraction = text.partition(".")
+    sign = "−" if whole.startswith("-") else ""
+    whole = whole.lstrip("-")
+    if group and len(whole) > 4:
+        whole = f"{int(whole):,}".replace(",", thousands)
+    return sign + whole + (point + fraction if fraction else "")
+
+
+def shown_decimals(atol: float | None, rtol: float | None, value: float) -> int | None:
+    """Enough decimals to show an answer to its tolerance: ±0.005 → 2, ±1e-6 → 6; None when exact."""
+    if atol:
+        return max(0, -math.floor(math.log10(2 * atol)))
+    if rtol and value:
+        significant = max(1, -math.floor(math.log10(2 * rtol))) + 1
+        return max(0, significant - 1 - math.floor(math.log10(abs(value))))
+    return None

@@ -1,0 +1,155 @@
+"""Math: `$…$` and `$$…$$` rendered by KaTeX at build time, so pages need no math script.
+
+Math is protected from Markdown the way pymdown-extensions' arithmatex does it: an inline pattern just below
+code spans and a block processor for `$$` blocks, whose output is stashed so no other extension touches it.
+KaTeX's own JavaScript runs in an embedded V8 (mini-racer); renders are cached by TeX for the life of the
+process, so a rebuild under `mkdocs serve` renders only formulas that changed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown import Extension, Markdown
+from markdown.blockprocessors import BlockProcessor
+from markdown.inlinepatterns import InlineProcessor
+
+KATEX_DIR = Path(__file__).parent / "assets" / "vendor" / "katex"
+# `$` not followed by a space opens, `$` not preceded by one closes, so "$5 and $10" stays text.
+_INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
+_BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
+_ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+
+_RENDER_JS = """
+function zadachnikRender(tex, display) {
+  try {
+    return {html: katex.renderToString(tex, {displayMode: display, throwOnError: true, output: "htmlAndMathml"})};
+  } catch (error) {
+    return {error: String(error && error.message || error)};
+  }
+}
+"""
+
+
+class MathError(ValueError):
+    def __init__(self, tex: str, message: str):
+        super().__init__(message)
+        self.tex = tex
+
+
+class KatexUnavailable(RuntimeError):
+    pass
+
+
+class Katex:
+    """KaTeX in an embedded V8, with a cache by (TeX, display)."""
+
+    def __init__(self, katex_js: Path = KATEX_DIR / "katex.min.js"):
+        self.katex_js = katex_js
+        self.cache: dict[tuple[str, bool], str] = {}
+        self.renders = 0
+        self._context = None
+
+    def _engine(self):
+        if self._context is None:
+            if not self.katex_js.is_file():
+                raise KatexUnavailable(
+                    f"KaTeX is missing at {self.katex_js}: run 'make setup' (npm ci, then scripts/vendor_assets.py)"
+                )
+            from py_mini_racer import MiniRacer
+
+            context = MiniRacer()
+            context.eval(self.katex_js.read_text(encoding="utf-8"))
+            context.eval(_RENDER_JS)
+            self._context = context
+        return self._context
+
+    def render(self, tex: str, display: bool) -> str:
+        key = (tex, display)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        result = self._engine().call("zadachnikRender", tex, display)
+        if "error" in result:
+            raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "))
+        self.renders += 1
+        self.cache[key] = result["html"]
+        return result["html"]
+
+
+_shared: Katex | None = None
+
+
+def shared_katex() -> Katex:
+    """One engine per process: V8 start-up and the cache outlive each build under `mkdocs serve`."""
+    global _shared
+    if _shared is None:
+        _shared = Katex()
+    return _shared
+
+
+@dataclass
+class MathLog:
+    """What the extension met while converting: the plugin turns errors into file:line messages."""
+
+    errors: list[MathError] = field(default_factory=list)
+
+
+class _InlineMath(InlineProcessor):
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(_INLINE, md)
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+        return self.md.htmlStash.store(self.extension.render(m.group(1), display=False)), m.start(0), m.end(0)
+
+
+class _BlockMath(BlockProcessor):
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(md.parser)
+        self.extension = extension
+
+    def test(self, parent: etree.Element, block: str) -> bool:
+        return _BLOCK.match(block) is not None
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> bool:
+        tex = _BLOCK.match(blocks.pop(0))["tex"]  # type: ignore[index]
+        rendered = self.extension.render(tex.strip(), display=True)
+        paragraph = etree.SubElement(parent, "p")
+        paragraph.text = self.parser.md.htmlStash.store(f'<div class="zq-math">{rendered}</div>')
+        return True
+
+
+class MathExtension(Extension):
+    def __init__(self, katex: Katex | None = None, log: MathLog | None = None):
+        super().__init__()
+        self.katex = katex or shared_katex()
+        self.log = log or MathLog()
+
+    def render(self, tex: str, display: bool) -> str:
+        try:
+            return self.katex.render(tex, display)
+        except MathError as error:
+            self.log.errors.append(error)
+            return f'<code class="zq-math-error">{html.escape(tex)}</code>'
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.registerExtension(self)
+        # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
+        md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
+        md.parser.blockprocessors.register(_BlockMath(self, md), "zadachnik-math-block", 79.9)
+
+
+def annotations(page_html: str) -> list[str]:
+    """The TeX of every formula on a page, in order, from KaTeX's MathML annotations."""
+    return [html.unescape(tex) for tex in _ANNOTATION.findall(page_html)]
+
+
+def line_of(source: str, tex: str) -> int:
+    """The 1-based line where `tex` first appears in a source text (1 when it can't be found)."""
+    index = source.find(tex)
+    return source.count("\n", 0, index) + 1 if index >= 0 else 1

@@ -1,0 +1,604 @@
+"""Model stage: blocks become courses, modules, sections, questions and exercises.
+
+Every check of an author's source that needs no rendering lives here or in `qtypes`; each problem becomes a
+SourceError with the file, the line and what to write instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import SourceError, SourceErrors
+from .qtypes import Entry, Invalid, ListParts, QuestionType, registry
+from .source import Block, LangBlock, Line, split_blocks
+from .text import Fragment, Localized
+from .yamlsource import KeyPath, YamlProblem, load_with_lines
+
+TEXT_PARTS = ("explanation", "solution", "criteria")
+LIST_PARTS = ("options", "items", "fields")
+_PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria):\s*$")
+_MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
+_LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+QUIZ_FILE = "quiz.md"
+EXERCISES_FILE = "exercises.md"
+
+
+@dataclass
+class Section:
+    id: str
+    title: Localized
+    line: int
+
+
+@dataclass
+class Question:
+    id: str
+    qtype: QuestionType
+    line: int
+    section: Section | None
+    title: Localized
+    body: Localized
+    explanation: Localized
+    lists: ListParts
+    key: Any
+
+    @property
+    def type(self) -> str:
+        return self.qtype.name
+
+
+@dataclass
+class NotebookLink:
+    file: str
+    section: dict[str, str]
+
+
+@dataclass
+class Exercise:
+    id: str
+    line: int
+    project: bool
+    title: Localized
+    statement: Localized
+    solution: Localized
+    criteria: Localized | None
+    notebooks: list[NotebookLink]
+
+
+@dataclass
+class Module:
+    slug: str
+    number: int
+    title: dict[str, str]
+    path: Path
+    quiz: list[Section | Question] | None = None
+    exercises: list[Exercise] | None = None
+
+    @property
+    def questions(self) -> list[Question]:
+        return [item for item in self.quiz or [] if isinstance(item, Question)]
+
+    @property
+    def files_dir(self) -> Path | None:
+        folder = self.path / "files"
+        return folder if folder.is_dir() else None
+
+
+@dataclass
+class Course:
+    id: str
+    title: dict[str, str]
+    modules_total: int
+    path: Path
+    modules: list[Module] = field(default_factory=list)
+
+
+@dataclass
+class Loader:
+    """Reads every course under one folder, collecting all problems before it reports them."""
+
+    root: Path
+    languages: list[str]
+    # Paths in messages are shown relative to this folder (the site's config folder).
+    base: Path
+    errors: list[SourceError] = field(default_factory=list)
+
+    def shown(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.base))
+        except ValueError:
+            return str(path)
+
+    def load(self) -> list[Course]:
+        courses = []
+        if self.root.is_dir():
+            for folder in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+                course = self.course(folder)
+                if course is not None:
+                    courses.append(course)
+        if self.errors:
+            raise SourceErrors(self.errors)
+        return courses
+
+    # -- courses and modules -------------------------------------------------------------------------
+
+    def course(self, folder: Path) -> Course | None:
+        path = folder / "course.yml"
+        if not path.is_file():
+            self.errors.append(
+                SourceError(self.shown(folder), 0, "a course folder without course.yml",
+                            "add course.yml with id, title (per language) and modules (their number)")
+            )
+            return None
+        data = self.yaml_file(path, ("id", "title", "modules"))
+        if data is None:
+            return None
+        try:
+            total = data.get("modules")
+            if not isinstance(total, int) or total < 1:
+                raise ValueError("'modules' must be the number of modules in the course, e.g. 'modules: 13'")
+            course = Course(
+                id=check_id(str(data.get("id", folder.name))),
+                title=self.titles(data.get("title"), "title"),
+                modules_total=total,
+                path=folder,
+            )
+        except ValueError as error:
+            self.errors.append(SourceError(self.shown(path), 1, str(error)))
+            return None
+        for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            module = self.module(module_dir)
+            if module is not None:
+                course.modules.append(module)
+        course.modules.sort(key=lambda module: module.number)
+        self.no_duplicate_numbers(course)
+        return course
+
+    def module(self, folder: Path) -> Module | None:
+        quiz, exercises = folder / QUIZ_FILE, folder / EXERCISES_FILE
+        meta = folder / "module.yml"
+        if not quiz.is_file() and not exercises.is_file():
+            self.errors.append(
+                SourceError(self.shown(folder), 0, "a module folder with neither quiz.md nor exercises.md",
+                            "add quiz.md and/or exercises.md, or move the folder out of exercises/")
+            )
+            return None
+        if not meta.is_file():
+            self.errors.append(
+                SourceError(self.shown(folder), 0, "a module folder without module.yml",
+                            "add module.yml with 'number:' and 'title:' per language")
+            )
+            return None
+        data = self.yaml_file(meta, ("number", "title"))
+        if data is None:
+            return None
+        try:
+            number = data.get("number")
+            if not isinstance(number, int) or number < 0:
+                raise ValueError("'number' must be the module's number, e.g. 'number: 12'")
+            module = Module(folder.name, number, self.titles(data.get("title"), "title"), folder)
+        except ValueError as error:
+            self.errors.append(SourceError(self.shown(meta), 1, str(error)))
+            return None
+        ids: dict[str, tuple[str, int]] = {}
+        if quiz.is_file():
+            module.quiz = self.quiz_file(quiz, ids)
+        if exercises.is_file():
+            module.exercises = self.exercises_file(exercises, ids)
+        return module
+
+    def no_duplicate_numbers(self, course: Course) -> None:
+        seen: dict[int, Module] = {}
+        for module in course.modules:
+            if module.number in seen:
+                self.errors.append(
+                    SourceError(self.shown(module.path / "module.yml"), 1,
+                                f"module number {module.number} is also used by {seen[module.number].slug}",
+                                "give every module of a course its own number")
+                )
+            seen[module.number] = module
+            if module.number > course.modules_total:
+                self.errors.append(
+                    SourceError(self.shown(module.path / "module.yml"), 1,
+                                f"module {module.number} is past the course's {course.modules_total} modules",
+                                "raise 'modules:' in course.yml or fix the number")
+                )
+
+    def titles(self, value: Any, what: str) -> dict[str, str]:
+        if isinstance(value, str) and len(self.languages) == 1:
+            return {self.languages[0]: value}
+        if not isinstance(value, dict):
+            raise ValueError(f"'{what}' needs one text per language: " + ", ".join(f"{lang}: …" for lang in self.languages))
+        missing = [lang for lang in self.languages if not str(value.get(lang) or "").strip()]
+        if missing:
+            raise ValueError(f"'{what}' has no text in {', '.join(missing)}; add '{missing[0]}: …'")
+        return {lang: str(value[lang]).strip() for lang in self.languages}
+
+    def yaml_file(self, path: Path, keys: tuple[str, ...]) -> dict[str, Any] | None:
+        try:
+            data, lines = load_with_lines(path.read_text(encoding="utf-8"))
+        except YamlProblem as problem:
+            self.errors.append(SourceError(self.shown(path), problem.line_offset + 1, str(problem)))
+            return None
+        if not isinstance(data, dict):
+            self.errors.append(SourceError(self.shown(path), 1, "expected YAML keys", f"write {', '.join(keys)}"))
+            return None
+        for key in data:
+            if key not in keys:
+                self.errors.append(unknown_key(self.shown(path), lines[(str(key),)] + 1, str(key), keys))
+                return None
+        return data
+
+    # -- quiz and exercises files -------------------------------------------------------------------
+
+    def blocks(self, path: Path) -> list[Block]:
+        try:
+            return split_blocks(path.read_text(encoding="utf-8"), self.shown(path))
+        except SourceError as error:
+            self.errors.append(error)
+            return []
+
+    def quiz_file(self, path: Path, ids: dict[str, tuple[str, int]]) -> list[Section | Question]:
+        items: list[Section | Question] = []
+        section: Section | None = None
+        for block in self.blocks(path):
+            reader = BlockReader(self, path, block)
+            try:
+                if block.kind == "section":
+                    section = reader.section()
+                    items.append(section)
+                elif block.kind == "question":
+                    items.append(reader.question(section))
+                    self.unique_id(ids, block, path)
+                else:
+                    raise reader.fail(
+                        f"unknown block '{block.kind}' in a quiz", block.line,
+                        "a quiz holds '/// question | ID' and '/// section | ID' blocks",
+                    )
+            except SourceError as error:
+                self.errors.append(error)
+        return items
+
+    def exercises_file(self, path: Path, ids: dict[str, tuple[str, int]]) -> list[Exercise]:
+        items: list[Exercise] = []
+        for block in self.blocks(path):
+            reader = BlockReader(self, path, block)
+            try:
+                if block.kind != "exercise":
+                    raise reader.fail(
+                        f"unknown block '{block.kind}' in exercises", block.line,
+                        "an exercises file holds '/// exercise | ID' blocks",
+                    )
+                items.append(reader.exercise())
+                self.unique_id(ids, block, path)
+            except SourceError as error:
+                self.errors.append(error)
+        return items
+
+    def unique_id(self, ids: dict[str, tuple[str, int]], block: Block, path: Path) -> None:
+        if block.arg in ids:
+            where, line = ids[block.arg]
+            raise SourceError(
+                self.shown(path), block.line, f"the id '{block.arg}' is already used at {where}:{line}",
+                "ids key saved answers, so each must be unique in the module",
+            )
+        ids[block.arg] = (self.shown(path), block.line)
+
+
+def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> SourceError:
+    import difflib
+
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.5)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return SourceError(path, line, f"unknown key '{key}'", f"{hint}allowed here: {', '.join(allowed)}")
+
+
+def check_id(value: str) -> str:
+    if not _ID.match(value):
+        raise ValueError(f"'{value}' cannot be an id: use letters, digits, '.', '-' and '_' without spaces")
+    return value
+
+
+@dataclass
+class BlockReader:
+    """Reads one block: its YAML, its language parts, and (through its type) its answer key."""
+
+    loader: Loader
+    path: Path
+    block: Block
+    config: dict[str, Any] = field(default_factory=dict)
+    key_lines: dict[KeyPath, int] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> str:
+        return self.loader.shown(self.path)
+
+    @property
+    def languages(self) -> list[str]:
+        return self.loader.languages
+
+    def fail(self, message: str, line: int, hint: str = "") -> SourceError:
+        return SourceError(self.shown, line, message, hint)
+
+    def line_of(self, path: KeyPath) -> int:
+        while path not in self.key_lines and path:
+            path = path[:-1]
+        if path in self.key_lines:
+            return self.block.yaml_first_line + self.key_lines[path]
+        return self.block.line
+
+    def read_yaml(self, allowed: tuple[str, ...] | None) -> dict[str, Any]:
+        try:
+            data, self.key_lines = load_with_lines(self.block.yaml_text)
+        except YamlProblem as problem:
+            raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset) from None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise self.fail("expected 'key: value' lines after the block's first line", self.block.yaml_first_line)
+        self.config = data
+        if allowed is not None:
+            for key in data:
+                if key not in allowed:
+                    raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
+        return data
+
+    def require_id(self) -> str:
+        if not self.block.arg:
+            raise self.fail(f"the {self.block.kind} has no id", self.block.line,
+                            f"write '/// {self.block.kind} | ID', e.g. '/// {self.block.kind} | P05'")
+        try:
+            return check_id(self.block.arg)
+        except ValueError as error:
+            raise self.fail(str(error), self.block.line) from None
+
+    # -- sections -----------------------------------------------------------------------------------
+
+    def section(self) -> Section:
+        section_id = self.require_id()
+        data = self.read_yaml(tuple(self.languages))
+        if self.block.langs:
+            raise self.fail("a section has no language parts", self.block.langs[0].line,
+                            "write its title per language as YAML: 'ru: …' and 'en: …'")
+        title: Localized = {}
+        for lang in self.languages:
+            text = str(data.get(lang) or "").strip()
+            if not text:
+                raise self.fail(f"the section has no title in '{lang}'", self.block.line, f"add '{lang}: Title'")
+            title[lang] = Fragment(text, self.line_of((lang,)))
+        return Section(section_id, title, self.block.line)
+
+    # -- questions ----------------------------------------------------------------------------------
+
+    def question(self, section: Section | None) -> Question:
+        question_id = self.require_id()
+        data = self.read_yaml(None)
+        types = registry()
+        type_name = data.get("type")
+        if type_name is None:
+            raise self.fail(f"question {question_id} has no type", self.block.line,
+                            f"add 'type:' with one of {', '.join(types)}")
+        if type_name not in types:
+            raise self.fail(f"unknown question type '{type_name}'", self.line_of(("type",)),
+                            f"use one of {', '.join(types)}")
+        qtype = types[type_name]
+        try:
+            allowed = ("type", *qtype.allowed_keys(data))
+            list_parts = qtype.parts_for(data)
+        except Invalid as problem:
+            raise self.invalid(problem) from None
+        for key in data:
+            if key not in allowed:
+                raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
+        texts = self.language_parts(list_parts, ("explanation",), ("explanation",))
+        lists = self.merged_lists(texts, list_parts)
+        try:
+            key = qtype.build(data, lists)
+        except Invalid as problem:
+            raise self.invalid(problem) from None
+        return Question(
+            id=question_id, qtype=qtype, line=self.block.line, section=section,
+            title={lang: parts.title for lang, parts in texts.items()},
+            body={lang: parts.body for lang, parts in texts.items()},
+            explanation={lang: parts.texts["explanation"] for lang, parts in texts.items()},
+            lists=lists, key=key,
+        )
+
+    def invalid(self, problem: Invalid) -> SourceError:
+        return self.fail(str(problem), self.line_of(problem.path), problem.hint)
+
+    # -- exercises ----------------------------------------------------------------------------------
+
+    def exercise(self) -> Exercise:
+        exercise_id = self.require_id()
+        data = self.read_yaml(("project", "notebooks"))
+        project = data.get("project", False)
+        if not isinstance(project, bool):
+            raise self.fail("'project' is true or false", self.line_of(("project",)))
+        required = ("solution", "criteria") if project else ("solution",)
+        texts = self.language_parts((), required, required)
+        notebooks = self.notebooks(data.get("notebooks"))
+        return Exercise(
+            id=exercise_id, line=self.block.line, project=project,
+            title={lang: parts.title for lang, parts in texts.items()},
+            statement={lang: parts.body for lang, parts in texts.items()},
+            solution={lang: parts.texts["solution"] for lang, parts in texts.items()},
+            criteria={lang: parts.texts["criteria"] for lang, parts in texts.items()} if project else None,
+            notebooks=notebooks,
+        )
+
+    def notebooks(self, value: Any) -> list[NotebookLink]:
+        if value is None:
+            return []
+        hint = "write a list of '- file: name.ipynb' with 'section: {ru: …, en: …}'"
+        if not isinstance(value, list):
+            raise self.fail("'notebooks' is a list", self.line_of(("notebooks",)), hint)
+        links = []
+        for index, item in enumerate(value):
+            where = self.line_of(("notebooks", str(index)))
+            if not isinstance(item, dict) or not isinstance(item.get("file"), str):
+                raise self.fail("each notebook link needs 'file'", where, hint)
+            extra = set(item) - {"file", "section"}
+            if extra:
+                raise unknown_key(self.shown, where, sorted(extra)[0], ("file", "section"))
+            section = item.get("section") or {}
+            if not isinstance(section, dict) or any(not section.get(lang) for lang in self.languages):
+                raise self.fail("a notebook link needs its section's name in every language", where, hint)
+            links.append(NotebookLink(item["file"], {lang: str(section[lang]) for lang in self.languages}))
+        return links
+
+    # -- language parts -----------------------------------------------------------------------------
+
+    def language_parts(
+        self, list_parts: tuple[str, ...], text_parts: tuple[str, ...], required: tuple[str, ...]
+    ) -> dict[str, LanguageText]:
+        by_lang: dict[str, LangBlock] = {}
+        for lang_block in self.block.langs:
+            if lang_block.lang not in self.languages:
+                raise self.fail(f"unknown language '{lang_block.lang}'", lang_block.line,
+                                f"this site's languages are {', '.join(self.languages)}")
+            if lang_block.lang in by_lang:
+                raise self.fail(f"a second '{lang_block.lang}' part", lang_block.line,
+                                f"the first is at line {by_lang[lang_block.lang].line}")
+            by_lang[lang_block.lang] = lang_block
+        result = {}
+        for lang in self.languages:
+            if lang not in by_lang:
+                raise self.fail(f"{self.block.kind} {self.block.arg} has no '{lang}' text", self.block.line,
+                                f"add '//// {lang} | Title' … '////' inside the block")
+            result[lang] = self.one_language(by_lang[lang], list_parts, text_parts, required)
+        return result
+
+    def one_language(
+        self, lang_block: LangBlock, list_parts: tuple[str, ...], text_parts: tuple[str, ...],
+        required: tuple[str, ...],
+    ) -> LanguageText:
+        lang = lang_block.lang
+        if not lang_block.title:
+            raise self.fail(f"the '{lang}' part has no title", lang_block.line, f"write '//// {lang} | Title'")
+        try:
+            segments = split_parts(lang_block.lines)
+        except SourceError as error:
+            raise self.fail(error.message, error.line, error.hint) from None
+        body_lines = segments.pop("", [])
+        text = LanguageText(Fragment(lang_block.title, lang_block.line), to_fragment(body_lines, lang_block.line + 1))
+        if not text.body.markdown:
+            raise self.fail(f"the '{lang}' part has no text before its parts", lang_block.line + 1,
+                            "write the question or statement right after the '////' line")
+        for name, (part_line, lines) in segments.items():
+            if name in list_parts:
+                text.lists[name] = self.list_entries(name, lines, part_line, lang)
+            elif name in text_parts:
+                text.texts[name] = to_fragment(lines, part_line + 1)
+                if not text.texts[name].markdown:
+                    raise self.fail(f"the '{lang}' {name} is empty", part_line, f"write the {name} under '{name}:'")
+            else:
+                raise self.fail(f"this {self.block.kind} has no '{name}:' part", part_line,
+                                f"its parts are {', '.join(list_parts + text_parts) or 'none'}")
+        for name in (*list_parts, *required):
+            if name not in text.lists and name not in text.texts:
+                raise self.fail(f"the '{lang}' text has no '{name}:' part", lang_block.line,
+                                f"add a line '{name}:' followed by the {name}")
+        return text
+
+    def list_entries(self, name: str, lines: list[Line], part_line: int, lang: str) -> list[tuple[str, Fragment]]:
+        pattern = _LABEL if name == "fields" else _MARKER
+        example = "- id: Label" if name == "fields" else "A. text' or '1. text"
+        entries: list[tuple[str, list[Line], int]] = []
+        for line in lines:
+            if not line.text.strip():
+                continue
+            match = pattern.match(line.text)
+            if match:
+                entries.append((match["key"], [Line(line.number, match["text"])], line.number))
+            elif entries and line.text.startswith(("  ", "\t")):
+                entries[-1][1].append(Line(line.number, line.text.strip()))
+            else:
+                raise self.fail(f"cannot read this line of '{name}:'", line.number,
+                                f"write '{example}'; continue a long one on lines indented by two spaces")
+        if not entries:
+            raise self.fail(f"the '{lang}' {name} list is empty", part_line, f"write '{example}' lines under it")
+        keys = [key for key, _, _ in entries]
+        for index, key in enumerate(keys):
+            if key in keys[:index]:
+                raise self.fail(f"'{key}' appears twice in {name}", entries[index][2], "give each entry its own marker")
+        if name != "fields":
+            self.sequential(keys, name, entries[0][2])
+        return [(key, Fragment(" ".join(line.text for line in body), line)) for key, body, line in entries]
+
+    def sequential(self, keys: list[str], name: str, line: int) -> None:
+        numbered = keys[0].isdigit()
+        expected = [str(i + 1) for i in range(len(keys))] if numbered else [chr(65 + i) for i in range(len(keys))]
+        if keys != expected:
+            raise self.fail(f"{name} are marked {', '.join(keys)}", line, f"mark them {', '.join(expected)} in order")
+
+    def merged_lists(self, texts: dict[str, LanguageText], list_parts: tuple[str, ...]) -> ListParts:
+        """Entries keyed the same way in every language, in the first language's order."""
+        first = self.languages[0]
+        merged: ListParts = {}
+        for name in list_parts:
+            keys = [key for key, _ in texts[first].lists[name]]
+            for lang in self.languages[1:]:
+                other = [key for key, _ in texts[lang].lists[name]]
+                if sorted(other) != sorted(keys):
+                    line = texts[lang].lists[name][0][1].line
+                    raise self.fail(
+                        f"the '{lang}' {name} are {', '.join(other)} but the '{first}' ones are {', '.join(keys)}",
+                        line, f"every language lists the same {name}",
+                    )
+            merged[name] = [
+                Entry(key, {lang: dict(texts[lang].lists[name])[key] for lang in self.languages}) for key in keys
+            ]
+        return merged
+
+
+@dataclass
+class LanguageText:
+    title: Fragment
+    body: Fragment
+    texts: dict[str, Fragment] = field(default_factory=dict)
+    lists: dict[str, list[tuple[str, Fragment]]] = field(default_factory=dict)
+
+
+def split_parts(lines: list[Line]) -> dict[str, tuple[int, list[Line]]]:
+    """Body lines under "" and each part's lines under its name, ignoring part words inside code fences."""
+    segments: dict[str, Any] = {"": []}
+    current: list[Line] = segments[""]
+    fence: str | None = None
+    for line in lines:
+        fence_match = _FENCE.match(line.text)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+        match = _PART_LINE.match(line.text) if fence is None else None
+        if match:
+            name = match["name"]
+            if name in segments:
+                raise SourceError("", line.number, f"a second '{name}:' part", "merge them into one")
+            current = []
+            segments[name] = (line.number, current)
+            continue
+        current.append(line)
+    return segments
+
+
+def to_fragment(lines: list[Line], default_line: int) -> Fragment:
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    if not lines:
+        return Fragment("", default_line)
+    return Fragment("\n".join(line.text for line in lines), lines[0].number)
+
+
+def load_courses(root: Path, languages: list[str], base: Path) -> list[Course]:
+    return Loader(root, languages, base).load()

@@ -1,0 +1,280 @@
+"""The MkDocs plugin: event hooks only, each a few lines that call the stages."""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+from .config import ZadachnikConfig
+from .errors import SourceErrors
+from .i18n import strings
+from .mathtex import KatexUnavailable, MathExtension, MathLog, line_of
+from .model import Course, load_courses
+from .model import Section as QuizSection
+from .render import KINDS, MissingPiece, PagePlan, Renderer, home_listing, module_has, plan_page
+from .site import Languages, module_page_uri
+
+log = get_plugin_logger(__name__)
+ASSETS = Path(__file__).parent / "assets"
+HOME_MARKER = "<!-- zadachnik:courses -->"
+# Package asset → its place in the site. KaTeX is vendored at set-up time (scripts/vendor_assets.py).
+STYLESHEETS = {"vendor/katex/katex.min.css": "assets/zadachnik/katex/katex.min.css",
+               "zadachnik.css": "assets/zadachnik/zadachnik.css"}
+
+
+class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
+    def __init__(self) -> None:
+        self.math_log = MathLog()
+        self.renderer = Renderer()
+        self.courses: list[Course] = []
+        self.plans: dict[str, PagePlan] = {}
+        self.navs: dict[str, Navigation] = {}
+        self.files: Files | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4).
+        pass
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.languages = Languages(list(self.config.languages))
+        self.base = Path(config.config_file_path or ".").resolve().parent
+        self.exercises_dir = self.base / self.config.exercises_dir
+        config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
+        config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
+        return config
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        self.courses = self.load_courses()
+        self.plans = add_module_pages(files, config, self.courses, self.languages)
+        add_assets(files, config)
+        self.files = files
+        return files
+
+    def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        self.navs = {
+            lang: language_nav(nav, files, self.courses, self.languages, lang, config)
+            for lang in self.languages.codes
+        }
+        return self.navs[self.languages.default]
+
+    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        self.math_log.errors.clear()
+        if HOME_MARKER in markdown:
+            markdown = markdown.replace(HOME_MARKER, self.home_listing(page))
+        return markdown
+
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        plan = self.plans.get(page.file.src_uri)
+        self.report_math_errors(page, plan)
+        if plan is None:
+            return html
+        try:
+            content = self.renderer.assemble(plan, html)
+        except MissingPiece as missing:
+            raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
+        page.toc = get_toc(toc_tokens(plan))
+        return content
+
+    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
+        lang = self.languages.of(page.file.src_uri)
+        context["nav"] = self.navs.get(lang, nav)
+        # Material reads both per render: the UI words and the header's language selector.
+        config.theme["language"] = lang
+        config.extra["alternate"] = self.alternates(page)
+        return context
+
+    def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
+        if self.exercises_dir.is_dir():
+            server.watch(str(self.exercises_dir))
+        return server
+
+    # -- helpers -------------------------------------------------------------------------------------
+
+    def shown(self, path: Path) -> str:
+        try:
+            return str(path.resolve().relative_to(self.base))
+        except ValueError:
+            return str(path)
+
+    def load_courses(self) -> list[Course]:
+        try:
+            return load_courses(self.exercises_dir, self.languages.codes, self.base)
+        except SourceErrors as problems:
+            count = len(problems.errors)
+            raise PluginError(
+                f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:\n"
+                + "\n".join(f"  {error}" for error in problems.errors)
+            ) from None
+
+    def report_math_errors(self, page: Page, plan: PagePlan | None) -> None:
+        if not self.math_log.errors:
+            return
+        source_path = plan.source if plan else Path(page.file.abs_src_path or page.file.src_uri)
+        source = source_path.read_text(encoding="utf-8") if source_path.is_file() else (page.markdown or "")
+        lines = [
+            f"  {self.shown(source_path)}:{line_of(source, error.tex)}: invalid TeX '{error.tex}': {error}"
+            for error in self.math_log.errors
+        ]
+        raise PluginError("Zadachnik: KaTeX cannot render:\n" + "\n".join(lines)
+                          + "\n  (fix the formula; KaTeX's supported functions: katex.org/docs/supported)")
+
+    def home_listing(self, page: Page) -> str:
+        lang = self.languages.of(page.file.src_uri)
+        here = posixpath.dirname(page.file.src_uri)
+
+        def link(course: Course, module: Any, kind: str) -> str:
+            return posixpath.relpath(module_page_uri(course, module, kind, lang, self.languages), here or ".")
+
+        return home_listing(self.courses, lang, link)
+
+    def alternates(self, page: Page) -> list[dict[str, str]]:
+        assert self.files is not None
+        result = []
+        for lang in self.languages.codes:
+            target = self.files.get_file_from_path(self.languages.translated(page.file.src_uri, lang))
+            if target is None:
+                target = self.files.get_file_from_path(f"{self.languages.prefix(lang)}index.md")
+            link = target.url if target is not None else self.languages.prefix(lang)
+            result.append({"name": strings(lang)["language_name"], "link": link or "./", "lang": lang})
+        return result
+
+
+def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], languages: Languages):
+    plans: dict[str, PagePlan] = {}
+    for course in courses:
+        for module in course.modules:
+            for kind in KINDS:
+                if not module_has(module, kind):
+                    continue
+                for lang in languages.codes:
+                    uri = module_page_uri(course, module, kind, lang, languages)
+                    plan = plan_page(course, module, kind, lang)
+                    plans[uri] = plan
+                    files.append(File.generated(config, uri, content=plan.markdown()))
+    return plans
+
+
+def add_assets(files: Files, config: MkDocsConfig) -> None:
+    for source, dest in STYLESHEETS.items():
+        if not (ASSETS / source).is_file():
+            raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
+    for path in sorted(ASSETS.rglob("*")):
+        rel = path.relative_to(ASSETS).as_posix()
+        if path.is_file():
+            dest = "assets/zadachnik/" + rel.removeprefix("vendor/")
+            files.append(File(rel, str(ASSETS), config.site_dir, config.use_directory_urls, dest_uri=dest))
+
+
+def language_nav(
+    nav: Navigation, files: Files, courses: list[Course], languages: Languages, lang: str, config: MkDocsConfig
+) -> Navigation:
+    """The site's navigation as seen from one language: its own pages, with the courses after its home."""
+    generated = {module_page_uri(c, m, k, lang, languages) for c in courses for m in c.modules for k in KINDS}
+    items = [item for item in (filter_item(i, languages, lang, generated) for i in nav.items) if item is not None]
+    home_uri = f"{languages.prefix(lang)}index.md"
+    home_at = next((i for i, item in enumerate(items) if isinstance(item, Page) and item.file.src_uri == home_uri), -1)
+    t = strings(lang)
+    course_sections = []
+    for course in courses:
+        modules = []
+        for module in course.modules:
+            pages = [page_of(files, module_page_uri(course, module, kind, lang, languages)) for kind in KINDS
+                     if module_has(module, kind)]
+            modules.append(Section(t["module"].format(number=module.number, title=module.title[lang]), pages))
+        course_sections.append(Section(course.title[lang], modules))
+    items[home_at + 1:home_at + 1] = course_sections
+    pages = list(walk_pages(items))
+    link_structure(items, None)
+    for previous, page in zip([None, *pages], pages):
+        page.previous_page = previous
+        if previous is not None:
+            previous.next_page = page
+    if pages:
+        pages[-1].next_page = None
+    language_nav = Navigation(items, pages)
+    home = files.get_file_from_path(home_uri)
+    if home is not None and home.page is not None:
+        language_nav.homepage = home.page
+    return language_nav
+
+
+def filter_item(item: Any, languages: Languages, lang: str, generated: set[str]) -> Any:
+    """A copy of a nav item holding only this language's hand-written pages, unwrapping the language folder."""
+    if isinstance(item, Page):
+        uri = item.file.src_uri
+        keep = languages.of(uri) == lang and uri not in generated and not item.file.generated_by
+        return item if keep else None
+    if isinstance(item, Section):
+        children = [c for c in (filter_item(child, languages, lang, generated) for child in item.children) if c]
+        if not children:
+            return None
+        if item.title.lower() == lang and lang != languages.default:
+            return children if len(children) > 1 else children[0]
+        return Section(item.title, flatten(children))
+    return item if lang == languages.default else None
+
+
+def flatten(items: list[Any]) -> list[Any]:
+    result: list[Any] = []
+    for item in items:
+        result.extend(item if isinstance(item, list) else [item])
+    return result
+
+
+def page_of(files: Files, uri: str) -> Page:
+    file = files.get_file_from_path(uri)
+    assert file is not None and file.page is not None, uri
+    return file.page
+
+
+def walk_pages(items: list[Any]):
+    for item in flatten(items):
+        if isinstance(item, Page):
+            yield item
+        elif isinstance(item, Section):
+            yield from walk_pages(item.children)
+
+
+def link_structure(items: list[Any], parent: Section | None) -> None:
+    for item in flatten(items):
+        item.parent = parent
+        if isinstance(item, Section):
+            item.children = flatten(item.children)
+            link_structure(item.children, item)
+
+
+def toc_tokens(plan: PagePlan) -> list[dict[str, Any]]:
+    """Sections with their questions (or exercises), as Python-Markdown's toc tokens."""
+
+    def plain(markdown: str) -> str:
+        return html.escape(re.sub(r"\$+([^$]*)\$+", r"\1", markdown))
+
+    tokens: list[dict[str, Any]] = []
+    parent: list[dict[str, Any]] = tokens
+    if plan.kind == "exercises":
+        for exercise in plan.module.exercises or []:
+            name = f"{exercise.id}. {plain(exercise.title[plan.lang].markdown)}"
+            tokens.append({"level": 2, "id": f"e-{exercise.id}", "name": name, "children": []})
+        return tokens
+    for item in plan.module.quiz or []:
+        if isinstance(item, QuizSection):
+            token = {"level": 2, "id": f"s-{item.id}", "name": f"{item.id}. {plain(item.title[plan.lang].markdown)}",
+                     "children": []}
+            tokens.append(token)
+            parent = token["children"]
+        else:
+            name = f"{item.id} · {plain(item.title[plan.lang].markdown)}"
+            parent.append({"level": 3 if parent is not tokens else 2, "id": f"q-{item.id}", "name": name,
+                           "children": []})
+    return tokens

@@ -1,0 +1,84 @@
+"""Question types: each a small declarative class that reads its answer key and describes it to the browser.
+
+A type names the YAML keys it accepts, the list parts its text needs in every language (options, items,
+fields), the template that renders it and the browser module that grades it. Adding a type means one module
+here, one template, one JS module and their tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..text import Localized
+
+
+class Invalid(ValueError):
+    """A problem in an answer key, with the YAML key path it is about (for the line number)."""
+
+    def __init__(self, message: str, path: tuple[str, ...] = (), hint: str = ""):
+        super().__init__(message)
+        self.path = path
+        self.hint = hint
+
+
+@dataclass
+class Entry:
+    """One option, item or field label, in every language."""
+
+    key: str
+    text: Localized
+
+
+ListParts = dict[str, list[Entry]]
+
+
+class QuestionType:
+    name: ClassVar[str]
+    keys: ClassVar[tuple[str, ...]] = ()
+    list_parts: ClassVar[tuple[str, ...]] = ()
+    # Counted in "Checked k / n": graded by the page, not by the learner.
+    auto: ClassVar[bool] = True
+    template: ClassVar[str]
+
+    def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
+        return self.keys
+
+    def parts_for(self, config: dict[str, Any]) -> tuple[str, ...]:
+        """The list parts (options, items, fields) every language must give."""
+        return self.list_parts
+
+    def build(self, config: dict[str, Any], parts: ListParts) -> Any:
+        """The answer key; raises Invalid."""
+        raise NotImplementedError
+
+    def spec(self, key: Any) -> dict[str, Any]:
+        """What the browser needs to grade the question."""
+        raise NotImplementedError
+
+
+def marker_list(value: Any, what: str, path: tuple[str, ...]) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    if not items or any(isinstance(item, (dict, list)) or item is None for item in items):
+        raise Invalid(f"{what} must name option markers", path, "write e.g. 'answer: B' or 'answer: [A, C]'")
+    return [str(item) for item in items]
+
+
+def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple[str, ...]) -> None:
+    keys = [entry.key for entry in entries]
+    for name in names:
+        if name not in keys:
+            raise Invalid(
+                f"{what} '{name}' does not exist", path, f"use one of the markers {', '.join(keys)}"
+            )
+
+
+def registry() -> dict[str, QuestionType]:
+    from .choice import MultipleChoice, SingleChoice
+    from .matching import Matching
+    from .mixed import Mixed
+    from .numeric import Numeric
+    from .open import Open
+
+    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Open(), Mixed()]
+    return {qtype.name: qtype for qtype in types}

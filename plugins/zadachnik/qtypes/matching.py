@@ -1,0 +1,42 @@
+"""Matching: each item gets one option; the key maps item markers to option markers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import Invalid, ListParts, QuestionType, known_markers
+
+
+@dataclass
+class MatchingKey:
+    pairs: dict[str, str]
+
+
+class Matching(QuestionType):
+    name = "matching"
+    keys = ("answer",)
+    list_parts = ("items", "options")
+    template = "matching.html"
+
+    def build(self, config: dict[str, Any], parts: ListParts) -> MatchingKey:
+        answer = config.get("answer")
+        if not isinstance(answer, dict) or not answer:
+            raise Invalid(
+                "matching needs the pairs item → option", ("answer",) if "answer" in config else (),
+                "write e.g. 'answer: {1: A, 2: C, 3: B}'",
+            )
+        pairs = {str(item): str(option) for item, option in answer.items()}
+        known_markers(list(pairs), parts["items"], "the item", ("answer",))
+        known_markers(list(pairs.values()), parts["options"], "the option", ("answer",))
+        missing = [entry.key for entry in parts["items"] if entry.key not in pairs]
+        if missing:
+            raise Invalid(
+                f"item(s) {', '.join(missing)} have no option in answer", ("answer",),
+                "give every item its option",
+            )
+        ordered = {entry.key: pairs[entry.key] for entry in parts["items"]}
+        return MatchingKey(ordered)
+
+    def spec(self, key: MatchingKey) -> dict[str, Any]:
+        return {"pairs": key.pairs}

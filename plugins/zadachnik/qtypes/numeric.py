@@ -1,0 +1,115 @@
+"""Numeric answers in one or more labelled fields, each with its own tolerance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..arith import evaluate
+from . import Invalid, ListParts, QuestionType
+
+FIELD_KEYS = ("answer", "atol", "rtol", "unit")
+
+
+@dataclass
+class NumericField:
+    id: str
+    expression: str
+    value: float
+    atol: float | None = None
+    rtol: float | None = None
+    # One unit for every language, or one per language.
+    unit: str | dict[str, str] | None = None
+
+    @property
+    def exact(self) -> bool:
+        return not self.atol and not self.rtol
+
+
+@dataclass
+class NumericKey:
+    fields: list[NumericField]
+
+
+class Numeric(QuestionType):
+    name = "numeric"
+    keys = ("fields",)
+    list_parts = ("fields",)
+    template = "numeric.html"
+
+    def build(self, config: dict[str, Any], parts: ListParts) -> NumericKey:
+        fields = config.get("fields")
+        if not isinstance(fields, dict) or not fields:
+            raise Invalid(
+                "a numeric question needs its fields", ("fields",) if "fields" in config else (),
+                "write e.g. 'fields: {x: {answer: 16/7, atol: 0.001}}'",
+            )
+        built = [read_field(str(field_id), spec) for field_id, spec in fields.items()]
+        labelled = [entry.key for entry in parts["fields"]]
+        for field in built:
+            if field.id not in labelled:
+                raise Invalid(
+                    f"the field '{field.id}' has no label", ("fields", field.id),
+                    f"add '- {field.id}: Label' under 'fields:' in every language",
+                )
+        for key in labelled:
+            if key not in fields:
+                raise Invalid(
+                    f"the label '{key}' names no field", ("fields",),
+                    f"fields in YAML: {', '.join(str(f) for f in fields)}",
+                )
+        return NumericKey(built)
+
+    def spec(self, key: NumericKey) -> dict[str, Any]:
+        return {
+            "fields": [
+                {"id": field.id, "answer": field.value, "atol": field.atol or 0, "rtol": field.rtol or 0}
+                for field in key.fields
+            ]
+        }
+
+
+def read_field(field_id: str, spec: Any) -> NumericField:
+    path = ("fields", field_id)
+    if not isinstance(spec, dict):
+        raise Invalid(
+            f"the field '{field_id}' must be a mapping", path,
+            f"write '{field_id}: {{answer: 16/7, atol: 0.001}}'",
+        )
+    for key in spec:
+        if key not in FIELD_KEYS:
+            raise Invalid(
+                f"unknown key '{key}' in field '{field_id}'", (*path, str(key)),
+                f"a field takes {', '.join(FIELD_KEYS)}",
+            )
+    if spec.get("answer") is None:
+        raise Invalid(
+            f"the field '{field_id}' has no answer", path, "add 'answer: <number or arithmetic>', e.g. 'answer: 8*(45+30)'"
+        )
+    expression = str(spec["answer"])
+    try:
+        value = evaluate(spec["answer"])
+    except ValueError as error:
+        raise Invalid(str(error), (*path, "answer"), "write a number or arithmetic such as 7e9*12/2**30") from None
+    tolerances = {name: read_tolerance(spec, name, path) for name in ("atol", "rtol")}
+    unit = spec.get("unit")
+    if unit is not None and not isinstance(unit, (str, dict)):
+        raise Invalid("a unit is text, or text per language", (*path, "unit"), "write 'unit: s' or 'unit: {ru: с, en: s}'")
+    if isinstance(unit, dict):
+        unit = {str(lang): str(text) for lang, text in unit.items()}
+    return NumericField(field_id, expression, value, tolerances["atol"], tolerances["rtol"], unit)
+
+
+def read_tolerance(spec: dict[str, Any], name: str, path: tuple[str, ...]) -> float | None:
+    if spec.get(name) is None:
+        return None
+    try:
+        value = evaluate(spec[name])
+    except ValueError as error:
+        raise Invalid(str(error), (*path, name), f"write a number, e.g. '{name}: 0.005'") from None
+    if value < 0:
+        raise Invalid(
+            f"the tolerance {name} is negative ({value:g})", (*path, name),
+            "a tolerance is a distance: write it without the minus sign, or 0 for an exact answer",
+        )
+    return value

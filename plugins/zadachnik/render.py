@@ -1,0 +1,211 @@
+"""Render stage: a module's page in one language, first as Markdown, then as the finished HTML.
+
+MkDocs renders every piece of author text (title, body, option, label, explanation) in one pass over a
+generated Markdown page, so links, admonitions, math and every configured extension behave as on any page.
+Pieces are separated by HTML-comment markers; `assemble` splits the rendered HTML at the markers and puts
+each piece into the page templates, which add the inputs, buttons and data attributes for the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .i18n import format_number, shown_decimals, strings
+from .model import Course, Module, Question, Section
+from .qtypes.mixed import MixedKey
+from .qtypes.numeric import NumericField, NumericKey
+from .text import Fragment
+
+TEMPLATES = Path(__file__).parent / "templates"
+_MARKER = "<!--zq-piece-{}-->"
+_MARKER_RE = re.compile(r"(?:<p>)?<!--zq-piece-(\d+)-->(?:</p>)?")
+_SINGLE_PARAGRAPH = re.compile(r"^<p>(.*)</p>$", re.DOTALL)
+KINDS = ("quiz", "exercises")
+
+
+class MissingPiece(ValueError):
+    """Rendered HTML lost a marker: an unclosed fence or HTML tag in an author's text swallowed it."""
+
+    def __init__(self, fragment: Fragment):
+        super().__init__(f"text starting at line {fragment.line} is not closed (a code fence or an HTML tag?)")
+        self.fragment = fragment
+
+
+@dataclass
+class PagePlan:
+    course: Course
+    module: Module
+    kind: str
+    lang: str
+    pieces: list[Fragment] = field(default_factory=list)
+    _index: dict[int, int] = field(default_factory=dict)
+
+    def add(self, fragment: Fragment) -> None:
+        self._index[id(fragment)] = len(self.pieces)
+        self.pieces.append(fragment)
+
+    def index(self, fragment: Fragment) -> int:
+        return self._index[id(fragment)]
+
+    @property
+    def source(self) -> Path:
+        return self.module.path / ("quiz.md" if self.kind == "quiz" else "exercises.md")
+
+    @property
+    def title(self) -> str:
+        return strings(self.lang)[self.kind]
+
+    def markdown(self) -> str:
+        """The generated page: front matter, then every piece of author text after its marker."""
+        parts = [f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n"]
+        for number, fragment in enumerate(self.pieces):
+            parts.append(f"{_MARKER.format(number)}\n\n{fragment.markdown}\n")
+        parts.append(_MARKER.format(len(self.pieces)))
+        return "\n".join(parts) + "\n"
+
+
+def plan_page(course: Course, module: Module, kind: str, lang: str) -> PagePlan:
+    plan = PagePlan(course, module, kind, lang)
+    if kind == "quiz":
+        for item in module.quiz or []:
+            if isinstance(item, Section):
+                plan.add(item.title[lang])
+            else:
+                for fragment in (item.title[lang], item.body[lang]):
+                    plan.add(fragment)
+                for entries in item.lists.values():
+                    for entry in entries:
+                        plan.add(entry.text[lang])
+                plan.add(item.explanation[lang])
+    else:
+        for exercise in module.exercises or []:
+            for fragment in (exercise.title[lang], exercise.statement[lang], exercise.solution[lang]):
+                plan.add(fragment)
+            if exercise.criteria:
+                plan.add(exercise.criteria[lang])
+    return plan
+
+
+def split_pieces(plan: PagePlan, page_html: str) -> list[str]:
+    """The rendered HTML of each piece, in plan order; MissingPiece if a marker was swallowed."""
+    found = [(int(m.group(1)), m.start(), m.end()) for m in _MARKER_RE.finditer(page_html)]
+    numbers = [number for number, _, _ in found]
+    for expected, fragment in enumerate(plan.pieces):
+        if expected not in numbers or expected + 1 not in numbers:
+            raise MissingPiece(fragment)
+    pieces = []
+    for (_, _, end), (_, start, _) in zip(found, found[1:]):
+        pieces.append(page_html[end:start].strip())
+    return pieces
+
+
+def inline(piece: str) -> str:
+    """A one-paragraph piece without its <p>, for titles, options and labels."""
+    match = _SINGLE_PARAGRAPH.match(piece)
+    return match.group(1) if match and "<p>" not in match.group(1) else piece
+
+
+@dataclass
+class Renderer:
+    environment: jinja2.Environment = field(
+        default_factory=lambda: jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True, lstrip_blocks=True
+        )
+    )
+
+    def assemble(self, plan: PagePlan, page_html: str) -> str:
+        pieces = split_pieces(plan, page_html)
+
+        def text(fragment: Fragment, block: bool = False) -> Markup:
+            piece = pieces[plan.index(fragment)]
+            return Markup(piece if block else inline(piece))
+
+        template = self.environment.get_template(f"{plan.kind}.html")
+        return template.render(
+            plan=plan, course=plan.course, module=plan.module, lang=plan.lang, t=strings(plan.lang), text=text,
+            auto_count=sum(1 for q in plan.module.questions if q.qtype.auto),
+            spec=Markup(spec_json(plan.module)),
+            tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
+            unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
+            numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
+            label_of=label_of,
+        )
+
+
+def auto_type(question: Question) -> str:
+    """The type that grades a question: its own, or a mixed question's auto-checked part."""
+    return question.key.auto.name if isinstance(question.key, MixedKey) else question.type
+
+
+def label_of(question: Question, field_id: str) -> Fragment | None:
+    return next((entry.text for entry in question.lists["fields"] if entry.key == field_id), None)
+
+
+def spec_json(module: Module) -> str:
+    """Each auto-checked question's key, for the browser's grader; `<` escaped to keep the script closed."""
+    data = {q.id: {"type": q.type, **q.qtype.spec(q.key)} for q in module.questions if q.qtype.auto}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+
+
+def numeric_fields(question: Question) -> list[NumericField]:
+    key = question.key.key if isinstance(question.key, MixedKey) else question.key
+    return key.fields if isinstance(key, NumericKey) else []
+
+
+def unit_text(numeric_field: NumericField, lang: str) -> str:
+    unit = numeric_field.unit
+    if isinstance(unit, dict):
+        return unit.get(lang, "")
+    return unit or ""
+
+
+def tolerance_text(numeric_field: NumericField, lang: str) -> str:
+    t = strings(lang)
+    parts = []
+    if numeric_field.atol:
+        parts.append(t["atol"].format(value=format_number(numeric_field.atol, lang, group=False)))
+    if numeric_field.rtol:
+        parts.append(t["rtol"].format(value=format_number(numeric_field.rtol * 100, lang, group=False)))
+    return "; ".join(parts) or t["exact"]
+
+
+def answer_text(question: Question, lang: str) -> str:
+    """The answer key in words, shown above the explanation."""
+    key: Any = question.key.key if isinstance(question.key, MixedKey) else question.key
+    if hasattr(key, "correct"):
+        return ", ".join(key.correct)
+    if hasattr(key, "pairs"):
+        return "; ".join(f"{item} → {option}" for item, option in key.pairs.items())
+    return ""
+
+
+def field_answer(numeric_field: NumericField, lang: str) -> str:
+    decimals = shown_decimals(numeric_field.atol, numeric_field.rtol, numeric_field.value)
+    shown = format_number(numeric_field.value, lang, decimals)
+    exact = format_number(numeric_field.value, lang)
+    return shown if shown == exact else f"≈ {shown}"
+
+
+def home_listing(courses: list[Course], lang: str, link: Any) -> str:
+    """Markdown for a home page: each course with its modules and their pages; `link(module, kind)` → URL."""
+    t = strings(lang)
+    lines = []
+    for course in courses:
+        lines.append(f"## {course.title[lang]}\n")
+        for module in course.modules:
+            pages = [f"[{t[kind]}]({link(course, module, kind)})" for kind in KINDS if module_has(module, kind)]
+            title = t["module"].format(number=module.number, title=module.title[lang])
+            lines.append(f"- {title} · {' · '.join(pages)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def module_has(module: Module, kind: str) -> bool:
+    return (module.quiz if kind == "quiz" else module.exercises) is not None

@@ -1,0 +1,40 @@
+"""Where pages live in each language, and which page is which page's translation.
+
+The first language is served at the site root, every other one under its code: `authoring.md` and
+`en/authoring.md` are one page in two languages, as are the generated `rl-for-llm/12-x/quiz.md` and
+`en/rl-for-llm/12-x/quiz.md`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Course, Module
+
+
+@dataclass
+class Languages:
+    codes: list[str]
+
+    @property
+    def default(self) -> str:
+        return self.codes[0]
+
+    def prefix(self, lang: str) -> str:
+        return "" if lang == self.default else f"{lang}/"
+
+    def of(self, src_uri: str) -> str:
+        head = src_uri.split("/", 1)[0]
+        return head if head in self.codes[1:] and "/" in src_uri else self.default
+
+    def neutral(self, src_uri: str) -> str:
+        """The path without its language folder: the same for a page in every language."""
+        lang = self.of(src_uri)
+        return src_uri[len(self.prefix(lang)):]
+
+    def translated(self, src_uri: str, lang: str) -> str:
+        return self.prefix(lang) + self.neutral(src_uri)
+
+
+def module_page_uri(course: Course, module: Module, kind: str, lang: str, languages: Languages) -> str:
+    return f"{languages.prefix(lang)}{course.id}/{module.slug}/{kind}.md"

@@ -1,0 +1,135 @@
+"""Source stage: split an author's file into blocks, keeping the line of everything.
+
+A file is a sequence of blocks in the style of pymdown-extensions' blocks:
+
+    /// question | P05          opener: kind and id
+    type: numeric               YAML: the language-neutral part
+    //// ru | Title             one sub-block per language
+    Markdown…
+    ////
+    ///
+
+Nothing here knows what a question is; `model` gives the blocks their meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import SourceError
+
+_OPEN = re.compile(r"^///\s+(?P<kind>\S+)\s*(?:\|\s*(?P<arg>.*?))?\s*$")
+_CLOSE = re.compile(r"^///\s*$")
+_LANG_OPEN = re.compile(r"^////\s+(?P<lang>\S+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
+_LANG_CLOSE = re.compile(r"^////\s*$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+@dataclass
+class Line:
+    number: int
+    text: str
+
+
+@dataclass
+class LangBlock:
+    lang: str
+    title: str
+    line: int
+    lines: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Block:
+    kind: str
+    arg: str
+    line: int
+    yaml_lines: list[Line] = field(default_factory=list)
+    langs: list[LangBlock] = field(default_factory=list)
+
+    @property
+    def yaml_text(self) -> str:
+        return "\n".join(line.text for line in self.yaml_lines)
+
+    @property
+    def yaml_first_line(self) -> int:
+        return self.yaml_lines[0].number if self.yaml_lines else self.line + 1
+
+
+def split_blocks(text: str, path: str) -> list[Block]:
+    """Blocks of a source file; SourceError on the first structural problem."""
+    blocks: list[Block] = []
+    block: Block | None = None
+    lang: LangBlock | None = None
+    fence: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if lang is not None:
+            fence = _track_fence(line, fence)
+            if fence is None and _LANG_CLOSE.match(line):
+                lang = None
+                continue
+            if fence is None and (_LANG_OPEN.match(line) or _CLOSE.match(line) or _OPEN.match(line)):
+                raise SourceError(
+                    path,
+                    lang.line,
+                    f"the '{lang.lang}' part opened here is not closed",
+                    "end it with a line '////' before the next language or the end of the block",
+                )
+            lang.lines.append(Line(number, raw))
+            continue
+        if block is not None:
+            if _CLOSE.match(line):
+                blocks.append(block)
+                block = None
+                continue
+            match = _LANG_OPEN.match(line)
+            if match:
+                lang = LangBlock(match["lang"], (match["title"] or "").strip(), number)
+                block.langs.append(lang)
+                fence = None
+                continue
+            if _OPEN.match(line):
+                raise SourceError(
+                    path, block.line, f"block '{block.arg or block.kind}' opened here is not closed",
+                    "end it with a line '///'",
+                )
+            if block.langs:
+                if line.strip():
+                    raise SourceError(
+                        path, number, "text between language parts",
+                        "put it inside a '//// ru' … '////' part, or move YAML keys above the first language",
+                    )
+                continue
+            block.yaml_lines.append(Line(number, raw))
+            continue
+        match = _OPEN.match(line)
+        if match:
+            block = Block(match["kind"], (match["arg"] or "").strip(), number)
+            continue
+        if line.strip() and not line.lstrip().startswith("<!--"):
+            raise SourceError(
+                path, number, "text outside a block",
+                "start a block with '/// question | ID' (or section, exercise) and end it with '///'",
+            )
+    if lang is not None:
+        raise SourceError(path, lang.line, f"the '{lang.lang}' part opened here is not closed", "end it with '////'")
+    if block is not None:
+        raise SourceError(
+            path, block.line, f"block '{block.arg or block.kind}' opened here is not closed", "end it with '///'"
+        )
+    return blocks
+
+
+def _track_fence(line: str, fence: str | None) -> str | None:
+    """The open code fence after this line, so block markers inside code are left alone."""
+    match = _FENCE.match(line)
+    if not match:
+        return fence
+    marker = match.group(1)
+    if fence is None:
+        return marker
+    if marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip():
+        return None
+    return fence

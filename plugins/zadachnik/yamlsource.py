@@ -1,0 +1,46 @@
+"""YAML with line numbers: authors' YAML errors and unknown keys are reported at their own line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+KeyPath = tuple[str, ...]
+
+
+class YamlProblem(ValueError):
+    def __init__(self, message: str, line_offset: int):
+        super().__init__(message)
+        self.line_offset = line_offset
+
+
+def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
+    """The YAML's value and, for each key path, its 0-based line within `text`."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        raise YamlProblem(f"YAML syntax error: {problem}", mark.line if mark else 0) from None
+    lines: dict[KeyPath, int] = {}
+    if node is not None:
+        _walk(node, (), lines)
+    return data, lines
+
+
+def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
+    lines.setdefault(path, node.start_mark.line)
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                raise YamlProblem(f"the key '{key}' is given twice", key_node.start_mark.line)
+            seen.add(key)
+            lines[(*path, key)] = key_node.start_mark.line
+            _walk(value_node, (*path, key), lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, (*path, str(index)), lines)
