@@ -171,7 +171,7 @@ def add_assets(files: Files, config: MkDocsConfig) -> None:
             raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
     for path in sorted(ASSETS.rglob("*")):
         rel = path.relative_to(ASSETS).as_posix()
-        if path.is_file():
+        if path.is_file() and not path.name.startswith("."):
             dest = "assets/zadachnik/" + rel.removeprefix("vendor/")
             files.append(File(rel, str(ASSETS), config.site_dir, config.use_directory_urls, dest_uri=dest))
 

@@ -1,0 +1,38 @@
+# Two commands for a new user (README.md): `make serve` and `make test`. Each sets up what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: setup serve build test lint chromium clean
+
+setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/assets/vendor/.stamp
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+plugins/zadachnik/assets/vendor/.stamp: node_modules/.package-lock.json scripts/vendor_assets.py
+	$(BIN)/python scripts/vendor_assets.py
+	touch $@
+
+serve: setup
+	$(BIN)/mkdocs serve
+
+build: setup
+	$(BIN)/mkdocs build --strict
+
+chromium:
+	@bash scripts/ensure_chromium.sh
+
+test: setup chromium
+	$(BIN)/ruff check plugins tests scripts
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf build
