@@ -36,9 +36,10 @@ function zadachnikRender(tex, display) {
 
 
 class MathError(ValueError):
-    def __init__(self, tex: str, message: str):
+    def __init__(self, tex: str, message: str, display: bool = False):
         super().__init__(message)
         self.tex = tex
+        self.display = display
 
 
 class KatexUnavailable(RuntimeError):
@@ -75,7 +76,7 @@ class Katex:
             return cached
         result = self._engine().call("zadachnikRender", tex, display)
         if "error" in result:
-            raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "))
+            raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "), display)
         self.renders += 1
         self.cache[key] = result["html"]
         return result["html"]
@@ -149,7 +150,13 @@ def annotations(page_html: str) -> list[str]:
     return [html.unescape(tex) for tex in _ANNOTATION.findall(page_html)]
 
 
-def line_of(source: str, tex: str) -> int:
-    """The 1-based line where `tex` first appears in a source text (1 when it can't be found)."""
-    index = source.find(tex)
-    return source.count("\n", 0, index) + 1 if index >= 0 else 1
+def line_of(sources: list[tuple[str, int]], error: MathError) -> int | None:
+    """The line of a bad formula among (text, first line) sources: delimited first, so `$\\frac{1$` is not
+    taken for the start of `$\\frac{16}{7}$`; None when it is in none of them."""
+    candidates = [error.tex] if error.display else [f"${error.tex}$", error.tex]
+    for candidate in candidates:
+        for text, first_line in sources:
+            index = text.find(candidate)
+            if index >= 0:
+                return first_line + text.count("\n", 0, index)
+    return None

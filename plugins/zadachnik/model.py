@@ -213,7 +213,8 @@ class Loader:
         if isinstance(value, str) and len(self.languages) == 1:
             return {self.languages[0]: value}
         if not isinstance(value, dict):
-            raise ValueError(f"'{what}' needs one text per language: " + ", ".join(f"{lang}: …" for lang in self.languages))
+            expected = ", ".join(f"{lang}: …" for lang in self.languages)
+            raise ValueError(f"'{what}' needs one text per language: {expected}")
         missing = [lang for lang in self.languages if not str(value.get(lang) or "").strip()]
         if missing:
             raise ValueError(f"'{what}' has no text in {', '.join(missing)}; add '{missing[0]}: …'")

@@ -19,7 +19,7 @@ from mkdocs.structure.toc import get_toc
 from .config import ZadachnikConfig
 from .errors import SourceErrors
 from .i18n import strings
-from .mathtex import KatexUnavailable, MathExtension, MathLog, line_of
+from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, line_of
 from .model import Course, load_courses
 from .model import Section as QuizSection
 from .render import KINDS, MissingPiece, PagePlan, Renderer, home_listing, module_has, plan_page
@@ -27,6 +27,8 @@ from .site import Languages, module_page_uri
 
 log = get_plugin_logger(__name__)
 ASSETS = Path(__file__).parent / "assets"
+# Used while building (KaTeX runs in Python's embedded V8), never by a page.
+BUILD_ONLY = {"katex.min.js"}
 HOME_MARKER = "<!-- zadachnik:courses -->"
 # Package asset → its place in the site. KaTeX is vendored at set-up time (scripts/vendor_assets.py).
 STYLESHEETS = {"vendor/katex/katex.min.css": "assets/zadachnik/katex/katex.min.css",
@@ -52,6 +54,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
+        keep_fonts_local(config)
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -120,14 +123,19 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def report_math_errors(self, page: Page, plan: PagePlan | None) -> None:
         if not self.math_log.errors:
             return
-        source_path = plan.source if plan else Path(page.file.abs_src_path or page.file.src_uri)
-        source = source_path.read_text(encoding="utf-8") if source_path.is_file() else (page.markdown or "")
-        lines = [
-            f"  {self.shown(source_path)}:{line_of(source, error.tex)}: invalid TeX '{error.tex}': {error}"
-            for error in self.math_log.errors
-        ]
+        lines = [f"  {self.math_error_place(page, plan, error)}: invalid TeX '{error.tex}': {error}"
+                 for error in self.math_log.errors]
         raise PluginError("Zadachnik: KaTeX cannot render:\n" + "\n".join(lines)
                           + "\n  (fix the formula; KaTeX's supported functions: katex.org/docs/supported)")
+
+    def math_error_place(self, page: Page, plan: PagePlan | None, error: MathError) -> str:
+        """file:line of a bad formula: in the author's source fragment, or in the hand-written page."""
+        if plan is not None:
+            line = line_of([(fragment.markdown, fragment.line) for fragment in plan.pieces], error)
+            return f"{self.shown(plan.source)}:{line or 1}"
+        path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        source = path.read_text(encoding="utf-8") if path and path.is_file() else page.markdown or ""
+        return f"{self.shown(path) if path else page.file.src_uri}:{line_of([(source, 1)], error) or 1}"
 
     def home_listing(self, page: Page) -> str:
         lang = self.languages.of(page.file.src_uri)
@@ -150,6 +158,13 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return result
 
 
+def keep_fonts_local(config: MkDocsConfig) -> None:
+    """Material loads Roboto from Google Fonts unless `font: false`: pages must load nothing from other hosts."""
+    if config.theme.get("font") is not False:
+        log.info("theme.font set to false: Zadachnik sites use the system's fonts and load nothing from the web")
+        config.theme["font"] = False
+
+
 def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], languages: Languages):
     plans: dict[str, PagePlan] = {}
     for course in courses:
@@ -166,12 +181,12 @@ def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], 
 
 
 def add_assets(files: Files, config: MkDocsConfig) -> None:
-    for source, dest in STYLESHEETS.items():
+    for source in STYLESHEETS:
         if not (ASSETS / source).is_file():
             raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
     for path in sorted(ASSETS.rglob("*")):
         rel = path.relative_to(ASSETS).as_posix()
-        if path.is_file() and not path.name.startswith("."):
+        if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY:
             dest = "assets/zadachnik/" + rel.removeprefix("vendor/")
             files.append(File(rel, str(ASSETS), config.site_dir, config.use_directory_urls, dest_uri=dest))
 
@@ -196,7 +211,7 @@ def language_nav(
     items[home_at + 1:home_at + 1] = course_sections
     pages = list(walk_pages(items))
     link_structure(items, None)
-    for previous, page in zip([None, *pages], pages):
+    for previous, page in zip([None, *pages[:-1]], pages, strict=True):
         page.previous_page = previous
         if previous is not None:
             previous.next_page = page

@@ -101,7 +101,7 @@ def split_pieces(plan: PagePlan, page_html: str) -> list[str]:
         if expected not in numbers or expected + 1 not in numbers:
             raise MissingPiece(fragment)
     pieces = []
-    for (_, _, end), (_, start, _) in zip(found, found[1:]):
+    for (_, _, end), (_, start, _) in zip(found, found[1:], strict=False):
         pieces.append(page_html[end:start].strip())
     return pieces
 

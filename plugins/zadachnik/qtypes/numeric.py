@@ -84,7 +84,8 @@ def read_field(field_id: str, spec: Any) -> NumericField:
             )
     if spec.get("answer") is None:
         raise Invalid(
-            f"the field '{field_id}' has no answer", path, "add 'answer: <number or arithmetic>', e.g. 'answer: 8*(45+30)'"
+            f"the field '{field_id}' has no answer", path,
+            "add 'answer: <number or arithmetic>', e.g. 'answer: 8*(45+30)'",
         )
     expression = str(spec["answer"])
     try:
@@ -94,7 +95,9 @@ def read_field(field_id: str, spec: Any) -> NumericField:
     tolerances = {name: read_tolerance(spec, name, path) for name in ("atol", "rtol")}
     unit = spec.get("unit")
     if unit is not None and not isinstance(unit, (str, dict)):
-        raise Invalid("a unit is text, or text per language", (*path, "unit"), "write 'unit: s' or 'unit: {ru: с, en: s}'")
+        raise Invalid(
+            "a unit is text, or text per language", (*path, "unit"), "write 'unit: s' or 'unit: {ru: с, en: s}'"
+        )
     if isinstance(unit, dict):
         unit = {str(lang): str(text) for lang, text in unit.items()}
     return NumericField(field_id, expression, value, tolerances["atol"], tolerances["rtol"], unit)

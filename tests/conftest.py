@@ -1,0 +1,56 @@
+"""Shared fixtures: sites built once per test session into temporary folders."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_SITE = ROOT / "tests" / "fixtures" / "site"
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+
+def build_site(config_file: Path, site_dir: Path, **overrides) -> Path:
+    """Build an MkDocs site as `mkdocs build --strict` would, into `site_dir`."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(config_file), site_dir=str(site_dir), strict=True, **overrides)
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+    return site_dir
+
+
+def build_failure(config_file: Path, site_dir: Path, caplog) -> str:
+    """The messages a failed build gives the author (MkDocs logs page errors, then aborts)."""
+    from mkdocs.exceptions import Abort, PluginError
+
+    try:
+        build_site(config_file, site_dir)
+    except PluginError as error:
+        return str(error)
+    except Abort:
+        return "\n".join(record.getMessage() for record in caplog.records if record.levelname == "ERROR")
+    raise AssertionError("the build was expected to fail")
+
+
+def copy_site(source: Path, target: Path) -> Path:
+    """A writable copy of a site's sources (config, docs, exercises) to break on purpose."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("build"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory) -> Path:
+    return build_site(FIXTURE_SITE / "mkdocs.yml", tmp_path_factory.mktemp("fixture") / "site")
+
+
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory) -> Path:
+    return build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("sample") / "site")

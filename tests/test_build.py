@@ -1,0 +1,209 @@
+"""Build the fixture course and the sample course, then read the pages as a browser would get them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import FIXTURE_SITE, build_failure, copy_site
+
+QUIZ = "demo/01-basics/quiz/index.html"
+EXERCISES = "demo/01-basics/exercises/index.html"
+
+
+def page(site: Path, path: str) -> BeautifulSoup:
+    return BeautifulSoup((site / path).read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.mark.parametrize("lang, prefix", [("ru", ""), ("en", "en/")])
+def test_quiz_page_in_each_language(fixture_site: Path, lang: str, prefix: str) -> None:
+    soup = page(fixture_site, prefix + QUIZ)
+    root = soup.select_one(".zq-page")
+    assert root["data-zq-course"] == "demo"
+    assert root["data-zq-module"] == "1"
+    assert root["data-zq-lang"] == lang
+    assert soup.html["lang"] == lang
+    ids = [q["data-zq-question"] for q in soup.select("[data-zq-question]")]
+    assert ids == ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"]
+    types = [q["data-zq-type"] for q in soup.select("[data-zq-question]")]
+    assert types == ["single", "multiple", "numeric", "matching", "open", "mixed"]
+    headings = [h.get_text(" ", strip=True) for h in soup.select("h2.zq-section")]
+    assert headings == (["1.1. Выбор", "1.2. Числа"] if lang == "ru" else ["1.1. Choice", "1.2. Numbers"])
+    course = soup.select_one(".zq-course").get_text(" ", strip=True)
+    assert course == ("Демокурс · 1 / 3" if lang == "ru" else "Demo course · 1 / 3")
+    progress = soup.select_one("[data-zq-progress]").get_text(strip=True)
+    # Five of six are checked by the page: the open question is the learner's.
+    assert progress == ("Проверено: 0 / 5 · Верно: 0" if lang == "ru" else "Checked 0 / 5 · Correct 0")
+
+
+def test_inputs_carry_stable_ids(fixture_site: Path) -> None:
+    soup = page(fixture_site, "en/" + QUIZ)
+    q1 = soup.select_one('[data-zq-question="Q1"]')
+    assert [i["value"] for i in q1.select("input[type=radio]")] == ["A", "B", "C"]
+    assert q1.select_one("fieldset legend").get_text(strip=True) == "One correct option"
+    q2 = soup.select_one('[data-zq-question="Q2"]')
+    assert [i["value"] for i in q2.select("input[type=checkbox]")] == ["1", "2", "3"]
+    q3 = soup.select_one('[data-zq-question="Q3"]')
+    assert [i["data-zq-input"] for i in q3.select("input[data-zq-input]")] == ["ratio", "mem"]
+    for field in q3.select("input[data-zq-input]"):
+        assert q3.select_one(f'label[for="{field["id"]}"]') is not None
+    q4 = soup.select_one('[data-zq-question="Q4"]')
+    assert [s["data-zq-select"] for s in q4.select("select")] == ["1", "2"]
+    assert [o["value"] for o in q4.select("select")[0].select("option")] == ["", "A", "B"]
+    assert soup.select_one('[data-zq-question="Q5"] textarea[data-zq-notes]') is not None
+    q6 = soup.select_one('[data-zq-question="Q6"]')
+    assert q6.select_one("input[data-zq-input=rho]") is not None
+    assert q6.select_one("textarea[data-zq-notes]") is not None
+    assert "Only the first part" in q6.get_text()
+
+
+@pytest.mark.parametrize(
+    "lang, prefix, ratio, mem",
+    [("ru", "", "абсолютный допуск ±0,0001", "относительный допуск ±1 %"),
+     ("en", "en/", "absolute tolerance ±0.0001", "relative tolerance ±1%")],
+)
+def test_tolerances_and_units_shown(fixture_site: Path, lang: str, prefix: str, ratio: str, mem: str) -> None:
+    q3 = page(fixture_site, prefix + QUIZ).select_one('[data-zq-question="Q3"]')
+    tolerances = [t.get_text(strip=True) for t in q3.select(".zq-tolerance")]
+    assert tolerances == [ratio, mem]
+    assert q3.select_one(".zq-unit").get_text() == ("ГиБ" if lang == "ru" else "GiB")
+    answers = [li.get_text(" ", strip=True) for li in q3.select(".zq-answer li")]
+    assert answers[0].endswith("2,2857" if lang == "ru" else "2.2857")
+
+
+def test_answer_key_is_in_the_page_once(fixture_site: Path) -> None:
+    import json
+
+    spec = json.loads(page(fixture_site, QUIZ).select_one("script.zq-spec").string)
+    assert set(spec) == {"Q1", "Q2", "Q3", "Q4", "Q6"}
+    assert spec["Q1"] == {"type": "single", "correct": ["B"]}
+    assert spec["Q2"]["scoring"] == "net-correct"
+    assert spec["Q3"]["fields"][1]["answer"] == pytest.approx(7e9 * 12 / 2**30)
+    assert spec["Q4"]["pairs"] == {"1": "B", "2": "A"}
+    assert spec["Q6"]["auto"] == "numeric"
+
+
+@pytest.mark.parametrize("path", [QUIZ, EXERCISES, "authoring/index.html", "index.html"])
+def test_language_selector_leads_to_the_same_page(fixture_site: Path, path: str) -> None:
+    ru, en = page(fixture_site, path), page(fixture_site, "en/" + path)
+    ru_links = {a["hreflang"]: a["href"] for a in ru.select("a.md-select__link")}
+    en_links = {a["hreflang"]: a["href"] for a in en.select("a.md-select__link")}
+    ru_file, en_file = fixture_site / path, fixture_site / "en" / path
+    # Relative links, so they work opened from disk too; each resolves to the other language's page.
+    assert not any(link.startswith(("/", "http")) for link in [*ru_links.values(), *en_links.values()])
+    assert (en_file.parent / en_links["ru"] / "index.html").resolve() == ru_file.resolve()
+    assert (ru_file.parent / ru_links["en"] / "index.html").resolve() == en_file.resolve()
+    assert ru_links["ru"] == "./" and en_links["en"] == "./"
+
+
+def test_navigation_shows_one_language(fixture_site: Path) -> None:
+    en = page(fixture_site, "en/" + QUIZ)
+    nav_text = en.select_one("nav.md-nav--primary").get_text(" ", strip=True)
+    assert "Demo course" in nav_text and "Module 1. Basics" in nav_text
+    assert "Демокурс" not in nav_text
+    ru = page(fixture_site, QUIZ).select_one("nav.md-nav--primary").get_text(" ", strip=True)
+    assert "Демокурс" in ru and "Demo course" not in ru
+
+
+def test_home_lists_courses_and_modules(fixture_site: Path) -> None:
+    en = page(fixture_site, "en/index.html")
+    links = {a.get_text(strip=True): a["href"] for a in en.select(".md-content li a")}
+    # Relative to en/: the English pages.
+    assert links == {"Quiz": "demo/01-basics/quiz/", "Exercises": "demo/01-basics/exercises/"}
+    assert "Module 1. Basics" in en.select_one(".md-content li").get_text()
+
+
+def test_exercises_page(fixture_site: Path) -> None:
+    soup = page(fixture_site, "en/" + EXERCISES)
+    assert [s["data-zq-exercise"] for s in soup.select("[data-zq-exercise]")] == ["E1", "E2"]
+    e1, e2 = soup.select("[data-zq-exercise]")
+    assert [d["data-zq-reveal"] for d in e1.select("details")] == ["solution"]
+    assert e1.select_one("summary").get_text(strip=True) == "Show answer and solution"
+    assert "Notebook notebook.ipynb, section “1. Start”" in e1.get_text()
+    assert [d["data-zq-reveal"] for d in e2.select("details")] == ["solution", "criteria"]
+    assert "[project]" in e2.select_one("h2").get_text()
+
+
+def test_pages_load_nothing_from_other_hosts(fixture_site: Path) -> None:
+    for html_file in fixture_site.rglob("*.html"):
+        text = html_file.read_text(encoding="utf-8")
+        for attribute in re.findall(r'(?:src|href)="(https?:[^"]*)"', text):
+            assert "fonts.googleapis" not in attribute and "cdn" not in attribute, (html_file, attribute)
+        assert not re.search(r'<(?:script|link)[^>]+(?:src|href)="https?://', text), html_file
+
+
+def test_katex_assets_shipped(fixture_site: Path) -> None:
+    css = fixture_site / "assets/zadachnik/katex/katex.min.css"
+    assert css.is_file()
+    for font in re.findall(r"url\((fonts/[^)]+)\)", css.read_text()):
+        assert (css.parent / font).is_file(), font
+    assert (fixture_site / "assets/zadachnik/katex/LICENSE").is_file()
+    assert not list(fixture_site.rglob("katex.min.js")), "pages need no math script"
+
+
+def test_bad_source_fails_build_with_file_and_line(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    quiz.write_text(quiz.read_text().replace("  ratio: {answer: \"16/7\", atol: 0.0001}",
+                                             "  ratio: {answer: \"16/7\", tolerence: 0.0001}"))
+    line = quiz.read_text().splitlines().index('  ratio: {answer: "16/7", tolerence: 0.0001}') + 1
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert f"exercises/demo/01-basics/quiz.md:{line}: unknown key 'tolerence'" in message
+
+
+def test_invalid_tex_fails_build_with_file_and_line(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text().replace("Почему небо голубое?", r"Почему небо $\frac{1$ голубое?")
+    quiz.write_text(text)
+    line = text.splitlines().index(r"Почему небо $\frac{1$ голубое?") + 1
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message
+    assert "Unexpected end of input" in message
+
+
+def test_invalid_tex_in_a_hand_written_page(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    index = site / "docs/en/index.md"
+    index.write_text(index.read_text() + "\nBroken: $\\sqrt{$ here.\n")
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert "docs/en/index.md:7: invalid TeX" in message
+    assert "Traceback" not in message
+
+
+def test_serve_watches_the_exercises_folder(tmp_path: Path) -> None:
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(FIXTURE_SITE / "mkdocs.yml"), site_dir=str(tmp_path))
+    plugin = config.plugins["zadachnik"]
+    config = plugin.on_config(config)
+
+    class Server:
+        watched: list[str] = []
+
+        def watch(self, path: str, *args) -> None:
+            self.watched.append(path)
+
+    server = Server()
+    plugin.on_serve(server, config=config, builder=lambda: None)
+    assert [Path(p).resolve() for p in server.watched] == [(FIXTURE_SITE / "exercises").resolve()]
+
+
+def test_plugin_instance_kept_across_serve_rebuilds() -> None:
+    # MkDocs keeps a plugin across `mkdocs serve` rebuilds only if it defines on_startup; the KaTeX cache
+    # lives there.
+    from zadachnik.plugin import ZadachnikPlugin
+
+    assert "on_startup" in ZadachnikPlugin.__dict__
+
+
+def test_sample_site_builds_strict(sample_site: Path) -> None:
+    for prefix in ("", "en/"):
+        soup = page(sample_site, prefix + "rl-for-llm/12-infrastructure/quiz/index.html")
+        ids = [q["data-zq-question"] for q in soup.select("[data-zq-question]")]
+        assert ids == [f"P{n:02d}" for n in range(1, 13)]
+        assert soup.select_one("[data-zq-progress]")["data-zq-total"] == "10"
+        course = soup.select_one(".zq-course").get_text()
+        assert "RL" in course and "12 / 13" in course
