@@ -54,3 +54,42 @@ def fixture_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory) -> Path:
     return build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("sample") / "site")
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (Playwright's own browser downloads are not available here)."""
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    assert executable, "Chromium is missing: run 'make chromium' (apt-get install -y chromium)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def sample_server(sample_site: Path):
+    """The sample site over http on a free localhost port."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(QuietHandler, directory=str(sample_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass

@@ -78,8 +78,12 @@ class Katex:
         if "error" in result:
             raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "), display)
         self.renders += 1
-        self.cache[key] = result["html"]
-        return result["html"]
+        # Search indexes the visible rendering once; MathML and its TeX annotation stay for screen readers.
+        rendered = result["html"].replace(
+            '<span class="katex-mathml">', '<span class="katex-mathml" data-search-exclude>', 1
+        )
+        self.cache[key] = rendered
+        return rendered
 
 
 _shared: Katex | None = None
