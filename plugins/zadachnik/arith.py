@@ -37,15 +37,20 @@ def evaluate(expression: str | int | float) -> float:
     if isinstance(expression, bool):
         raise ValueError(f"{expression!r} is not a number")
     if isinstance(expression, (int, float)):
-        return _finite(float(expression), str(expression))
+        try:
+            return _finite(float(expression), str(expression))
+        except OverflowError:
+            raise ValueError(f"{expression} is too large for a number") from None
     text = str(expression).strip()
     if not text:
         raise ValueError("the answer is empty")
     try:
         tree = ast.parse(text, mode="eval")
+        return _finite(_value(tree.body, text), text)
     except SyntaxError:
         raise ValueError(f"cannot read {text!r} as arithmetic") from None
-    return _finite(_value(tree.body, text), text)
+    except (RecursionError, MemoryError):
+        raise ValueError(f"{text[:40]!r}… is nested too deeply to be an answer") from None
 
 
 def _finite(value: float, text: str) -> float:
@@ -56,13 +61,17 @@ def _finite(value: float, text: str) -> float:
 
 def _value(node: ast.expr, text: str) -> float:
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
+        try:
+            # 1e999 reads as infinity: refused here, so `1/1e999` can't pass as 0.
+            return _finite(float(node.value), text)
+        except OverflowError:
+            raise ValueError(f"a number in {text!r} is too large") from None
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _value(node.left, text), _value(node.right, text)
         if isinstance(node.op, ast.Pow) and abs(right) > _MAX_EXPONENT:
             raise ValueError(f"the exponent {right:g} in {text!r} is too large")
         try:
-            return float(_BINARY[type(node.op)](left, right))
+            return _finite(float(_BINARY[type(node.op)](left, right)), text)
         except ZeroDivisionError:
             raise ValueError(f"{text!r} divides by zero") from None
         except (OverflowError, TypeError):

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import SourceError, SourceErrors
 from .qtypes import Entry, Invalid, ListParts, QuestionType, registry
-from .source import Block, LangBlock, Line, split_blocks
+from .source import Block, LangBlock, Line, split_blocks, track_fence
 from .text import Fragment, Localized
 from .yamlsource import KeyPath, YamlProblem, load_with_lines
 
@@ -22,7 +22,6 @@ LIST_PARTS = ("options", "items", "fields")
 _PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria):\s*$")
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 QUIZ_FILE = "quiz.md"
 EXERCISES_FILE = "exercises.md"
@@ -140,7 +139,7 @@ class Loader:
             return None
         try:
             total = data.get("modules")
-            if not isinstance(total, int) or total < 1:
+            if type(total) is not int or total < 1:
                 raise ValueError("'modules' must be the number of modules in the course, e.g. 'modules: 13'")
             course = Course(
                 id=check_id(str(data.get("id", folder.name))),
@@ -179,7 +178,7 @@ class Loader:
             return None
         try:
             number = data.get("number")
-            if not isinstance(number, int) or number < 0:
+            if type(number) is not int or number < 0:
                 raise ValueError("'number' must be the module's number, e.g. 'number: 12'")
             module = Module(folder.name, number, self.titles(data.get("title"), "title"), folder)
         except ValueError as error:
@@ -384,7 +383,7 @@ class BlockReader:
         if type_name is None:
             raise self.fail(f"question {question_id} has no type", self.block.line,
                             f"add 'type:' with one of {', '.join(types)}")
-        if type_name not in types:
+        if not isinstance(type_name, str) or type_name not in types:
             raise self.fail(f"unknown question type '{type_name}'", self.line_of(("type",)),
                             f"use one of {', '.join(types)}")
         qtype = types[type_name]
@@ -572,13 +571,7 @@ def split_parts(lines: list[Line]) -> dict[str, tuple[int, list[Line]]]:
     current: list[Line] = segments[""]
     fence: str | None = None
     for line in lines:
-        fence_match = _FENCE.match(line.text)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
+        fence = track_fence(line.text, fence)
         match = _PART_LINE.match(line.text) if fence is None else None
         if match:
             name = match["name"]

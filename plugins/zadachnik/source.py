@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 from .errors import SourceError
 
-_OPEN = re.compile(r"^///\s+(?P<kind>\S+)\s*(?:\|\s*(?P<arg>.*?))?\s*$")
+_OPEN = re.compile(r"^///\s+(?P<kind>[^\s|]+)\s*(?:\|\s*(?P<arg>.*?))?\s*$")
 _CLOSE = re.compile(r"^///\s*$")
-_LANG_OPEN = re.compile(r"^////\s+(?P<lang>\S+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
+_LANG_OPEN = re.compile(r"^////\s+(?P<lang>[^\s|]+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
 _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
@@ -63,10 +63,12 @@ def split_blocks(text: str, path: str) -> list[Block]:
     block: Block | None = None
     lang: LangBlock | None = None
     fence: str | None = None
+    # Authors may leave HTML comments between blocks, on one line or several.
+    in_comment = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
         if lang is not None:
-            fence = _track_fence(line, fence)
+            fence = track_fence(line, fence)
             if fence is None and _LANG_CLOSE.match(line):
                 lang = None
                 continue
@@ -104,11 +106,14 @@ def split_blocks(text: str, path: str) -> list[Block]:
                 continue
             block.yaml_lines.append(Line(number, raw))
             continue
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
         match = _OPEN.match(line)
         if match:
             block = Block(match["kind"], (match["arg"] or "").strip(), number)
             continue
-        if line.strip() and not line.lstrip().startswith("<!--"):
+        if line.strip():
             raise SourceError(
                 path, number, "text outside a block",
                 "start a block with '/// question | ID' (or section, exercise) and end it with '///'",
@@ -122,7 +127,7 @@ def split_blocks(text: str, path: str) -> list[Block]:
     return blocks
 
 
-def _track_fence(line: str, fence: str | None) -> str | None:
+def track_fence(line: str, fence: str | None) -> str | None:
     """The open code fence after this line, so block markers inside code are left alone."""
     match = _FENCE.match(line)
     if not match:

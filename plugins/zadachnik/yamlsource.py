@@ -24,6 +24,12 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
         raise YamlProblem(f"YAML syntax error: {problem}", mark.line if mark else 0) from None
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position)
+        raise YamlProblem(
+            f"YAML cannot contain the control character {error.character!r}: delete it (a paste from elsewhere?)",
+            line,
+        ) from None
     lines: dict[KeyPath, int] = {}
     if node is not None:
         _walk(node, (), lines)

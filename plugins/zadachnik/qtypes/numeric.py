@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,8 +53,9 @@ class Numeric(QuestionType):
                     f"the field '{field.id}' has no label", ("fields", field.id),
                     f"add '- {field.id}: Label' under 'fields:' in every language",
                 )
+        field_ids = [str(field_id) for field_id in fields]
         for key in labelled:
-            if key not in fields:
+            if key not in field_ids:
                 raise Invalid(
                     f"the label '{key}' names no field", ("fields",),
                     f"fields in YAML: {', '.join(str(f) for f in fields)}",
@@ -78,9 +80,11 @@ def read_field(field_id: str, spec: Any) -> NumericField:
         )
     for key in spec:
         if key not in FIELD_KEYS:
+            close = difflib.get_close_matches(str(key), FIELD_KEYS, n=1, cutoff=0.5)
+            guess = f"did you mean '{close[0]}'? " if close else ""
             raise Invalid(
                 f"unknown key '{key}' in field '{field_id}'", (*path, str(key)),
-                f"a field takes {', '.join(FIELD_KEYS)}",
+                f"{guess}a field takes {', '.join(FIELD_KEYS)}",
             )
     if spec.get("answer") is None:
         raise Invalid(
