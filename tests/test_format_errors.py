@@ -431,9 +431,16 @@ def test_missing_section_title_in_a_language(tmp_path: Path) -> None:
 def test_missing_course_title_in_a_language(tmp_path: Path) -> None:
     course = COURSE.replace("  en: Course\n", "")
     error = one_error(tmp_path, quiz=block(), course=course)
-    # Problems with a value in course.yml / module.yml are reported at the file's first line.
-    assert (error.path, error.line) == (COURSE_YML, 1)
+    # Reported at the key whose value is wrong.
+    assert (error.path, error.line) == (COURSE_YML, line_is(course, "title:"))
     assert error.message == "'title' has no text in en; add 'en: …'"
+
+
+def test_bad_module_count_is_reported_at_its_key(tmp_path: Path) -> None:
+    course = COURSE.replace("modules: 3", "modules: many")
+    error = one_error(tmp_path, quiz=block(), course=course)
+    assert (error.path, error.line) == (COURSE_YML, line_is(course, "modules: many"))
+    assert "e.g. 'modules: 13'" in error.message
 
 
 def test_unknown_language_code(tmp_path: Path) -> None:

@@ -134,21 +134,22 @@ class Loader:
                             "add course.yml with id, title (per language) and modules (their number)")
             )
             return None
-        data = self.yaml_file(path, ("id", "title", "modules"))
-        if data is None:
+        loaded = self.yaml_file(path, ("id", "title", "modules"))
+        if loaded is None:
             return None
+        data, lines = loaded
+        key = "modules"
         try:
             total = data.get("modules")
             if type(total) is not int or total < 1:
                 raise ValueError("'modules' must be the number of modules in the course, e.g. 'modules: 13'")
-            course = Course(
-                id=check_id(str(data.get("id", folder.name))),
-                title=self.titles(data.get("title"), "title"),
-                modules_total=total,
-                path=folder,
-            )
+            key = "id"
+            course_id = check_id(str(data.get("id", folder.name)))
+            key = "title"
+            course = Course(id=course_id, title=self.titles(data.get("title"), "title"), modules_total=total,
+                            path=folder)
         except ValueError as error:
-            self.errors.append(SourceError(self.shown(path), 1, str(error)))
+            self.errors.append(SourceError(self.shown(path), lines.get((key,), 0) + 1, str(error)))
             return None
         for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
             module = self.module(module_dir)
@@ -173,16 +174,19 @@ class Loader:
                             "add module.yml with 'number:' and 'title:' per language")
             )
             return None
-        data = self.yaml_file(meta, ("number", "title"))
-        if data is None:
+        loaded = self.yaml_file(meta, ("number", "title"))
+        if loaded is None:
             return None
+        data, lines = loaded
+        key = "number"
         try:
             number = data.get("number")
             if type(number) is not int or number < 0:
                 raise ValueError("'number' must be the module's number, e.g. 'number: 12'")
+            key = "title"
             module = Module(folder.name, number, self.titles(data.get("title"), "title"), folder)
         except ValueError as error:
-            self.errors.append(SourceError(self.shown(meta), 1, str(error)))
+            self.errors.append(SourceError(self.shown(meta), lines.get((key,), 0) + 1, str(error)))
             return None
         ids: dict[str, tuple[str, int]] = {}
         if quiz.is_file():
@@ -219,7 +223,7 @@ class Loader:
             raise ValueError(f"'{what}' has no text in {', '.join(missing)}; add '{missing[0]}: …'")
         return {lang: str(value[lang]).strip() for lang in self.languages}
 
-    def yaml_file(self, path: Path, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    def yaml_file(self, path: Path, keys: tuple[str, ...]) -> tuple[dict[str, Any], dict[KeyPath, int]] | None:
         try:
             data, lines = load_with_lines(path.read_text(encoding="utf-8"))
         except YamlProblem as problem:
@@ -232,7 +236,7 @@ class Loader:
             if key not in keys:
                 self.errors.append(unknown_key(self.shown(path), lines[(str(key),)] + 1, str(key), keys))
                 return None
-        return data
+        return data, lines
 
     # -- quiz and exercises files -------------------------------------------------------------------
 
