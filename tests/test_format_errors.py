@@ -191,20 +191,20 @@ def test_duplicated_yaml_key_in_question(tmp_path: Path) -> None:
     quiz = block(yaml="type: single\nanswer: A\nanswer: B")
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, line_is(quiz, "answer: B"))
-    assert error.message == "the key 'answer' is given twice"
+    assert error.message == "the key 'answer' is given twice (keep one of them)"
 
 
 def test_duplicated_yaml_key_in_numeric_field(tmp_path: Path) -> None:
     quiz = numeric("  x:\n    answer: 1\n    atol: 0.1\n    atol: 0.2")
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, line_is(quiz, "    atol: 0.2"))
-    assert error.message == "the key 'atol' is given twice"
+    assert error.message == "the key 'atol' is given twice (keep one of them)"
 
 
 def test_duplicated_yaml_key_in_course_yml(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=block(), course=COURSE + "id: other\n")
     assert (error.path, error.line) == (COURSE_YML, 6)
-    assert error.message == "the key 'id' is given twice"
+    assert error.message == "the key 'id' is given twice (keep one of them)"
 
 
 # -- types and keys -----------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ class SourceError(Exception):
     hint: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.path}:{self.line}: {self.message}"
+        # Problems with a whole file or folder have no line.
+        text = f"{self.path}:{self.line}: {self.message}" if self.line > 0 else f"{self.path}: {self.message}"
         if self.hint:
             text += f" ({self.hint})"
         return text

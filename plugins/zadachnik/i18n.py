@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from .numbers import needed_decimals, needed_significant
+
 STRINGS: dict[str, dict[str, str]] = {
     "ru": {
         "language_name": "Русский",
@@ -93,16 +95,31 @@ def strings(lang: str) -> dict[str, str]:
     return STRINGS.get(lang, STRINGS["en"])
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# Beyond these magnitudes a number is written as a power of ten: 2,12368·10¹².
+_LARGE, _SMALL = 1e9, 1e-4
+
+
 def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:
-    """`value` with the language's decimal separator and digit grouping; trailing zeros dropped."""
+    """`value` with the language's decimal separator and digit grouping; trailing zeros dropped.
+
+    `decimals` rounds to that many places (None: up to ten significant digits)."""
+    if value and not _SMALL <= abs(value) < _LARGE:
+        exponent = math.floor(math.log10(abs(value)))
+        places = 9 if decimals is None else max(0, decimals + exponent)
+        mantissa = f"{value / 10**exponent:.{places}f}"
+        if abs(float(mantissa)) >= 10:  # 9.99… rounded up to 10
+            exponent += 1
+            mantissa = f"{value / 10**exponent:.{places}f}"
+        return _plain(mantissa, lang, group=False) + "·10" + str(exponent).translate(_SUPERSCRIPT)
+    text = f"{value:.10g}" if decimals is None else f"{value:.{max(0, decimals)}f}"
+    if "e" in text:
+        text = f"{value:.10f}"
+    return _plain(text, lang, group)
+
+
+def _plain(text: str, lang: str, group: bool) -> str:
     point, thousands = _SEPARATORS.get(lang, _SEPARATORS["en"])
-    if decimals is None:
-        text = f"{value:.10g}"
-        if "e" in text:
-            mantissa, exponent = text.split("e")
-            return f"{mantissa.replace('.', point)}·10^{int(exponent)}"
-    else:
-        text = f"{value:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     whole, _, fraction = text.partition(".")
@@ -114,10 +131,13 @@ def format_number(value: float, lang: str, decimals: int | None = None, group: b
 
 
 def shown_decimals(atol: float | None, rtol: float | None, value: float) -> int | None:
-    """Enough decimals to show an answer to its tolerance: ±0.005 → 2, ±1e-6 → 6; None when exact."""
+    """Enough decimals to show an answer to its tolerance: ±0.005 → 2, ±1e-6 → 6; None when exact.
+
+    The same rule tells a learner's reading that it was typed too coarsely (`numbers.too_coarse`)."""
     if atol:
-        return max(0, -math.floor(math.log10(2 * atol)))
+        return needed_decimals(atol)
     if rtol and value:
-        significant = max(1, -math.floor(math.log10(2 * rtol))) + 1
-        return max(0, significant - 1 - math.floor(math.log10(abs(value))))
+        significant = needed_significant(rtol)
+        # Negative for large values: 8.4·10²² to three significant digits needs −20 decimals.
+        return significant - 1 - math.floor(math.log10(abs(value)))
     return None

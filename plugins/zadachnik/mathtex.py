@@ -144,6 +144,9 @@ class MathExtension(Extension):
 
     def extendMarkdown(self, md: Markdown) -> None:
         md.registerExtension(self)
+        # `\$` writes a dollar sign that opens no formula.
+        if "$" not in md.ESCAPED_CHARS:
+            md.ESCAPED_CHARS.append("$")
         # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
         md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
         md.parser.blockprocessors.register(_BlockMath(self, md), "zadachnik-math-block", 79.9)

@@ -43,7 +43,9 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
         for key_node, value_node in node.value:
             key = str(key_node.value)
             if key in seen:
-                raise YamlProblem(f"the key '{key}' is given twice", key_node.start_mark.line)
+                raise YamlProblem(
+                    f"the key '{key}' is given twice (keep one of them)", key_node.start_mark.line
+                )
             seen.add(key)
             lines[(*path, key)] = key_node.start_mark.line
             _walk(value_node, (*path, key), lines)

@@ -1,0 +1,112 @@
+"""How a learner's typed number is read: the reference for the browser's `assets/js/numbers.js`.
+
+Both follow tests/vectors/README.md and are held to the same cases (tests/vectors/cases.json).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+_GROUP_SPACES = "\u0020\u00a0\u2009\u202f"
+_OPERATOR_SPACES = re.compile(r"\s*([/*·×^])\s*")
+# ASCII digits only, as in JavaScript: full-width digits are not read as numbers.
+_GROUPED = re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}][0-9]{{3}})+)(?=$|[.eE/*·×x])")
+_MANTISSA = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_DECIMAL = re.compile(rf"^([+-]?)({_MANTISSA})(?:[eE]([+-]?[0-9]+))?$")
+_TIMES_TEN = re.compile(rf"^([+-]?)(?:({_MANTISSA})[*·×x])?10\^([+-]?[0-9]+)$")
+_FRACTION = re.compile(r"^([+-]?)([0-9]+(?:\.[0-9]+)?)/([0-9]+(?:\.[0-9]+)?)$")
+# Exponents are clamped for the digit count only, so absurd ones can't blow up integer conversion.
+_EXPONENT_LIMIT = 10**9
+
+Reading = dict[str, Any]
+
+
+def read_number(text: str) -> Reading:
+    """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}."""
+    s = text.strip()
+    if not s:
+        return {"error": "empty"}
+    if "." in s and "," in s:
+        return {"error": "separators"}
+    s = s.replace("\u2212", "-").replace(",", ".")
+    s = _OPERATOR_SPACES.sub(r"\1", s)
+    grouped = _GROUPED.match(s)
+    if grouped:
+        digits = re.sub(f"[{_GROUP_SPACES}]", "", grouped.group(2))
+        s = grouped.group(1) + digits + s[grouped.end():]
+    if any(char.isspace() for char in s):
+        return {"error": "unreadable"}
+    return _read_form(s)
+
+
+def _read_form(s: str) -> Reading:
+    match = _FRACTION.match(s)
+    if match:
+        sign, numerator, denominator = match.groups()
+        if float(denominator) == 0:
+            return {"error": "zero_division"}
+        value = float(numerator) / float(denominator)
+        return _finite({"value": -value if sign == "-" else value, "fraction": True})
+    match = _DECIMAL.match(s)
+    if match:
+        sign, mantissa, exponent = match.groups()
+        return _decimal(sign, mantissa, exponent or "0")
+    match = _TIMES_TEN.match(s)
+    if match:
+        sign, mantissa, exponent = match.groups()
+        return _decimal(sign, mantissa or "1", exponent)
+    return {"error": "unreadable"}
+
+
+def _decimal(sign: str, mantissa: str, exponent_text: str) -> Reading:
+    value = float(f"{sign}{mantissa}e{exponent_text}")
+    digits_only = exponent_text.lstrip("+-").lstrip("0") or "0"
+    magnitude = int(digits_only) if len(digits_only) < 10 else _EXPONENT_LIMIT
+    exponent = -min(magnitude, _EXPONENT_LIMIT) if exponent_text.startswith("-") else min(magnitude, _EXPONENT_LIMIT)
+    fraction = mantissa.split(".")[1] if "." in mantissa else ""
+    digits = mantissa.replace(".", "").lstrip("0")
+    return _finite({"value": value, "decimals": len(fraction) - exponent, "significant": len(digits)})
+
+
+def _finite(reading: Reading) -> Reading:
+    return reading if math.isfinite(reading["value"]) else {"error": "too_large"}
+
+
+def within(value: float, answer: float, atol: float, rtol: float) -> bool:
+    """Inclusive tolerance check; the slack keeps decimal bounds inclusive despite binary rounding."""
+    difference = abs(value - answer)
+    slack = 1e-9 * max(abs(answer), abs(value), atol)
+    return difference <= atol + slack or difference <= rtol * abs(answer) + slack
+
+
+def too_coarse(reading: Reading, atol: float, rtol: float) -> bool:
+    """The reading was typed with fewer digits than the tolerance needs (PrairieLearn's precision warning)."""
+    if reading.get("fraction"):
+        return False
+    if atol > 0:
+        return reading["decimals"] < needed_decimals(atol)
+    if rtol > 0:
+        return reading["significant"] < needed_significant(rtol)
+    return False
+
+
+def needed_decimals(atol: float) -> int:
+    """Decimals that resolve an absolute tolerance: ±0.005 → 2, ±1e-6 → 6."""
+    return max(0, -math.floor(math.log10(2 * atol)))
+
+
+def needed_significant(rtol: float) -> int:
+    """Significant digits that resolve a relative tolerance: ±1% → 3, ±0.1% → 4."""
+    return max(1, -math.floor(math.log10(2 * rtol))) + 1
+
+
+def grade_field(field: dict[str, Any], text: str) -> dict[str, Any]:
+    reading = read_number(text)
+    if "error" in reading:
+        return {"status": "unreadable", "error": reading["error"]}
+    atol, rtol = field.get("atol") or 0, field.get("rtol") or 0
+    if within(reading["value"], field["answer"], atol, rtol):
+        return {"status": "correct", "value": reading["value"]}
+    return {"status": "wrong", "value": reading["value"], "precision": too_coarse(reading, atol, rtol)}
