@@ -936,3 +936,11 @@ def test_unknown_key_in_a_numeric_field_suggests_the_right_one(tmp_path: Path) -
     assert error.line == line_with(quiz, "atoll")
     assert error.message == "unknown key 'atoll' in field 'x'"
     assert error.hint.startswith("did you mean 'atol'?")
+
+
+def test_notebook_link_to_a_missing_file(tmp_path: Path) -> None:
+    yaml = "notebooks:\n  - file: nowhere.ipynb\n    section: {ru: Раздел, en: Section}"
+    text = exercise(yaml=yaml)
+    error = one_error(tmp_path, exercises=text)
+    assert (error.path, error.line) == (EXERCISES, line_with(text, "- file: nowhere.ipynb"))
+    assert error.message == "the notebook 'nowhere.ipynb' is not in this module's files/"

@@ -130,6 +130,11 @@ def _plain(text: str, lang: str, group: bool) -> str:
     return sign + whole + (point + fraction if fraction else "")
 
 
+def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:
+    """A numeric answer as the page reveals it: rounded to what its tolerance resolves."""
+    return format_number(value, lang, shown_decimals(atol, rtol, value))
+
+
 def shown_decimals(atol: float | None, rtol: float | None, value: float) -> int | None:
     """Enough decimals to show an answer to its tolerance: ±0.005 → 2, ±1e-6 → 6; None when exact.
 

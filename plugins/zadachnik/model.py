@@ -453,6 +453,9 @@ class BlockReader:
             section = item.get("section") or {}
             if not isinstance(section, dict) or any(not section.get(lang) for lang in self.languages):
                 raise self.fail("a notebook link needs its section's name in every language", where, hint)
+            if not (self.path.parent / "files" / item["file"]).is_file():
+                raise self.fail(f"the notebook '{item['file']}' is not in this module's files/", where,
+                                "put the notebook into files/ or fix the file name")
             links.append(NotebookLink(item["file"], {lang: str(section[lang]) for lang in self.languages}))
         return links
 

@@ -11,6 +11,9 @@ from typing import Any
 
 _GROUP_SPACES = "\u0020\u00a0\u2009\u202f"
 _OPERATOR_SPACES = re.compile(r"\s*([/*·×^])\s*")
+# Pages write powers of ten with superscripts (2,12·10¹²); a learner may copy that.
+_SUPERSCRIPT_POWER = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
+_FROM_SUPERSCRIPT = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 # ASCII digits only, as in JavaScript: full-width digits are not read as numbers.
 _GROUPED = re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}][0-9]{{3}})+)(?=$|[.eE/*·×x])")
 _MANTISSA = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
@@ -31,6 +34,7 @@ def read_number(text: str) -> Reading:
     if "." in s and "," in s:
         return {"error": "separators"}
     s = s.replace("\u2212", "-").replace(",", ".")
+    s = _SUPERSCRIPT_POWER.sub(lambda m: "10^" + m.group(1).translate(_FROM_SUPERSCRIPT), s)
     s = _OPERATOR_SPACES.sub(r"\1", s)
     grouped = _GROUPED.match(s)
     if grouped:

@@ -16,6 +16,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from .checks import check_answer_keys
 from .config import ZadachnikConfig
 from .errors import SourceErrors
 from .i18n import strings
@@ -112,7 +113,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def load_courses(self) -> list[Course]:
         try:
-            return load_courses(self.exercises_dir, self.languages.codes, self.base)
+            courses = load_courses(self.exercises_dir, self.languages.codes, self.base)
+            problems = check_answer_keys(courses, self.languages.codes, self.shown)
+            if problems:
+                raise SourceErrors(problems)
+            return courses
         except SourceErrors as problems:
             count = len(problems.errors)
             raise PluginError(

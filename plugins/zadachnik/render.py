@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .i18n import format_number, shown_decimals, strings
+from .i18n import format_number, rounded_answer, strings
 from .model import Course, Module, Question, Section
 from .qtypes.mixed import MixedKey
 from .qtypes.numeric import NumericField, NumericKey
@@ -148,9 +148,14 @@ def label_of(question: Question, field_id: str) -> Fragment | None:
     return next((entry.text for entry in question.lists["fields"] if entry.key == field_id), None)
 
 
+def spec_of(question: Question) -> dict[str, Any]:
+    """What the browser's grader (and the reference grader) needs of a question."""
+    return {"type": question.type, **question.qtype.spec(question.key)}
+
+
 def spec_json(module: Module) -> str:
     """Each auto-checked question's key, for the browser's grader; `<` escaped to keep the script closed."""
-    data = {q.id: {"type": q.type, **q.qtype.spec(q.key)} for q in module.questions if q.qtype.auto}
+    data = {q.id: spec_of(q) for q in module.questions if q.qtype.auto}
     return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
 
 
@@ -187,8 +192,7 @@ def answer_text(question: Question, lang: str) -> str:
 
 
 def field_answer(numeric_field: NumericField, lang: str) -> str:
-    decimals = shown_decimals(numeric_field.atol, numeric_field.rtol, numeric_field.value)
-    shown = format_number(numeric_field.value, lang, decimals)
+    shown = rounded_answer(numeric_field.value, numeric_field.atol, numeric_field.rtol, lang)
     exact = format_number(numeric_field.value, lang)
     return shown if shown == exact else f"≈ {shown}"
 

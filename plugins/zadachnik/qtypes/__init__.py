@@ -56,6 +56,14 @@ class QuestionType:
         """What the browser needs to grade the question."""
         raise NotImplementedError
 
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        """The reference verdict for a learner's answer; the browser's JS module follows the same rules."""
+        raise NotImplementedError
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        """The answer the page reveals, as a learner would enter it (`show` formats a numeric field)."""
+        raise NotImplementedError
+
 
 def marker_list(value: Any, what: str, path: tuple[str, ...]) -> list[str]:
     items = value if isinstance(value, list) else [value]

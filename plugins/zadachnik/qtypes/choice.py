@@ -38,6 +38,16 @@ class SingleChoice(QuestionType):
     def spec(self, key: ChoiceKey) -> dict[str, Any]:
         return {"correct": key.correct}
 
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        chosen = list(answer.get("choice") or [])
+        if not chosen:
+            return {"status": "unanswered"}
+        right = chosen == spec["correct"]
+        return {"status": "correct" if right else "wrong", "score": 1 if right else 0}
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        return {"choice": list(spec["correct"])}
+
 
 class MultipleChoice(SingleChoice):
     name = "multiple"
@@ -57,3 +67,16 @@ class MultipleChoice(SingleChoice):
 
     def spec(self, key: ChoiceKey) -> dict[str, Any]:
         return {"correct": key.correct, "scoring": key.scoring}
+
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        chosen = set(answer.get("choice") or [])
+        if not chosen:
+            return {"status": "unanswered"}
+        correct = set(spec["correct"])
+        if spec.get("scoring") == "net-correct":
+            # PrairieLearn's net-correct: right picks minus wrong picks, over the number of right options.
+            score = max(0, (len(chosen & correct) - len(chosen - correct)) / len(correct))
+        else:
+            score = 1 if chosen == correct else 0
+        status = "correct" if score == 1 else "wrong" if score == 0 else "partial"
+        return {"status": status, "score": score}

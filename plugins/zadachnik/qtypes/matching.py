@@ -40,3 +40,14 @@ class Matching(QuestionType):
 
     def spec(self, key: MatchingKey) -> dict[str, Any]:
         return {"pairs": key.pairs}
+
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        given = answer.get("pairs") or {}
+        missing = [item for item in spec["pairs"] if not given.get(item)]
+        if missing:
+            return {"status": "unanswered", "missing": missing}
+        wrong = [item for item, option in spec["pairs"].items() if given[item] != option]
+        return {"status": "wrong", "score": 0, "wrong": wrong} if wrong else {"status": "correct", "score": 1}
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        return {"pairs": dict(spec["pairs"])}

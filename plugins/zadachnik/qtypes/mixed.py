@@ -47,3 +47,9 @@ class Mixed(QuestionType):
 
     def spec(self, key: MixedKey) -> dict[str, Any]:
         return {"auto": key.auto.name, **key.auto.spec(key.key)}
+
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        return self.auto_type(spec).grade(spec, answer)
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        return self.auto_type(spec).reference_answer(spec, show)

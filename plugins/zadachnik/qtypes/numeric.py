@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arith import evaluate
+from ..numbers import grade_field
 from . import Invalid, ListParts, QuestionType
 
 FIELD_KEYS = ("answer", "atol", "rtol", "unit")
@@ -61,6 +62,18 @@ class Numeric(QuestionType):
                     f"fields in YAML: {', '.join(str(f) for f in fields)}",
                 )
         return NumericKey(built)
+
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        typed = answer.get("fields") or {}
+        fields = {field["id"]: grade_field(field, str(typed.get(field["id"], ""))) for field in spec["fields"]}
+        statuses = [verdict["status"] for verdict in fields.values()]
+        if "unreadable" in statuses:
+            return {"status": "unreadable", "fields": fields}
+        right = all(status == "correct" for status in statuses)
+        return {"status": "correct" if right else "wrong", "score": 1 if right else 0, "fields": fields}
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        return {"fields": {field["id"]: show(field) for field in spec["fields"]}}
 
     def spec(self, key: NumericKey) -> dict[str, Any]:
         return {

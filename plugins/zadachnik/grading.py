@@ -1,0 +1,20 @@
+"""The reference grader: a learner's answer and a question's spec give a verdict.
+
+The spec is the JSON the page carries (`QuestionType.spec`), so Python and the browser grade from the same
+data; tests/vectors/cases.json holds both to the same results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .numbers import grade_field, read_number
+from .qtypes import registry
+
+COUNTED = ("correct", "wrong", "partial")
+
+__all__ = ["COUNTED", "grade", "grade_field", "read_number"]
+
+
+def grade(spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    return registry()[spec["type"]].grade(spec, answer)
