@@ -46,6 +46,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "project": "проект",
         "notebook": "Ноутбук {file}, раздел «{section}»",
         "home_modules": "Модули",
+        "reset": "Сбросить страницу",
+        "export": "Сохранить прогресс в файл",
+        "import": "Загрузить прогресс из файла",
     },
     "en": {
         "language_name": "English",
@@ -86,6 +89,76 @@ STRINGS: dict[str, dict[str, str]] = {
         "project": "project",
         "notebook": "Notebook {file}, section “{section}”",
         "home_modules": "Modules",
+        "reset": "Reset this page",
+        "export": "Export progress",
+        "import": "Import progress",
+    },
+}
+# What the browser says; sent to the page as JSON so the wording lives in one place.
+RUNTIME: dict[str, dict[str, str]] = {
+    "ru": {
+        "decimal_point": ",",
+        "correct": "✓ Верно",
+        "wrong": "✗ Неверно",
+        "partial": "◐ Частично верно: {percent} %",
+        "unanswered": "Выберите ответ.",
+        "unanswered_items": "Выберите вариант для пунктов: {items}.",
+        "unreadable": "Не удалось прочитать ответ: см. сообщения у полей.",
+        "wrong_items": "✗ Неверно сопоставлены пункты: {items}.",
+        "field_correct": "✓ верно",
+        "field_wrong": "✗ неверно",
+        "item_correct": "✓",
+        "item_wrong": "✗ неверно",
+        "item_missing": "не выбрано",
+        "read_as": "прочитано как {value}",
+        "empty": "Поле пустое.",
+        "separators": "«{text}»: используйте один десятичный разделитель — точку или запятую.",
+        "unreadable_number": "«{text}» не читается как число. Подойдут, например: 3,14; 16/7; 2,12e12; 2,12·10^12.",
+        "zero_division": "«{text}»: деление на ноль.",
+        "too_large": "«{text}»: слишком большое число.",
+        "precision": "Ответ введён слишком грубо для этого допуска: нужно не меньше {digits}.",
+        "decimals": "{count} знаков после запятой",
+        "significant": "{count} значащих цифр",
+        "storage_unavailable": (
+            "Прогресс не удаётся сохранить в этом браузере (хранилище недоступно или переполнено): "
+            "ответы останутся только до закрытия страницы."
+        ),
+        "storage_corrupt": "Часть сохранённого прогресса повреждена и пропущена; остальное на месте.",
+        "reset_confirm": "Стереть все ответы, черновики и отметки на этой странице?",
+        "imported": "Загружено записей: {imported}. Оставлено более новых из этого браузера: {kept}.",
+        "import_invalid": "Этот файл не похож на файл прогресса Задачника: ничего не изменено.",
+    },
+    "en": {
+        "decimal_point": ".",
+        "correct": "✓ Correct",
+        "wrong": "✗ Wrong",
+        "partial": "◐ Partly correct: {percent}%",
+        "unanswered": "Choose an answer first.",
+        "unanswered_items": "Choose an option for items: {items}.",
+        "unreadable": "Could not read the answer: see the messages by the fields.",
+        "wrong_items": "✗ Wrongly matched items: {items}.",
+        "field_correct": "✓ correct",
+        "field_wrong": "✗ wrong",
+        "item_correct": "✓",
+        "item_wrong": "✗ wrong",
+        "item_missing": "not chosen",
+        "read_as": "read as {value}",
+        "empty": "The field is empty.",
+        "separators": "“{text}”: use one decimal separator, a point or a comma.",
+        "unreadable_number": "“{text}” does not read as a number. These do: 3.14, 16/7, 2.12e12, 2.12·10^12.",
+        "zero_division": "“{text}”: division by zero.",
+        "too_large": "“{text}”: the number is too large.",
+        "precision": "The answer was typed too coarsely for this tolerance: give at least {digits}.",
+        "decimals": "{count} decimal places",
+        "significant": "{count} significant digits",
+        "storage_unavailable": (
+            "Progress can't be saved in this browser (storage is unavailable or full): answers last only until "
+            "the page is closed."
+        ),
+        "storage_corrupt": "Some saved progress was damaged and skipped; the rest is in place.",
+        "reset_confirm": "Erase every answer, draft and opened reveal on this page?",
+        "imported": "Imported entries: {imported}. Newer ones kept from this browser: {kept}.",
+        "import_invalid": "This file is not a Zadachnik progress file: nothing was changed.",
     },
 }
 _SEPARATORS = {"ru": (",", "\u00a0"), "en": (".", ",")}
@@ -95,9 +168,13 @@ def strings(lang: str) -> dict[str, str]:
     return STRINGS.get(lang, STRINGS["en"])
 
 
+def runtime_strings(lang: str) -> dict[str, str]:
+    return RUNTIME.get(lang, RUNTIME["en"])
+
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Beyond these magnitudes a number is written as a power of ten: 2,12368·10¹².
-_LARGE, _SMALL = 1e9, 1e-4
+_LARGE, _SMALL = 1e9, 1e-6
 
 
 def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:

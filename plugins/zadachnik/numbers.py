@@ -10,16 +10,20 @@ import re
 from typing import Any
 
 _GROUP_SPACES = "\u0020\u00a0\u2009\u202f"
-_OPERATOR_SPACES = re.compile(r"\s*([/*·×^])\s*")
+# JavaScript's \s, spelled out: Python's own idea of whitespace is wider (\x1c-\x1f, \x85).
+_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_EDGES = re.compile(f"^[{_SPACE}]+|[{_SPACE}]+$")
+_ANY_SPACE = re.compile(f"[{_SPACE}]")
+_OPERATOR_SPACES = re.compile(f"[{_SPACE}]*([/*·×^])[{_SPACE}]*")
 # Pages write powers of ten with superscripts (2,12·10¹²); a learner may copy that.
-_SUPERSCRIPT_POWER = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$")
+_SUPERSCRIPT_POWER = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\Z")
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 # ASCII digits only, as in JavaScript: full-width digits are not read as numbers.
-_GROUPED = re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}][0-9]{{3}})+)(?=$|[.eE/*·×x])")
+_GROUPED = re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}][0-9]{{3}})+)(?=\Z|[.eE/*·×x])")
 _MANTISSA = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-_DECIMAL = re.compile(rf"^([+-]?)({_MANTISSA})(?:[eE]([+-]?[0-9]+))?$")
-_TIMES_TEN = re.compile(rf"^([+-]?)(?:({_MANTISSA})[*·×x])?10\^([+-]?[0-9]+)$")
-_FRACTION = re.compile(r"^([+-]?)([0-9]+(?:\.[0-9]+)?)/([0-9]+(?:\.[0-9]+)?)$")
+_DECIMAL = re.compile(rf"^([+-]?)({_MANTISSA})(?:[eE]([+-]?[0-9]+))?\Z")
+_TIMES_TEN = re.compile(rf"^([+-]?)(?:({_MANTISSA})[*·×x])?10\^([+-]?[0-9]+)\Z")
+_FRACTION = re.compile(rf"^([+-]?)({_MANTISSA})/({_MANTISSA})\Z")
 # Exponents are clamped for the digit count only, so absurd ones can't blow up integer conversion.
 _EXPONENT_LIMIT = 10**9
 
@@ -28,7 +32,7 @@ Reading = dict[str, Any]
 
 def read_number(text: str) -> Reading:
     """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}."""
-    s = text.strip()
+    s = _EDGES.sub("", text)
     if not s:
         return {"error": "empty"}
     if "." in s and "," in s:
@@ -40,7 +44,7 @@ def read_number(text: str) -> Reading:
     if grouped:
         digits = re.sub(f"[{_GROUP_SPACES}]", "", grouped.group(2))
         s = grouped.group(1) + digits + s[grouped.end():]
-    if any(char.isspace() for char in s):
+    if _ANY_SPACE.search(s):
         return {"error": "unreadable"}
     return _read_form(s)
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
@@ -28,6 +29,7 @@ from .site import Languages, module_page_uri
 
 log = get_plugin_logger(__name__)
 ASSETS = Path(__file__).parent / "assets"
+RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
 # Used while building (KaTeX runs in Python's embedded V8), never by a page.
 BUILD_ONLY = {"katex.min.js"}
 HOME_MARKER = "<!-- zadachnik:courses -->"
@@ -55,6 +57,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
+        add_runtime_script(config)
         keep_fonts_local(config)
         return config
 
@@ -161,6 +164,16 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             link = target.url if target is not None else self.languages.prefix(lang)
             result.append({"name": strings(lang)["language_name"], "link": link or "./", "lang": lang})
         return result
+
+
+def add_runtime_script(config: MkDocsConfig) -> None:
+    """The page runtime as an ES module on every page: loaded once, it re-initialises on Material's
+    `document$`, so it also works with instant navigation."""
+    if any(str(script) == RUNTIME_SCRIPT for script in config.extra_javascript):
+        return
+    script = ExtraScriptValue(RUNTIME_SCRIPT)
+    script.type = "module"
+    config.extra_javascript.append(script)
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

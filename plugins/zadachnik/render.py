@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .i18n import format_number, rounded_answer, strings
+from .i18n import format_number, rounded_answer, runtime_strings, strings
 from .model import Course, Module, Question, Section
 from .qtypes.mixed import MixedKey
 from .qtypes.numeric import NumericField, NumericKey
@@ -135,7 +135,7 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of,
+            label_of=label_of, runtime=Markup(safe_json(runtime_strings(plan.lang))),
         )
 
 
@@ -155,7 +155,11 @@ def spec_of(question: Question) -> dict[str, Any]:
 
 def spec_json(module: Module) -> str:
     """Each auto-checked question's key, for the browser's grader; `<` escaped to keep the script closed."""
-    data = {q.id: spec_of(q) for q in module.questions if q.qtype.auto}
+    return safe_json({q.id: spec_of(q) for q in module.questions if q.qtype.auto})
+
+
+def safe_json(data: Any) -> str:
+    """JSON for a <script> element: `<` escaped so no text can close the element."""
     return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
 
 

@@ -39,7 +39,7 @@ class SingleChoice(QuestionType):
         return {"correct": key.correct}
 
     def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
-        chosen = list(answer.get("choice") or [])
+        chosen = list(dict.fromkeys(answer.get("choice") or []))
         if not chosen:
             return {"status": "unanswered"}
         right = chosen == spec["correct"]

@@ -1,0 +1,23 @@
+// The browser's grader: one module per question type, chosen by the spec the page carries.
+import * as choice from "./types/choice.js";
+import * as matching from "./types/matching.js";
+import * as numeric from "./types/numeric.js";
+
+const MODULES = [choice, numeric, matching];
+const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
+
+// Statuses that count as checked in the progress line.
+export const COUNTED = ["correct", "wrong", "partial"];
+
+// A mixed question is graded, collected and shown by the module of its auto-checked part.
+export function gradedSpec(spec) {
+  return spec.type === "mixed" ? { ...spec, type: spec.auto } : spec;
+}
+
+export function moduleFor(spec) {
+  return BY_TYPE[gradedSpec(spec).type];
+}
+
+export function grade(spec, answer) {
+  return moduleFor(spec).grade(gradedSpec(spec), answer || {});
+}

@@ -1,0 +1,43 @@
+// Numeric answers in labelled fields; each field is read and checked on its own.
+import { gradeField } from "../numbers.js";
+
+export const types = ["numeric"];
+
+export function grade(spec, answer) {
+  const typed = answer.fields || {};
+  const fields = {};
+  for (const field of spec.fields) fields[field.id] = gradeField(field, String(typed[field.id] ?? ""));
+  const statuses = Object.values(fields).map((verdict) => verdict.status);
+  if (statuses.includes("unreadable")) return { status: "unreadable", fields };
+  const right = statuses.every((status) => status === "correct");
+  return { status: right ? "correct" : "wrong", score: right ? 1 : 0, fields };
+}
+
+export function collect(question) {
+  const fields = {};
+  for (const input of question.querySelectorAll("[data-zq-input]")) fields[input.dataset.zqInput] = input.value;
+  return { fields };
+}
+
+export function restore(question, answer) {
+  const fields = (answer && answer.fields) || {};
+  for (const input of question.querySelectorAll("[data-zq-input]")) input.value = fields[input.dataset.zqInput] ?? "";
+}
+
+export function clear(question) {
+  restore(question, null);
+}
+
+export function inputs(question) {
+  return question.querySelectorAll("[data-zq-input]");
+}
+
+// Per field: its verdict next to it, and whether the input reads as a number at all.
+export function show(question, verdict, say) {
+  for (const field of question.querySelectorAll("[data-zq-field]")) {
+    const result = verdict && verdict.fields ? verdict.fields[field.dataset.zqField] : null;
+    const mark = field.querySelector("[data-zq-mark]");
+    field.dataset.zqStatus = result ? result.status : "";
+    if (mark) mark.textContent = result ? say.status(result) : "";
+  }
+}

@@ -1,0 +1,284 @@
+// Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
+// Learner text only ever goes into .value and .textContent, never into HTML.
+import { COUNTED, grade, moduleFor } from "./grading.js";
+import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
+import { Store, entryKey } from "./storage.js";
+
+let store = null;
+
+function readJson(root, selector) {
+  const element = root.querySelector(selector);
+  try {
+    return element ? JSON.parse(element.textContent) : {};
+  } catch {
+    return {};
+  }
+}
+
+function format(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+// The words of the page's language, with helpers the type modules use.
+function speaker(strings) {
+  const say = (name, values = {}) => format(strings[name] || name, values);
+  say.number = (value) => {
+    let text = Number.parseFloat(value.toPrecision(8)).toString();
+    if (text.includes("e")) text = value.toPrecision(6);
+    const shown = text.replace(".", strings.decimal_point || ".");
+    return Number(text) === value ? shown : `${shown}…`;
+  };
+  say.status = (result) => ({
+    correct: say("field_correct"), wrong: say("field_wrong"), unanswered: say("item_missing"),
+  })[result.status] || "";
+  return say;
+}
+
+function fieldMessage(say, field, text, verdict) {
+  if (!verdict || verdict.status === "correct") return "";
+  if (verdict.status === "unreadable") {
+    const kind = verdict.error === "unreadable" ? "unreadable_number" : verdict.error;
+    return say(kind, { text: text.trim() });
+  }
+  if (verdict.precision) {
+    const digits = field.atol > 0
+      ? say("decimals", { count: neededDecimals(field.atol) })
+      : say("significant", { count: neededSignificant(field.rtol) });
+    return say("precision", { digits });
+  }
+  return "";
+}
+
+function questionMessage(say, verdict) {
+  if (!verdict) return "";
+  if (verdict.status === "partial") return say("partial", { percent: Math.round(verdict.score * 100) });
+  if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
+  if (verdict.status === "wrong" && verdict.wrong) return say("wrong_items", { items: verdict.wrong.join(", ") });
+  return say(verdict.status);
+}
+
+class Page {
+  constructor(root) {
+    this.root = root;
+    this.course = root.dataset.zqCourse;
+    this.module = root.dataset.zqModule;
+    this.specs = readJson(root, "script.zq-spec");
+    this.say = speaker(readJson(root, "script.zq-strings"));
+    this.live = root.querySelector("[data-zq-live]");
+    this.progress = root.querySelector("[data-zq-progress]");
+    this.verdicts = new Map();
+  }
+
+  key(id) {
+    return entryKey(this.course, this.module, id);
+  }
+
+  setup() {
+    this.showStorageProblems();
+    for (const question of this.root.querySelectorAll("[data-zq-question]")) this.setupQuestion(question);
+    for (const exercise of this.root.querySelectorAll("[data-zq-exercise]")) {
+      this.setupReveals(exercise, exercise.dataset.zqExercise);
+    }
+    this.setupTools();
+    this.updateProgress();
+  }
+
+  showStorageProblems() {
+    const note = this.root.querySelector("[data-zq-storage]");
+    if (!note) return;
+    store.onProblem((problem) => {
+      note.textContent = this.say(problem === "corrupt" ? "storage_corrupt" : "storage_unavailable");
+      note.hidden = false;
+    });
+  }
+
+  setupQuestion(question) {
+    const id = question.dataset.zqQuestion;
+    const spec = this.specs[id];
+    const module = spec ? moduleFor(spec) : null;
+    const entry = store.get(this.key(id)) || {};
+    if (module) {
+      module.restore(question, entry.answer);
+      this.showVerdict(question, spec, entry.verdict || null);
+      for (const input of module.inputs(question)) {
+        input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
+          this.answerChanged(question, spec, module);
+        });
+        if (input.dataset.zqInput) {
+          input.addEventListener("keydown", (event) => {
+            if (event.key === "Enter") {
+              event.preventDefault();
+              this.check(question, spec, module);
+            }
+          });
+        }
+      }
+      this.showReadings(question, spec);
+      const button = question.querySelector("[data-zq-check]");
+      if (button) button.addEventListener("click", () => this.check(question, spec, module));
+    }
+    const notes = question.querySelector("[data-zq-notes]");
+    if (notes) {
+      notes.value = typeof entry.notes === "string" ? entry.notes : "";
+      notes.addEventListener("input", () => store.update(this.key(id), { notes: notes.value }));
+    }
+    this.setupReveals(question, id);
+  }
+
+  setupReveals(element, id) {
+    const saved = (store.get(this.key(id)) || {}).reveals || {};
+    for (const details of element.querySelectorAll("details[data-zq-reveal]")) {
+      const name = details.dataset.zqReveal;
+      details.open = Boolean(saved[name]);
+      details.addEventListener("toggle", () => {
+        const reveals = { ...((store.get(this.key(id)) || {}).reveals || {}), [name]: details.open };
+        store.update(this.key(id), { reveals });
+      });
+    }
+  }
+
+  answerChanged(question, spec, module) {
+    const id = question.dataset.zqQuestion;
+    // A verdict belongs to the answer it checked: changing the answer withdraws it.
+    store.update(this.key(id), { answer: module.collect(question), verdict: null });
+    this.showVerdict(question, spec, null);
+    this.showReadings(question, spec);
+    this.updateProgress();
+  }
+
+  check(question, spec, module) {
+    const id = question.dataset.zqQuestion;
+    const answer = module.collect(question);
+    const verdict = grade(spec, answer);
+    store.update(this.key(id), { answer, verdict });
+    this.showVerdict(question, spec, verdict);
+    this.updateProgress();
+    const title = question.querySelector(".zq-question__id");
+    if (this.live) this.live.textContent = `${title ? title.textContent : id}: ${questionMessage(this.say, verdict)}`;
+  }
+
+  showVerdict(question, spec, verdict) {
+    this.verdicts.set(question.dataset.zqQuestion, verdict);
+    question.dataset.zqStatus = verdict ? verdict.status : "";
+    const line = question.querySelector("[data-zq-verdict]");
+    if (line) line.textContent = questionMessage(this.say, verdict);
+    const module = moduleFor(spec);
+    if (module.show) module.show(question, verdict, this.say);
+    this.showFieldMessages(question, spec, verdict);
+  }
+
+  // Next to each numeric field: how the input was read, or why it could not be.
+  showReadings(question, spec) {
+    const fields = Object.fromEntries((spec.fields || []).map((field) => [field.id, field]));
+    for (const input of question.querySelectorAll("[data-zq-input]")) {
+      const output = input.closest("[data-zq-field]").querySelector("[data-zq-reading]");
+      const reading = readNumber(input.value);
+      if (!output || !fields[input.dataset.zqInput]) continue;
+      output.textContent = "error" in reading ? "" : this.say("read_as", { value: this.say.number(reading.value) });
+    }
+  }
+
+  showFieldMessages(question, spec, verdict) {
+    for (const field of spec.fields || []) {
+      const container = question.querySelector(`[data-zq-field="${CSS.escape(field.id)}"]`);
+      const input = container && container.querySelector("[data-zq-input]");
+      if (!input) continue;
+      const result = verdict && verdict.fields ? verdict.fields[field.id] : null;
+      const message = fieldMessage(this.say, field, input.value, result);
+      let note = container.querySelector("[data-zq-message]");
+      if (!note) {
+        note = document.createElement("span");
+        note.className = "zq-message";
+        note.dataset.zqMessage = "";
+        note.id = `${input.id}-message`;
+        container.append(note);
+      }
+      note.textContent = message;
+      input.setAttribute("aria-invalid", result && result.status !== "correct" ? "true" : "false");
+      const described = new Set((input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
+      described.add(note.id);
+      input.setAttribute("aria-describedby", [...described].join(" "));
+    }
+  }
+
+  updateProgress() {
+    if (!this.progress) return;
+    const verdicts = [...this.verdicts.values()];
+    const checked = verdicts.filter((verdict) => verdict && COUNTED.includes(verdict.status)).length;
+    const correct = verdicts.filter((verdict) => verdict && verdict.status === "correct").length;
+    const total = Number(this.progress.dataset.zqTotal);
+    this.progress.textContent = format(this.progress.dataset.zqTemplate, { checked, total, correct });
+  }
+
+  setupTools() {
+    const tools = this.root.querySelector("[data-zq-tools]");
+    if (!tools) return;
+    tools.hidden = false;
+    const result = this.root.querySelector("[data-zq-tools-result]");
+    tools.querySelector("[data-zq-reset]").addEventListener("click", () => {
+      if (!window.confirm(this.say("reset_confirm"))) return;
+      for (const element of this.root.querySelectorAll("[data-zq-question], [data-zq-exercise]")) {
+        store.remove(this.key(element.dataset.zqQuestion || element.dataset.zqExercise));
+      }
+      this.reload();
+    });
+    tools.querySelector("[data-zq-export]").addEventListener("click", () => {
+      const blob = new Blob([JSON.stringify(store.exportAll(), null, 1)], { type: "application/json" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = "zadachnik-progress.json";
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    });
+    const picker = tools.querySelector("[data-zq-import]");
+    picker.addEventListener("change", async () => {
+      const [file] = picker.files;
+      picker.value = "";
+      if (!file) return;
+      try {
+        const counts = store.importAll(JSON.parse(await file.text()));
+        result.textContent = this.say("imported", counts);
+        this.reload();
+      } catch {
+        result.textContent = this.say("import_invalid");
+      }
+    });
+  }
+
+  // Puts the page back into its saved state (after a reset or an import).
+  reload() {
+    const fresh = this.root.cloneNode(true);
+    for (const question of fresh.querySelectorAll("[data-zq-question]")) {
+      const spec = this.specs[question.dataset.zqQuestion];
+      if (spec) moduleFor(spec).clear(question);
+    }
+    fresh.dataset.zqReady = "";
+    this.root.replaceWith(fresh);
+    const result = fresh.querySelector("[data-zq-tools-result]");
+    const message = this.root.querySelector("[data-zq-tools-result]").textContent;
+    if (result) result.textContent = message;
+    start(fresh);
+  }
+}
+
+function start(root) {
+  if (root.dataset.zqReady === "yes") return;
+  root.dataset.zqReady = "yes";
+  new Page(root).setup();
+}
+
+export function init() {
+  store = store || new Store();
+  for (const root of document.querySelectorAll(".zq-page")) start(root);
+}
+
+// mkdocs-material's document$ emits on every page, instant navigation included.
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  window.document$.subscribe(() => init());
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", init);
+} else {
+  init();
+}

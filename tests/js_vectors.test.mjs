@@ -1,0 +1,44 @@
+// The browser's grader against the shared vectors (tests/vectors/cases.json): run by `node --test`.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { grade } from "../plugins/zadachnik/assets/js/grading.js";
+import { gradeField, readNumber } from "../plugins/zadachnik/assets/js/numbers.js";
+
+const cases = JSON.parse(readFileSync(new URL("./vectors/cases.json", import.meta.url), "utf-8"));
+
+function expectedReading(expected) {
+  const { input, ...rest } = expected;
+  return rest;
+}
+
+test("readings", () => {
+  for (const expected of cases.readings) {
+    assert.deepEqual(readNumber(expected.input), expectedReading(expected), JSON.stringify(expected.input));
+  }
+});
+
+test("fields", () => {
+  for (const expected of cases.fields) {
+    const verdict = gradeField(expected.field, expected.input);
+    const message = JSON.stringify(expected);
+    assert.equal(verdict.status, expected.status, message);
+    if (expected.status === "wrong") assert.equal(verdict.precision, expected.precision, message);
+    if (expected.status === "unreadable") assert.equal(verdict.error, expected.error, message);
+  }
+});
+
+test("questions", () => {
+  for (const expected of cases.questions) {
+    const verdict = grade(expected.spec, expected.answer);
+    const message = JSON.stringify(expected);
+    assert.equal(verdict.status, expected.status, message);
+    for (const key of ["score", "missing", "wrong"]) {
+      if (key in expected) assert.deepEqual(verdict[key], expected[key], `${key}: ${message}`);
+    }
+    if (expected.fields) {
+      const statuses = Object.fromEntries(Object.entries(verdict.fields).map(([id, field]) => [id, field.status]));
+      assert.deepEqual(statuses, expected.fields, message);
+    }
+  }
+});
