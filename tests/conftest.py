@@ -75,18 +75,29 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="session")
-def sample_server(sample_site: Path):
-    """The sample site over http on a free localhost port."""
+def serve(site: Path):
+    """A built site over http on a free localhost port: (base URL, server to shut down)."""
     import functools
     import http.server
     import threading
 
-    handler = functools.partial(QuietHandler, directory=str(sample_site))
+    handler = functools.partial(QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+@pytest.fixture(scope="session")
+def sample_server(sample_site: Path):
+    url, server = serve(sample_site)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def fixture_server(fixture_site: Path):
+    url, server = serve(fixture_site)
+    yield url
     server.shutdown()
 
 

@@ -135,13 +135,20 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of, runtime=Markup(safe_json(runtime_strings(plan.lang))),
+            label_of=label_of, spoken=spoken, runtime=Markup(safe_json(runtime_strings(plan.lang))),
         )
 
 
 def auto_type(question: Question) -> str:
     """The type that grades a question: its own, or a mixed question's auto-checked part."""
     return question.key.auto.name if isinstance(question.key, MixedKey) else question.type
+
+
+def spoken(fragment: Fragment) -> str:
+    """A label's words without TeX markup, as the input's accessible name when the label holds math
+    (accessibility checkers can't read a name out of MathML)."""
+    text = re.sub(r"\$+([^$]*)\$+", r"\1", fragment.markdown)
+    return re.sub(r"\\([A-Za-z]+)|[{}\\^_]", r"\1", text).strip()
 
 
 def label_of(question: Question, field_id: str) -> Fragment | None:

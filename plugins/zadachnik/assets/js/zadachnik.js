@@ -131,8 +131,10 @@ class Page {
       const name = details.dataset.zqReveal;
       details.open = Boolean(saved[name]);
       details.addEventListener("toggle", () => {
-        const reveals = { ...((store.get(this.key(id)) || {}).reveals || {}), [name]: details.open };
-        store.update(this.key(id), { reveals });
+        const reveals = (store.get(this.key(id)) || {}).reveals || {};
+        // Setting .open above fires a toggle later too: only a change by the learner is saved.
+        if (Boolean(reveals[name]) === details.open) return;
+        store.update(this.key(id), { reveals: { ...reveals, [name]: details.open } });
       });
     }
   }
