@@ -207,3 +207,13 @@ def test_sample_site_builds_strict(sample_site: Path) -> None:
         assert soup.select_one("[data-zq-progress]")["data-zq-total"] == "10"
         course = soup.select_one(".zq-course").get_text()
         assert "RL" in course and "12 / 13" in course
+
+
+def test_admonitions_tabs_and_code_inside_author_text(fixture_site: Path) -> None:
+    explanation = page(fixture_site, "en/" + QUIZ).select_one('[data-zq-question="Q5"] .zq-explanation')
+    note = explanation.select_one(".admonition.note")
+    assert note is not None and note.select_one(".katex") is not None
+    assert [label.get_text(strip=True) for label in explanation.select(".tabbed-labels label")] == [
+        "First tab", "Second tab"]
+    # Math is protected from Markdown and code is protected from math: dollars in code stay as typed.
+    assert explanation.select_one("code").get_text() == "cost = $5 + $x$"
