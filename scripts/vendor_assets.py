@@ -1,12 +1,14 @@
 """Copy browser assets from node_modules (installed by `npm ci` from package-lock.json) into the package.
 
-The copies are git-ignored and shipped in the wheel, so a site never loads them from another host. Each
-package's licence travels with it. KaTeX's CSS lists woff2, woff and ttf fonts; every browser we support reads
-woff2, so only those are shipped and the CSS names only them.
+KaTeX (build-time math and its CSS and fonts), Pyodide (Python in the browser's worker) and Ace (the code
+editor) come from their official npm packages. The copies are git-ignored and shipped in the wheel, so a site
+never loads them from another host. Each package's licence travels with it. KaTeX's CSS lists woff2, woff and
+ttf fonts; every browser we support reads woff2, so only those are shipped and the CSS names only them.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -31,11 +33,46 @@ def vendor_katex() -> None:
         shutil.copy2(font, target / "fonts" / font.name)
 
 
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# Ace's editor core, its Python mode and a light and a dark theme; the rest of ace-builds is not needed.
+ACE_FILES = ("ace.js", "mode-python.js", "theme-github_light_default.js", "theme-github_dark.js")
+
+
+def fresh(target: Path) -> Path:
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    return target
+
+
+def vendor_pyodide() -> None:
+    source, target = NODE / "pyodide", fresh(VENDOR / "pyodide")
+    for name in PYODIDE_FILES:
+        shutil.copy2(source / name, target / name)
+    # The npm package carries no licence file; its package.json names the licence.
+    package = json.loads((source / "package.json").read_text(encoding="utf-8"))
+    (target / "LICENSE").write_text(
+        f"Pyodide {package['version']} (npm package 'pyodide'), licensed under {package['license']}.\n"
+        "Source and full licence texts: the Pyodide project's repository.\n",
+        encoding="utf-8",
+    )
+
+
+def vendor_ace() -> None:
+    source, target = NODE / "ace-builds", fresh(VENDOR / "ace")
+    for name in ACE_FILES:
+        shutil.copy2(source / "src-min-noconflict" / name, target / name)
+    shutil.copy2(source / "LICENSE", target / "LICENSE")
+
+
 def main() -> int:
-    if not (NODE / "katex").is_dir():
-        print("node_modules/katex is missing: run 'npm ci' first", file=sys.stderr)
-        return 1
+    for package in ("katex", "pyodide", "ace-builds"):
+        if not (NODE / package).is_dir():
+            print(f"node_modules/{package} is missing: run 'npm ci' first", file=sys.stderr)
+            return 1
     vendor_katex()
+    vendor_pyodide()
+    vendor_ace()
     print(f"vendored KaTeX into {VENDOR.relative_to(ROOT)}")
     return 0
 

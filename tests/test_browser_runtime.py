@@ -97,7 +97,7 @@ def test_numeric_wrong_unreadable_and_precision(page, fixture_server) -> None:
     mem = page.locator("#q-Q3 [data-zq-field=mem]")
     assert "use one decimal separator" in mem.inner_text()
     assert page.locator("#zq-Q3-mem").get_attribute("aria-invalid") == "true"
-    assert progress(page) == "Checked 0 / 5 · Correct 0", "an unreadable answer is not counted as checked"
+    assert progress(page) == "Checked 0 / 7 · Correct 0", "an unreadable answer is not counted as checked"
     page.fill("#zq-Q3-mem", "seventy")
     page.press("#zq-Q3-mem", "Enter")
     assert "“seventy” does not read as a number" in mem.inner_text()
@@ -130,17 +130,17 @@ def test_mixed_question_checks_its_number_and_keeps_the_explanation(page, fixtur
 
 def test_progress_counts_auto_checked_questions(page, fixture_server) -> None:
     open_quiz(page, fixture_server, "en")
-    assert progress(page) == "Checked 0 / 5 · Correct 0"
+    assert progress(page) == "Checked 0 / 7 · Correct 0"
     page.check("#q-Q1 input[value=B]")
     check(page, "Q1")
     page.check("#q-Q2 input[value='1']")
     check(page, "Q2")
     page.fill("#zq-Q6-rho", "1")
     check(page, "Q6")
-    assert progress(page) == "Checked 3 / 5 · Correct 1"
+    assert progress(page) == "Checked 3 / 7 · Correct 1"
     # Changing an answer withdraws its verdict.
     page.check("#q-Q1 input[value=C]")
-    assert progress(page) == "Checked 2 / 5 · Correct 0"
+    assert progress(page) == "Checked 2 / 7 · Correct 0"
 
 
 def test_verdict_is_announced_and_focus_stays_on_check(page, fixture_server) -> None:
@@ -177,7 +177,7 @@ def assert_everything_restored(page, lang: str) -> None:
     assert page.locator("#q-Q5 details").get_attribute("open") is not None
     assert page.locator("#q-Q1 details").get_attribute("open") is None
     assert verdict(page, "Q1") == ("✓ Верно" if lang == "ru" else "✓ Correct")
-    assert progress(page) == ("Проверено: 2 / 5 · Верно: 2" if lang == "ru" else "Checked 2 / 5 · Correct 2")
+    assert progress(page) == ("Проверено: 2 / 7 · Верно: 2" if lang == "ru" else "Checked 2 / 7 · Correct 2")
 
 
 def test_state_is_shared_between_languages_and_survives_reload(page, fixture_server) -> None:
@@ -219,7 +219,7 @@ def test_reset_clears_this_page_only(page, fixture_server) -> None:
     assert page.input_value("#zq-Q3-mem") == ""
     assert not page.is_checked("#q-Q1 input[value=B]")
     assert page.input_value("#zq-Q5-notes") == ""
-    assert progress(page) == "Checked 0 / 5 · Correct 0"
+    assert progress(page) == "Checked 0 / 7 · Correct 0"
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('zadachnik:'))") == [KEY + "E1"]
 
 
@@ -287,7 +287,7 @@ def test_storage_that_fails_keeps_the_page_working(context, fixture_server, brok
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     page.check("#q-Q1 input[value=B]")
     assert check(page, "Q1") == "✓ Correct"
-    assert progress(page) == "Checked 1 / 5 · Correct 1"
+    assert progress(page) == "Checked 1 / 7 · Correct 1"
     note = page.locator("[data-zq-storage]")
     assert note.is_visible() and "can't be saved" in note.inner_text()
     assert page.locator("[data-zq-storage]").count() == 1

@@ -26,16 +26,18 @@ def test_quiz_page_in_each_language(fixture_site: Path, lang: str, prefix: str) 
     assert root["data-zq-lang"] == lang
     assert soup.html["lang"] == lang
     ids = [q["data-zq-question"] for q in soup.select("[data-zq-question]")]
-    assert ids == ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6"]
+    assert ids == ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8"]
     types = [q["data-zq-type"] for q in soup.select("[data-zq-question]")]
-    assert types == ["single", "multiple", "numeric", "matching", "open", "mixed"]
+    assert types == ["single", "multiple", "numeric", "matching", "open", "mixed", "code", "numeric"]
     headings = [h.get_text(" ", strip=True) for h in soup.select("h2.zq-section")]
-    assert headings == (["1.1. Выбор", "1.2. Числа"] if lang == "ru" else ["1.1. Choice", "1.2. Numbers"])
+    expected = ["1.1. Выбор", "1.2. Числа", "1.3. Python"] if lang == "ru" else ["1.1. Choice", "1.2. Numbers",
+                                                                                   "1.3. Python"]
+    assert headings == expected
     course = soup.select_one(".zq-course").get_text(" ", strip=True)
     assert course == ("Демокурс · 1 / 3" if lang == "ru" else "Demo course · 1 / 3")
     progress = soup.select_one("[data-zq-progress]").get_text(strip=True)
-    # Five of six are checked by the page: the open question is the learner's.
-    assert progress == ("Проверено: 0 / 5 · Верно: 0" if lang == "ru" else "Checked 0 / 5 · Correct 0")
+    # Seven of eight are checked by the page (one by Python): the open question is the learner's.
+    assert progress == ("Проверено: 0 / 7 · Верно: 0" if lang == "ru" else "Checked 0 / 7 · Correct 0")
 
 
 def test_inputs_carry_stable_ids(fixture_site: Path) -> None:
@@ -77,7 +79,7 @@ def test_answer_key_is_in_the_page_once(fixture_site: Path) -> None:
     import json
 
     spec = json.loads(page(fixture_site, QUIZ).select_one("script.zq-spec").string)
-    assert set(spec) == {"Q1", "Q2", "Q3", "Q4", "Q6"}
+    assert set(spec) == {"Q1", "Q2", "Q3", "Q4", "Q6", "Q7", "Q8"}
     assert spec["Q1"] == {"type": "single", "correct": ["B"]}
     assert spec["Q2"]["scoring"] == "net-correct"
     assert spec["Q3"]["fields"][1]["answer"] == pytest.approx(7e9 * 12 / 2**30)

@@ -215,7 +215,7 @@ def test_unknown_question_type(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, line_is(quiz, "type: singel"))
     assert error.message == "unknown question type 'singel'"
-    assert error.hint == "use one of single, multiple, numeric, matching, open, mixed"
+    assert error.hint == "use one of single, multiple, numeric, matching, open, mixed, code"
 
 
 def test_question_without_type(tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "anwser: B",
             "anwser",
-            "did you mean 'answer'? allowed here: type, answer",
+            "did you mean 'answer'? allowed here: type, answer, check, wrong",
         ),
         (
             "type: multiple\nanswer: [A, B]\nscorring: net-correct",
@@ -258,7 +258,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "scorring: net-correct",
             "scorring",
-            "did you mean 'scoring'? allowed here: type, answer, scoring",
+            "did you mean 'scoring'? allowed here: type, answer, scoring, check, wrong",
         ),
         (
             "type: numeric\nfeilds:\n  x: {answer: 1}",
@@ -266,7 +266,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_NUMERIC,
             "feilds:",
             "feilds",
-            "did you mean 'fields'? allowed here: type, fields",
+            "did you mean 'fields'? allowed here: type, fields, check, wrong",
         ),
         (
             "type: single\nanswer: B\npoints: 3",
@@ -274,7 +274,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "points: 3",
             "points",
-            "allowed here: type, answer",
+            "allowed here: type, answer, check, wrong",
         ),
         (
             "type: open\nanswer: B",
@@ -787,6 +787,9 @@ def test_fixture_course_loads() -> None:
         ("Question", "Q4"),
         ("Question", "Q5"),
         ("Question", "Q6"),
+        ("Section", "1.3"),
+        ("Question", "Q7"),
+        ("Question", "Q8"),
     ]
     questions = {q.id: q for q in module.questions}
     assert {qid: q.type for qid, q in questions.items()} == {
@@ -796,8 +799,10 @@ def test_fixture_course_loads() -> None:
         "Q4": "matching",
         "Q5": "open",
         "Q6": "mixed",
+        "Q7": "code",
+        "Q8": "numeric",
     }
-    section_11, section_12 = (item for item in items if isinstance(item, Section))
+    section_11, section_12, _ = (item for item in items if isinstance(item, Section))
     assert section_11.title["en"].markdown == "Choice"
     assert questions["Q1"].section is section_11 and questions["Q3"].section is section_12
 

@@ -12,9 +12,15 @@ from .numbers import grade_field, read_number
 from .qtypes import registry
 
 COUNTED = ("correct", "wrong", "partial")
+CHECKER_TIME_LIMIT = 5
 
 __all__ = ["COUNTED", "grade", "grade_field", "read_number"]
 
 
-def grade(spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The verdict for an answer: by the type's rules, or by the author's checker when the spec has one."""
+    if "check" in spec:
+        from .pythoncheck import run_isolated
+
+        return run_isolated("checker", {"source": spec["check"], "answer": answer, "lang": lang}, CHECKER_TIME_LIMIT)
     return registry()[spec["type"]].grade(spec, answer)

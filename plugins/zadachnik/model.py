@@ -6,6 +6,7 @@ SourceError with the file, the line and what to write instead.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,15 @@ class Section:
 
 
 @dataclass
+class Checker:
+    """An author's `check(answer)` in Python, with answers it must reject."""
+
+    source: str
+    wrong: list[dict[str, Any]]
+    line: int
+
+
+@dataclass
 class Question:
     id: str
     qtype: QuestionType
@@ -45,6 +55,12 @@ class Question:
     explanation: Localized
     lists: ListParts
     key: Any
+    checker: Checker | None = None
+
+    @property
+    def python(self) -> bool:
+        """Graded by Python in the browser's worker."""
+        return self.qtype.python or self.checker is not None
 
     @property
     def type(self) -> str:
@@ -391,8 +407,9 @@ class BlockReader:
             raise self.fail(f"unknown question type '{type_name}'", self.line_of(("type",)),
                             f"use one of {', '.join(types)}")
         qtype = types[type_name]
+        checker_keys = ("check", "wrong") if qtype.auto and not qtype.python else ()
         try:
-            allowed = ("type", *qtype.allowed_keys(data))
+            allowed = ("type", *qtype.allowed_keys(data), *checker_keys)
             list_parts = qtype.parts_for(data)
         except Invalid as problem:
             raise self.invalid(problem) from None
@@ -402,7 +419,8 @@ class BlockReader:
         texts = self.language_parts(list_parts, ("explanation",), ("explanation",))
         lists = self.merged_lists(texts, list_parts)
         try:
-            key = qtype.build(data, lists)
+            key = qtype.build(data, lists, tuple(self.languages))
+            checker = self.checker(qtype, data)
         except Invalid as problem:
             raise self.invalid(problem) from None
         return Question(
@@ -410,8 +428,37 @@ class BlockReader:
             title={lang: parts.title for lang, parts in texts.items()},
             body={lang: parts.body for lang, parts in texts.items()},
             explanation={lang: parts.texts["explanation"] for lang, parts in texts.items()},
-            lists=lists, key=key,
+            lists=lists, key=key, checker=checker,
         )
+
+    def checker(self, qtype: QuestionType, data: dict[str, Any]) -> Checker | None:
+        if "check" not in data:
+            if "wrong" in data:
+                raise Invalid("'wrong' lists answers a checker must reject, but there is no 'check'", ("wrong",),
+                              "add 'check: |' with 'def check(answer): …', or remove 'wrong'")
+            return None
+        source = data["check"]
+        if not isinstance(source, str):
+            raise Invalid("'check' is Python code", ("check",), "write 'check: |' and a function 'def check(answer):'")
+        try:
+            tree = ast.parse(source)
+        except SyntaxError as error:
+            raise Invalid(
+                f"Python syntax error in 'check' (its line {error.lineno}): {error.msg}", ("check",)
+            ) from None
+        if not any(isinstance(node, ast.FunctionDef) and node.name == "check" for node in tree.body):
+            raise Invalid("'check' must define a function 'check(answer)'", ("check",),
+                          "return True/False, or (verdict, message)")
+        wrong = data.get("wrong") or []
+        if not isinstance(wrong, list):
+            raise Invalid("'wrong' is a list of answers the checker must reject", ("wrong",))
+        answers = []
+        for index, value in enumerate(wrong):
+            try:
+                answers.append(qtype.author_answer(value))
+            except Invalid as problem:
+                raise Invalid(str(problem), ("wrong", str(index)), problem.hint) from None
+        return Checker(source, answers, self.line_of(("check",)))
 
     def invalid(self, problem: Invalid) -> SourceError:
         return self.fail(str(problem), self.line_of(problem.path), problem.hint)

@@ -28,7 +28,9 @@ from .render import KINDS, MissingPiece, PagePlan, Renderer, home_listing, modul
 from .site import Languages, module_page_uri
 
 log = get_plugin_logger(__name__)
-ASSETS = Path(__file__).parent / "assets"
+PACKAGE = Path(__file__).parent
+ASSETS = PACKAGE / "assets"
+PYTHON_ASSETS = ("vendor/pyodide", "vendor/ace")
 RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
 # Used while building (KaTeX runs in Python's embedded V8), never by a page.
 BUILD_ONLY = {"katex.min.js"}
@@ -64,7 +66,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.courses = self.load_courses()
         self.plans = add_module_pages(files, config, self.courses, self.languages)
-        add_assets(files, config)
+        with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
+        add_assets(files, config, with_python)
         self.files = files
         return files
 
@@ -198,15 +201,24 @@ def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], 
     return plans
 
 
-def add_assets(files: Files, config: MkDocsConfig) -> None:
-    for source in STYLESHEETS:
-        if not (ASSETS / source).is_file():
+def add_assets(files: Files, config: MkDocsConfig, with_python: bool) -> None:
+    """The runtime, styles and vendored libraries; Pyodide and Ace only for a site that has Python."""
+    needed = [*STYLESHEETS, *(PYTHON_ASSETS if with_python else ())]
+    for source in needed:
+        if not (ASSETS / source).exists():
             raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
+    skipped = () if with_python else PYTHON_ASSETS
     for path in sorted(ASSETS.rglob("*")):
         rel = path.relative_to(ASSETS).as_posix()
-        if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY:
+        if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
+                and not rel.startswith(skipped):
             dest = "assets/zadachnik/" + rel.removeprefix("vendor/")
             files.append(File(rel, str(ASSETS), config.site_dir, config.use_directory_urls, dest_uri=dest))
+    if with_python:
+        # The worker runs the very modules the build uses: pyrunner and the number reader.
+        for name in ("numbers.py", "pyrunner.py"):
+            files.append(File(name, str(PACKAGE), config.site_dir, config.use_directory_urls,
+                              dest_uri=f"assets/zadachnik/py/{name}"))
 
 
 def language_nav(

@@ -157,7 +157,10 @@ def label_of(question: Question, field_id: str) -> Fragment | None:
 
 def spec_of(question: Question) -> dict[str, Any]:
     """What the browser's grader (and the reference grader) needs of a question."""
-    return {"type": question.type, **question.qtype.spec(question.key)}
+    spec = {"type": question.type, **question.qtype.spec(question.key)}
+    if question.checker is not None:
+        spec["check"] = question.checker.source
+    return spec
 
 
 def spec_json(module: Module) -> str:

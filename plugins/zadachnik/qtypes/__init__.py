@@ -39,6 +39,8 @@ class QuestionType:
     list_parts: ClassVar[tuple[str, ...]] = ()
     # Counted in "Checked k / n": graded by the page, not by the learner.
     auto: ClassVar[bool] = True
+    # Graded by Python in the browser's worker (code exercises); other auto types may opt in with `check:`.
+    python: ClassVar[bool] = False
     template: ClassVar[str]
 
     def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
@@ -48,7 +50,7 @@ class QuestionType:
         """The list parts (options, items, fields) every language must give."""
         return self.list_parts
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> Any:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> Any:
         """The answer key; raises Invalid."""
         raise NotImplementedError
 
@@ -63,6 +65,10 @@ class QuestionType:
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         """The answer the page reveals, as a learner would enter it (`show` formats a numeric field)."""
         raise NotImplementedError
+
+    def author_answer(self, value: Any) -> dict[str, Any]:
+        """An answer an author writes in YAML (a checker's `wrong:` list), as the page would collect it."""
+        raise Invalid("this question type takes no 'wrong:' answers")
 
 
 def marker_list(value: Any, what: str, path: tuple[str, ...]) -> list[str]:
@@ -83,10 +89,11 @@ def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple
 
 def registry() -> dict[str, QuestionType]:
     from .choice import MultipleChoice, SingleChoice
+    from .code import Code
     from .matching import Matching
     from .mixed import Mixed
     from .numeric import Numeric
     from .open import Open
 
-    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Open(), Mixed()]
+    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Open(), Mixed(), Code()]
     return {qtype.name: qtype for qtype in types}

@@ -22,7 +22,7 @@ class SingleChoice(QuestionType):
     list_parts = ("options",)
     template = "choice.html"
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> ChoiceKey:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> ChoiceKey:
         if "answer" not in config:
             raise Invalid("single choice needs the correct option", (), "add 'answer: <marker>', e.g. 'answer: B'")
         correct = marker_list(config["answer"], "answer", ("answer",))
@@ -48,12 +48,15 @@ class SingleChoice(QuestionType):
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         return {"choice": list(spec["correct"])}
 
+    def author_answer(self, value: Any) -> dict[str, Any]:
+        return {"choice": marker_list(value, "a wrong answer", ("wrong",))}
+
 
 class MultipleChoice(SingleChoice):
     name = "multiple"
     keys = ("answer", "scoring")
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> ChoiceKey:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> ChoiceKey:
         if "answer" not in config:
             raise Invalid("multiple choice needs its correct options", (), "add e.g. 'answer: [A, C]'")
         correct = marker_list(config["answer"], "answer", ("answer",))

@@ -19,7 +19,7 @@ class Matching(QuestionType):
     list_parts = ("items", "options")
     template = "matching.html"
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> MatchingKey:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> MatchingKey:
         answer = config.get("answer")
         if not isinstance(answer, dict) or not answer:
             raise Invalid(
@@ -51,3 +51,8 @@ class Matching(QuestionType):
 
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         return {"pairs": dict(spec["pairs"])}
+
+    def author_answer(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise Invalid("a wrong matching answer maps items to options", ("wrong",), "write e.g. '- {1: B, 2: A}'")
+        return {"pairs": {str(item): str(option) for item, option in value.items()}}

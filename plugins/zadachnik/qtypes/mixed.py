@@ -41,9 +41,9 @@ class Mixed(QuestionType):
     def parts_for(self, config: dict[str, Any]) -> tuple[str, ...]:
         return self.auto_type(config).list_parts
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> MixedKey:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> MixedKey:
         auto = self.auto_type(config)
-        return MixedKey(auto, auto.build(config, parts))
+        return MixedKey(auto, auto.build(config, parts, languages))
 
     def spec(self, key: MixedKey) -> dict[str, Any]:
         return {"auto": key.auto.name, **key.auto.spec(key.key)}
@@ -53,3 +53,6 @@ class Mixed(QuestionType):
 
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         return self.auto_type(spec).reference_answer(spec, show)
+
+    def author_answer(self, value: Any) -> dict[str, Any]:
+        raise Invalid("a mixed question's checker takes 'wrong:' answers of its auto part")

@@ -39,7 +39,7 @@ class Numeric(QuestionType):
     list_parts = ("fields",)
     template = "numeric.html"
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> NumericKey:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> NumericKey:
         fields = config.get("fields")
         if not isinstance(fields, dict) or not fields:
             raise Invalid(
@@ -74,6 +74,11 @@ class Numeric(QuestionType):
 
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         return {"fields": {field["id"]: show(field) for field in spec["fields"]}}
+
+    def author_answer(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise Invalid("a wrong numeric answer gives each field's text", ("wrong",), "write e.g. '- {x: \"3/5\"}'")
+        return {"fields": {str(field): str(text) for field, text in value.items()}}
 
     def spec(self, key: NumericKey) -> dict[str, Any]:
         return {

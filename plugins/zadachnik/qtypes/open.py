@@ -12,7 +12,7 @@ class Open(QuestionType):
     auto = False
     template = "open.html"
 
-    def build(self, config: dict[str, Any], parts: ListParts) -> None:
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> None:
         return None
 
     def spec(self, key: None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, grade, moduleFor } from "./grading.js";
+import { COUNTED, gradeAnywhere, moduleFor, needsPython, startPython } from "./grading.js";
 import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
 import { Store, entryKey } from "./storage.js";
 
@@ -52,6 +52,9 @@ function fieldMessage(say, field, text, verdict) {
 function questionMessage(say, verdict) {
   if (!verdict) return "";
   if (verdict.status === "partial") return say("partial", { percent: Math.round(verdict.score * 100) });
+  if (verdict.timeout) return say("stopped_after", { seconds: verdict.timeout });
+  if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: verdict.error.text });
+  if (verdict.message) return `${say(verdict.status)} ${verdict.message}`;
   if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
   if (verdict.status === "wrong" && verdict.wrong) return say("wrong_items", { items: verdict.wrong.join(", ") });
   return say(verdict.status);
@@ -75,12 +78,21 @@ class Page {
 
   setup() {
     this.showStorageProblems();
+    if (Object.values(this.specs).some(needsPython)) this.startPython();
     for (const question of this.root.querySelectorAll("[data-zq-question]")) this.setupQuestion(question);
     for (const exercise of this.root.querySelectorAll("[data-zq-exercise]")) {
       this.setupReveals(exercise, exercise.dataset.zqExercise);
     }
     this.setupTools();
     this.updateProgress();
+  }
+
+  // Started as soon as the page opens, so Python is ready by the time the learner checks.
+  startPython() {
+    const status = this.root.querySelector("[data-zq-python-status]");
+    startPython((state) => {
+      if (status) status.textContent = this.say(`python_${state}`);
+    });
   }
 
   showStorageProblems() {
@@ -114,6 +126,7 @@ class Page {
         }
       }
       this.showReadings(question, spec);
+      if (module.setup) module.setup(question, spec, this, () => this.answerChanged(question, spec, module));
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
     }
@@ -148,10 +161,19 @@ class Page {
     this.updateProgress();
   }
 
-  check(question, spec, module) {
+  async check(question, spec, module) {
     const id = question.dataset.zqQuestion;
     const answer = module.collect(question);
-    const verdict = grade(spec, answer);
+    const line = question.querySelector("[data-zq-verdict]");
+    const button = question.querySelector("[data-zq-check]");
+    if (needsPython(spec)) {
+      if (line) line.textContent = this.say("checking");
+      if (button) button.setAttribute("aria-busy", "true");
+    }
+    const verdict = await gradeAnywhere(spec, answer, this.root.dataset.zqLang);
+    if (button) button.removeAttribute("aria-busy");
+    // The learner may have edited while Python was busy: that verdict no longer belongs to the answer.
+    if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return;
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
     this.updateProgress();

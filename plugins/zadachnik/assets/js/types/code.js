@@ -1,0 +1,126 @@
+// Code exercises: a real editor (Ace, vendored), Run, Check against hidden tests, Reset to the starter.
+import { runCode } from "../grading.js";
+
+export const types = ["code"];
+
+let aceLoading = null;
+
+// Ace is a classic script: loaded once, only on pages with code exercises.
+function loadAce() {
+  if (!aceLoading) {
+    aceLoading = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = new URL("../../ace/ace.js", import.meta.url).href;
+      script.onload = () => {
+        window.ace.config.set("basePath", new URL("../../ace/", import.meta.url).href);
+        resolve(window.ace);
+      };
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  }
+  return aceLoading;
+}
+
+function source(question) {
+  return question.querySelector("[data-zq-source]");
+}
+
+export function grade() {
+  throw new Error("code exercises are graded by Python");
+}
+
+export function collect(question) {
+  return { code: question.zqEditor ? question.zqEditor.getValue() : source(question).value };
+}
+
+export function restore(question, answer) {
+  const code = answer && typeof answer.code === "string" ? answer.code : source(question).dataset.zqStarter;
+  source(question).value = code;
+  if (question.zqEditor && question.zqEditor.getValue() !== code) question.zqEditor.setValue(code, 1);
+}
+
+export function clear(question) {
+  restore(question, null);
+}
+
+export function inputs() {
+  return [];
+}
+
+function editorTheme() {
+  return document.body.dataset.mdColorScheme === "slate" ? "ace/theme/github_dark" : "ace/theme/github_light_default";
+}
+
+// Mounts the editor over the textarea (which stays the source of truth without JS), and the Run and Reset
+// buttons. `changed` is the page's handler for an edited answer.
+export function setup(question, spec, page, changed) {
+  const textarea = source(question);
+  const output = question.querySelector("[data-zq-output]");
+  loadAce().then((ace) => {
+    const holder = question.querySelector("[data-zq-editor]");
+    const editor = ace.edit(holder, {
+      mode: "ace/mode/python", theme: editorTheme(), value: textarea.value, tabSize: 4, useSoftTabs: true,
+      minLines: 6, maxLines: 30, fontSize: "0.8rem", showPrintMargin: false, enableKeyboardAccessibility: true,
+    });
+    editor.session.setUndoManager(new ace.UndoManager());
+    editor.textInput.getElement().setAttribute("aria-label", textarea.getAttribute("aria-label"));
+    question.zqEditor = editor;
+    textarea.hidden = true;
+    holder.hidden = false;
+    editor.on("change", () => {
+      if (textarea.value !== editor.getValue()) {
+        textarea.value = editor.getValue();
+        changed();
+      }
+    });
+    new MutationObserver(() => editor.setTheme(editorTheme()))
+      .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  }, () => { /* Without the editor the plain textarea still works. */ });
+  textarea.addEventListener("input", changed);
+  question.querySelector("[data-zq-run]").addEventListener("click", async () => {
+    output.textContent = page.say("running");
+    const result = await runCode(spec, collect(question).code);
+    output.textContent = describeRun(result, page.say);
+  });
+  question.querySelector("[data-zq-code-reset]").addEventListener("click", () => {
+    restore(question, null);
+    changed();
+  });
+}
+
+function describeRun(result, say) {
+  if (result.timeout) return say("stopped_after", { seconds: result.timeout });
+  const parts = [];
+  if (result.stdout) parts.push(result.stdout.replace(/\n$/, ""));
+  if (result.stderr) parts.push(result.stderr.replace(/\n$/, ""));
+  if (result.truncated) parts.push(say("output_truncated"));
+  if (result.error) parts.push(errorText(result.error, say));
+  return parts.join("\n") || say("no_output");
+}
+
+function errorText(error, say) {
+  const where = error.lines && error.lines.length ? say("error_line", { line: error.lines[error.lines.length - 1] }) : "";
+  return `${error.type ? `${error.type}: ${error.message}` : error.text}${where}`;
+}
+
+// The hidden tests' results, one line each, in words (never as HTML).
+export function show(question, verdict, say) {
+  const list = question.querySelector("[data-zq-tests]");
+  if (!list) return;
+  list.replaceChildren();
+  if (!verdict) return;
+  const lines = [];
+  if (verdict.timeout) lines.push(["wrong", say("stopped_after", { seconds: verdict.timeout })]);
+  if (verdict.error) lines.push(["wrong", errorText(verdict.error, say)]);
+  for (const test of verdict.tests || []) {
+    const text = test.error ? `${test.message} — ${errorText(test.error, say)}` : test.message;
+    lines.push([test.passed ? "correct" : "wrong", `${test.passed ? "✓" : "✗"} ${text}`]);
+  }
+  for (const [status, text] of lines) {
+    const item = document.createElement("li");
+    item.dataset.zqStatus = status;
+    item.textContent = text;
+    list.append(item);
+  }
+}

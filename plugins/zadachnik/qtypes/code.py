@@ -1,0 +1,96 @@
+"""Code exercises: the learner writes Python, Run shows its output, Check runs the author's hidden tests.
+
+Both run in Pyodide in a Web Worker in the browser; at build time the reference solution must pass its own
+tests in CPython (`checks`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import Invalid, ListParts, QuestionType
+
+DEFAULT_TIME_LIMIT = 5
+MAX_TIME_LIMIT = 60
+
+
+@dataclass
+class CodeTest:
+    test: str
+    message: dict[str, str]
+
+
+@dataclass
+class CodeKey:
+    solution: str
+    starter: str = ""
+    tests: list[CodeTest] = field(default_factory=list)
+    time_limit: float = DEFAULT_TIME_LIMIT
+
+
+class Code(QuestionType):
+    name = "code"
+    keys = ("starter", "solution", "tests", "time_limit")
+    template = "code.html"
+    python = True
+
+    def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> CodeKey:
+        solution = config.get("solution")
+        if not isinstance(solution, str) or not solution.strip():
+            raise Invalid("a code exercise needs its reference solution", ("solution",) if "solution" in config
+                          else (), "add 'solution: |' followed by the code, indented")
+        starter = config.get("starter", "")
+        if not isinstance(starter, str):
+            raise Invalid("'starter' is the code the learner starts from", ("starter",), "write 'starter: |' and code")
+        for name, code in (("solution", solution), ("starter", starter)):
+            syntax_ok(code, (name,))
+        tests = [read_test(test, index, languages) for index, test in enumerate(config.get("tests") or [])]
+        if not tests:
+            raise Invalid("a code exercise needs hidden tests", ("tests",) if "tests" in config else (),
+                          "add 'tests:' with items '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
+        limit = config.get("time_limit", DEFAULT_TIME_LIMIT)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit <= MAX_TIME_LIMIT:
+            raise Invalid(f"'time_limit' is seconds, more than 0 and at most {MAX_TIME_LIMIT}", ("time_limit",),
+                          "write e.g. 'time_limit: 5'")
+        return CodeKey(solution, starter, tests, float(limit))
+
+    def spec(self, key: CodeKey) -> dict[str, Any]:
+        return {"starter": key.starter, "solution": key.solution, "time_limit": key.time_limit,
+                "tests": [{"test": test.test, "message": test.message} for test in key.tests]}
+
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        from ..pythoncheck import run_isolated
+
+        tests = spec["tests"]
+        lang = next(iter(tests[0]["message"])) if tests else "en"
+        return run_isolated("check", {"code": str(answer.get("code", "")), "tests": tests, "lang": lang},
+                            spec["time_limit"])
+
+    def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
+        return {"code": spec["solution"]}
+
+
+def syntax_ok(code: str, path: tuple[str, ...]) -> None:
+    try:
+        compile(code, "<source>", "exec")
+    except SyntaxError as error:
+        raise Invalid(f"Python syntax error in '{path[-1]}' (its line {error.lineno}): {error.msg}", path) from None
+
+
+def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
+    path = ("tests", str(index))
+    if not isinstance(test, dict) or not isinstance(test.get("test"), str):
+        raise Invalid("each test needs 'test:' (an expression that must be true, or asserts)", path,
+                      "write '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
+    extra = set(test) - {"test", "message"}
+    if extra:
+        raise Invalid(f"unknown key '{sorted(extra)[0]}' in a test", (*path, sorted(extra)[0]),
+                      "a test takes 'test' and 'message'")
+    syntax_ok(test["test"], (*path, "test"))
+    message = test.get("message")
+    missing = [lang for lang in languages if not isinstance(message, dict) or not str(message.get(lang) or "")]
+    if not isinstance(message, dict) or missing:
+        raise Invalid(f"the test's message has no text in {', '.join(missing) or 'any language'}",
+                      (*path, "message"), "write 'message: {ru: …, en: …}': the learner reads it when it fails")
+    return CodeTest(test["test"], {str(lang): str(text) for lang, text in message.items()})
