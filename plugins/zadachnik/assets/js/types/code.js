@@ -57,6 +57,35 @@ function editorTheme() {
 export function setup(question, spec, page, changed) {
   const textarea = source(question);
   const output = question.querySelector("[data-zq-output]");
+  // The editor is parsed only when its exercise comes near the screen, never during page start-up.
+  whenNear(question, () => mountEditor(question, textarea, changed));
+  textarea.addEventListener("input", changed);
+  question.querySelector("[data-zq-run]").addEventListener("click", async () => {
+    output.textContent = page.say("running");
+    const result = await runCode(spec, collect(question).code);
+    output.textContent = describeRun(result, page.say);
+  });
+  question.querySelector("[data-zq-code-reset]").addEventListener("click", () => {
+    restore(question, null);
+    changed();
+  });
+}
+
+function whenNear(element, action) {
+  if (!("IntersectionObserver" in window)) {
+    action();
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) {
+      observer.disconnect();
+      action();
+    }
+  }, { rootMargin: "400px" });
+  observer.observe(element);
+}
+
+function mountEditor(question, textarea, changed) {
   loadAce().then((ace) => {
     const holder = question.querySelector("[data-zq-editor]");
     const editor = ace.edit(holder, {
@@ -68,25 +97,22 @@ export function setup(question, spec, page, changed) {
     question.zqEditor = editor;
     textarea.hidden = true;
     holder.hidden = false;
+    // setValue() is a removal then an insertion: compare once the edit is complete.
+    let pending = false;
     editor.on("change", () => {
-      if (textarea.value !== editor.getValue()) {
-        textarea.value = editor.getValue();
-        changed();
-      }
+      if (pending) return;
+      pending = true;
+      setTimeout(() => {
+        pending = false;
+        if (textarea.value !== editor.getValue()) {
+          textarea.value = editor.getValue();
+          changed();
+        }
+      }, 0);
     });
     new MutationObserver(() => editor.setTheme(editorTheme()))
       .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
   }, () => { /* Without the editor the plain textarea still works. */ });
-  textarea.addEventListener("input", changed);
-  question.querySelector("[data-zq-run]").addEventListener("click", async () => {
-    output.textContent = page.say("running");
-    const result = await runCode(spec, collect(question).code);
-    output.textContent = describeRun(result, page.say);
-  });
-  question.querySelector("[data-zq-code-reset]").addEventListener("click", () => {
-    restore(question, null);
-    changed();
-  });
 }
 
 function describeRun(result, say) {

@@ -1,0 +1,174 @@
+"""Python in the browser (Pyodide in a worker): code exercises, authors' checkers, faults, and pages that
+must not load Python at all."""
+
+from __future__ import annotations
+
+import pytest
+
+QUIZ = "demo/01-basics/quiz/"
+EXERCISES = "demo/01-basics/exercises/"
+RIGHT = "def double(x):\n    return 2 * x\n"
+WRONG = "def double(x):\n    return x + 2\n"
+LOOP = "def double(x):\n    while True:\n        pass\n"
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context, fixture_server):
+    page = context.new_page()
+    page.goto(fixture_server + "en/" + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    return page
+
+
+def python_ready(page) -> None:
+    page.wait_for_function("document.querySelector('[data-zq-python-status]').textContent.includes('ready')"
+                           " || document.querySelector('[data-zq-python-status]').textContent.includes('готов')",
+                           timeout=60_000)
+
+
+def write_code(page, code: str) -> None:
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+    page.evaluate("code => document.querySelector('#q-Q7').zqEditor.setValue(code, 1)", code)
+
+
+def check_and_wait(page, qid: str, expected: str, timeout: float = 30_000) -> str:
+    page.click(f"#q-{qid} [data-zq-check]")
+    page.wait_for_function(
+        "([qid, text]) => document.querySelector(`#q-${qid} [data-zq-verdict]`).textContent.includes(text)",
+        arg=[qid, expected], timeout=timeout)
+    return page.locator(f"#q-{qid} [data-zq-verdict]").inner_text()
+
+
+def test_right_solution_passes_and_wrong_one_fails_with_its_message(page) -> None:
+    python_ready(page)
+    write_code(page, RIGHT)
+    check_and_wait(page, "Q7", "Correct")
+    assert page.locator("#q-Q7 [data-zq-tests]").inner_text().splitlines() == [
+        "✓ double(2) must be 4", "✓ double(-1.5) must be -3"]
+    write_code(page, WRONG)
+    check_and_wait(page, "Q7", "Wrong")
+    tests = page.locator("#q-Q7 [data-zq-tests]").inner_text().splitlines()
+    assert tests == ["✓ double(2) must be 4", "✗ double(-1.5) must be -3"]
+    assert page.locator("[data-zq-progress]").inner_text() == "Checked 1 / 7 · Correct 0"
+
+
+def test_errors_point_at_the_learners_own_lines(page) -> None:
+    python_ready(page)
+    write_code(page, "def double(x):\n    y = 1\n    return x / 0\n")
+    check_and_wait(page, "Q7", "Wrong")
+    tests = page.locator("#q-Q7 [data-zq-tests]").inner_text()
+    assert "ZeroDivisionError: division by zero (line 3 of your code)" in tests
+    write_code(page, "print('hello')\nprint(undefined_name)\n")
+    page.click("#q-Q7 [data-zq-run]")
+    output = page.locator("#q-Q7 [data-zq-output]")
+    page.wait_for_function("document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('NameError')")
+    assert output.inner_text().splitlines() == [
+        "hello", "NameError: name 'undefined_name' is not defined (line 2 of your code)"]
+
+
+def test_infinite_loop_is_stopped_and_the_next_check_works(page) -> None:
+    python_ready(page)
+    write_code(page, LOOP)
+    started = page.evaluate("performance.now()")
+    check_and_wait(page, "Q7", "Stopped after 3 s", timeout=20_000)
+    elapsed = page.evaluate("performance.now()") - started
+    assert elapsed < 8_000, elapsed
+    write_code(page, RIGHT)
+    check_and_wait(page, "Q7", "Correct", timeout=60_000)
+
+
+def test_output_flood_is_capped(page) -> None:
+    python_ready(page)
+    write_code(page, "for i in range(50000):\n    print(i)\n")
+    page.click("#q-Q7 [data-zq-run]")
+    page.wait_for_function("document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('output cut')",
+                           timeout=30_000)
+    lines = page.locator("#q-Q7 [data-zq-output]").inner_text().splitlines()
+    assert lines[0] == "0" and lines[9999] == "9999" and lines[-1] == "… output cut after 10,000 lines."
+    assert len(lines) == 10_001
+
+
+@pytest.mark.parametrize("code, shown", [
+    ("def f():\n    return f()\nf()\n", "RecursionError"),
+    ("x = bytearray(2**31 - 1)\n", "MemoryError"),
+])
+def test_recursion_and_memory_errors_are_named(page, code: str, shown: str) -> None:
+    python_ready(page)
+    write_code(page, code)
+    page.click("#q-Q7 [data-zq-run]")
+    page.wait_for_function(f"document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('{shown}')",
+                           timeout=30_000)
+
+
+def test_checker_question_grades_right_and_wrong(page) -> None:
+    python_ready(page)
+    page.fill("#zq-Q8-x", "8/14")
+    assert check_and_wait(page, "Q8", "Correct") == "✓ Correct Any fraction equal to 4/7 will do."
+    page.fill("#zq-Q8-x", "0,5714")
+    assert check_and_wait(page, "Q8", "Correct") == "✓ Correct As a fraction this is 4/7."
+    page.fill("#zq-Q8-x", "3/7")
+    assert check_and_wait(page, "Q8", "Wrong") == "✗ Wrong Not equal to 4/7."
+    page.fill("#zq-Q8-x", "four sevenths")
+    check_and_wait(page, "Q8", "Could not read")
+
+
+def test_code_and_verdict_persist_between_languages_and_reload(page) -> None:
+    python_ready(page)
+    write_code(page, RIGHT + "# mine\n")
+    check_and_wait(page, "Q7", "Correct")
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="ru"]').click()
+    page.wait_for_selector('.zq-page[data-zq-lang="ru"][data-zq-ready=yes]')
+    assert page.locator("#q-Q7 [data-zq-verdict]").inner_text() == "✓ Верно"
+    assert page.input_value("#zq-Q7-code") == RIGHT + "# mine\n"
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+    assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getValue()") == RIGHT + "# mine\n"
+    assert page.locator("[data-zq-progress]").inner_text() == "Проверено: 1 / 7 · Верно: 1"
+    page.click("#q-Q7 [data-zq-code-reset]")
+    assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getValue()").startswith("def double(x):\n    ...")
+
+
+@pytest.mark.parametrize("path", ["", "en/", EXERCISES, "en/" + EXERCISES, "authoring/"])
+def test_pages_without_python_request_no_pyodide(context, fixture_server, path: str) -> None:
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(fixture_server + path)
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in requests if "pyodide" in url or "/py/" in url or "python" in url or "/ace/" in url]
+    assert any(url.endswith("zadachnik.js") for url in requests), "the runtime itself is loaded"
+
+
+def test_main_thread_stays_responsive_while_pyodide_starts(context, fixture_server) -> None:
+    context.add_init_script("""
+        window.__longTasks = [];
+        new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration]);
+        }).observe({type: 'longtask', buffered: true});
+    """)
+    page = context.new_page()
+    page.set_viewport_size({"width": 1000, "height": 700})
+    page.goto(fixture_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    started = page.evaluate("""() => {
+        window.__ticks = 0;
+        window.__tickTimer = setInterval(() => window.__ticks++, 20);
+        return performance.now();
+    }""")
+    python_ready(page)
+    ready, ticks = page.evaluate("[performance.now(), window.__ticks]")
+    long_tasks = [task for task in page.evaluate("window.__longTasks") if task[0] >= started]
+    assert not [task for task in long_tasks if task[1] > 50], long_tasks
+    # A 20 ms timer kept firing through the start-up (allowing for timer clamping on a busy machine).
+    assert ticks >= (ready - started) / 20 * 0.5, (ticks, ready - started)
