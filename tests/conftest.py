@@ -18,7 +18,8 @@ def build_site(config_file: Path, site_dir: Path, **overrides) -> Path:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    config = load_config(config_file=str(config_file), site_dir=str(site_dir), strict=True, **overrides)
+    overrides.setdefault("strict", True)
+    config = load_config(config_file=str(config_file), site_dir=str(site_dir), **overrides)
     config.plugins.on_startup(command="build", dirty=False)
     try:
         build(config)

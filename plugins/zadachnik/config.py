@@ -11,3 +11,5 @@ class ZadachnikConfig(Config):
     exercises_dir = opt.Type(str, default="exercises")
     # Site languages; the first is served at the site root, each other one under its code (en/…).
     languages = opt.ListOfItems(opt.Type(str), default=["ru", "en"])
+    # A file in a module's files/ larger than this (bytes) gets a build warning.
+    course_files_max_size = opt.Type(int, default=25 * 2**20)

@@ -46,6 +46,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "project": "проект",
         "notebook": "Ноутбук {file}, раздел «{section}»",
         "home_modules": "Модули",
+        "download_files": "Скачать файлы курса (.zip)",
+        "files_about": "В архиве {contents}; структура папок сохранена.",
+        "files_about_languages": "В архиве {contents} на русском и английском; структура папок сохранена.",
+        "kilobytes": "КБ",
         "reset": "Сбросить страницу",
         "run": "Запустить",
         "reset_code": "Вернуть исходный код",
@@ -94,6 +98,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "project": "project",
         "notebook": "Notebook {file}, section “{section}”",
         "home_modules": "Modules",
+        "download_files": "Download course files (.zip)",
+        "files_about": "The archive holds {contents}, with its folders kept.",
+        "files_about_languages": "The archive holds {contents} in Russian and English, with its folders kept.",
+        "kilobytes": "KB",
         "reset": "Reset this page",
         "run": "Run",
         "reset_code": "Reset to the starter",
@@ -193,7 +201,40 @@ RUNTIME: dict[str, dict[str, str]] = {
         "python_error": "The check failed: {text}",
     },
 }
-_SEPARATORS = {"ru": (",", "\u00a0"), "en": (".", ",")}
+# Decimal point, thousands separator, and the digit count from which thousands are grouped.
+_SEPARATORS = {"ru": (",", "\u00a0", 5), "en": (".", ",", 4)}
+# Each kind of course file in words: (one, few, many) for Russian, (one, many) for English.
+FILE_KINDS = {
+    "ru": {"notebooks": ("ноутбук", "ноутбука", "ноутбуков"),
+           "code": ("модуль на Python", "модуля на Python", "модулей на Python"),
+           "texts": ("текстовый файл", "текстовых файла", "текстовых файлов"),
+           "data": ("файл данных", "файла данных", "файлов данных")},
+    "en": {"notebooks": ("notebook", "notebooks"), "code": ("Python module", "Python modules"),
+           "texts": ("text file", "text files"), "data": ("data file", "data files")},
+}
+
+
+def counted(count: int, forms: tuple[str, ...], lang: str) -> str:
+    if lang == "ru":
+        tail, tens = count % 10, count % 100
+        form = forms[0] if tail == 1 and tens != 11 else forms[1] if 2 <= tail <= 4 and not 12 <= tens <= 14 \
+            else forms[2]
+    else:
+        form = forms[0] if count == 1 else forms[1]
+    return f"{count} {form}"
+
+
+def files_contents(counts: dict[str, int], lang: str) -> str:
+    """"4 notebooks, 2 Python modules and 1 text file" in the page's language."""
+    kinds = FILE_KINDS.get(lang, FILE_KINDS["en"])
+    parts = [counted(counts[kind], kinds[kind], lang) for kind in kinds if counts.get(kind)]
+    joiner = " и " if lang == "ru" else " and "
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + joiner + parts[-1]
+
+
+def file_size(size: int, lang: str) -> str:
+    """Kilobytes of 1024 bytes with one decimal: "2588,1 КБ", "2,588.1 KB"."""
+    return f"{format_number(round(size / 1024, 1), lang, 1)}\u00a0{strings(lang)['kilobytes']}"
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -209,10 +250,13 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _LARGE, _SMALL = 1e9, 1e-6
 
 
-def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:
+def format_number(
+    value: float, lang: str, decimals: int | None = None, group: bool = True, readable: bool = False
+) -> str:
     """`value` with the language's decimal separator and digit grouping; trailing zeros dropped.
 
-    `decimals` rounds to that many places (None: up to ten significant digits)."""
+    `decimals` rounds to that many places (None: up to ten significant digits); `readable` groups digits with
+    no-break spaces in every language, so the text reads back through the number reader."""
     if value and not _SMALL <= abs(value) < _LARGE:
         exponent = math.floor(math.log10(abs(value)))
         places = 9 if decimals is None else max(0, decimals + exponent)
@@ -224,24 +268,27 @@ def format_number(value: float, lang: str, decimals: int | None = None, group: b
     text = f"{value:.10g}" if decimals is None else f"{value:.{max(0, decimals)}f}"
     if "e" in text:
         text = f"{value:.10f}"
-    return _plain(text, lang, group)
+    return _plain(text, lang, group, readable)
 
 
-def _plain(text: str, lang: str, group: bool) -> str:
-    point, thousands = _SEPARATORS.get(lang, _SEPARATORS["en"])
+def _plain(text: str, lang: str, group: bool, readable: bool = False) -> str:
+    point, thousands, group_from = _SEPARATORS.get(lang, _SEPARATORS["en"])
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     whole, _, fraction = text.partition(".")
     sign = "−" if whole.startswith("-") else ""
     whole = whole.lstrip("-")
-    if group and len(whole) > 4:
+    if readable:
+        # Answers must read back as typed answers, and a comma there is a decimal separator.
+        thousands, group_from = "\u00a0", 5
+    if group and len(whole) >= group_from:
         whole = f"{int(whole):,}".replace(",", thousands)
     return sign + whole + (point + fraction if fraction else "")
 
 
 def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:
     """A numeric answer as the page reveals it: rounded to what its tolerance resolves."""
-    return format_number(value, lang, shown_decimals(atol, rtol, value))
+    return format_number(value, lang, shown_decimals(atol, rtol, value), readable=True)
 
 
 def shown_decimals(atol: float | None, rtol: float | None, value: float) -> int | None:

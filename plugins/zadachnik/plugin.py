@@ -16,15 +16,17 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
 
 from .checks import check_answer_keys
 from .config import ZadachnikConfig
+from .coursefiles import zip_course_files
 from .errors import SourceErrors
 from .i18n import strings
 from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, line_of
 from .model import Course, load_courses
 from .model import Section as QuizSection
-from .render import KINDS, MissingPiece, PagePlan, Renderer, home_listing, module_has, plan_page
+from .render import KINDS, MissingPiece, PagePlan, Renderer, files_page, home_listing, module_has, plan_page
 from .site import Languages, module_page_uri
 
 log = get_plugin_logger(__name__)
@@ -48,6 +50,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.plans: dict[str, PagePlan] = {}
         self.navs: dict[str, Navigation] = {}
         self.files: Files | None = None
+        self.zips: dict[str, File] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4).
@@ -66,6 +69,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.courses = self.load_courses()
         self.plans = add_module_pages(files, config, self.courses, self.languages)
+        self.zips = add_course_files(files, config, self.courses, self.plans, self.config.course_files_max_size,
+                                     self.shown)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
         add_assets(files, config, with_python)
         self.files = files
@@ -89,6 +94,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.report_math_errors(page, plan)
         if plan is None:
             return html
+        if plan.course_files is not None:
+            plan.files_link = get_relative_url(self.zips[plan.course_files.archive_name].url, page.url)
         try:
             content = self.renderer.assemble(plan, html)
         except MissingPiece as missing:
@@ -177,6 +184,32 @@ def add_runtime_script(config: MkDocsConfig) -> None:
     script = ExtraScriptValue(RUNTIME_SCRIPT)
     script.type = "module"
     config.extra_javascript.append(script)
+
+
+def add_course_files(files: Files, config: MkDocsConfig, courses: list[Course], plans: dict[str, PagePlan],
+                     max_size: int, shown: Any) -> dict[str, File]:
+    """Each module's files/ as a deterministic zip beside its pages, linked from its exercises page."""
+    zips: dict[str, File] = {}
+    for course in courses:
+        for module in course.modules:
+            folder = module.files_dir
+            if folder is None:
+                continue
+            try:
+                archive, warnings = zip_course_files(folder, module.slug, max_size, shown(folder))
+            except OSError as error:
+                raise PluginError(f"Zadachnik: cannot zip {shown(folder)}: {error}") from None
+            for warning in warnings:
+                log.warning(warning)
+            if archive is None:
+                continue
+            uri = f"{course.id}/{module.slug}/{archive.archive_name}"
+            zips[archive.archive_name] = File.generated(config, uri, content=archive.data)
+            files.append(zips[archive.archive_name])
+            for plan in plans.values():
+                if plan.module is module and plan.kind == files_page(module):
+                    plan.course_files = archive
+    return zips
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

@@ -17,7 +17,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .i18n import format_number, rounded_answer, runtime_strings, strings
+from .coursefiles import CourseFiles
+from .i18n import file_size, files_contents, format_number, rounded_answer, runtime_strings, strings
 from .model import Course, Module, Question, Section
 from .qtypes.mixed import MixedKey
 from .qtypes.numeric import NumericField, NumericKey
@@ -46,6 +47,9 @@ class PagePlan:
     lang: str
     pieces: list[Fragment] = field(default_factory=list)
     _index: dict[int, int] = field(default_factory=dict)
+    # The module's course-files zip, on the page that links it, and its link relative to the page.
+    course_files: CourseFiles | None = None
+    files_link: str = ""
 
     def add(self, fragment: Fragment) -> None:
         self._index[id(fragment)] = len(self.pieces)
@@ -135,7 +139,8 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of, spoken=spoken, runtime=Markup(safe_json(runtime_strings(plan.lang))),
+            label_of=label_of, spoken=spoken, file_size=file_size, files_contents=files_contents,
+            runtime=Markup(safe_json(runtime_strings(plan.lang))),
         )
 
 
@@ -223,6 +228,11 @@ def home_listing(courses: list[Course], lang: str, link: Any) -> str:
             lines.append(f"- {title} · {' · '.join(pages)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def files_page(module: Module) -> str:
+    """The page that links the course files: the exercises page, or the quiz when there is none."""
+    return "exercises" if module.exercises is not None else "quiz"
 
 
 def module_has(module: Module, kind: str) -> bool:
