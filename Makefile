@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build test lint chromium clean
+.PHONY: setup serve build offline test lint chromium clean
 
 setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/assets/vendor/.stamp
 
@@ -26,6 +26,10 @@ serve: setup
 
 build: setup
 	$(BIN)/mkdocs build --strict
+
+# A copy of the site that works opened from disk, Python included: build/zadachnik-offline.zip
+offline: setup
+	$(BIN)/mkdocs build --strict -f mkdocs.offline.yml
 
 chromium:
 	@bash scripts/ensure_chromium.sh

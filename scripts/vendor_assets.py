@@ -33,7 +33,10 @@ def vendor_katex() -> None:
         shutil.copy2(font, target / "fonts" / font.name)
 
 
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# pyodide.js is the classic loader the offline build embeds (file:// pages refuse modules).
+PYODIDE_FILES = (
+    "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"
+)
 # Ace's editor core, its Python mode and a light and a dark theme; the rest of ace-builds is not needed.
 ACE_FILES = ("ace.js", "mode-python.js", "theme-github_light_default.js", "theme-github_dark.js")
 
@@ -65,14 +68,23 @@ def vendor_ace() -> None:
     shutil.copy2(source / "LICENSE", target / "LICENSE")
 
 
+def vendor_iframe_worker() -> None:
+    """The Web Worker shim mkdocs-material's offline plugin uses for search on file:// pages (it would load it
+    from a CDN otherwise)."""
+    source, target = NODE / "iframe-worker", fresh(VENDOR / "iframe-worker")
+    shutil.copy2(source / "shim" / "index.js", target / "shim.js")
+    shutil.copy2(source / "LICENSE", target / "LICENSE")
+
+
 def main() -> int:
-    for package in ("katex", "pyodide", "ace-builds"):
+    for package in ("katex", "pyodide", "ace-builds", "iframe-worker"):
         if not (NODE / package).is_dir():
             print(f"node_modules/{package} is missing: run 'npm ci' first", file=sys.stderr)
             return 1
     vendor_katex()
     vendor_pyodide()
     vendor_ace()
+    vendor_iframe_worker()
     print(f"vendored KaTeX into {VENDOR.relative_to(ROOT)}")
     return 0
 

@@ -11,5 +11,10 @@ class ZadachnikConfig(Config):
     exercises_dir = opt.Type(str, default="exercises")
     # Site languages; the first is served at the site root, each other one under its code (en/…).
     languages = opt.ListOfItems(opt.Type(str), default=["ru", "en"])
+    # A copy of the site that works opened from disk: the runtime as a classic script, Pyodide embedded.
+    # Needs use_directory_urls: false, and mkdocs-material's offline plugin for search.
+    offline = opt.Type(bool, default=False)
+    # Where the offline build writes the zip of the whole site (relative to mkdocs.yml); empty: no zip.
+    offline_zip = opt.Type(str, default="")
     # A file in a module's files/ larger than this (bytes) gets a build warning.
     course_files_max_size = opt.Type(int, default=25 * 2**20)

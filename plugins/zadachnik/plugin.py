@@ -11,13 +11,14 @@ from typing import Any
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
+from .bundle import bundle
 from .checks import check_answer_keys
 from .config import ZadachnikConfig
 from .coursefiles import zip_course_files
@@ -26,6 +27,7 @@ from .i18n import strings
 from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, line_of
 from .model import Course, load_courses
 from .model import Section as QuizSection
+from .offline import EMBED_NAME, pyodide_embed, zip_site
 from .render import KINDS, MissingPiece, PagePlan, Renderer, files_page, home_listing, module_has, plan_page
 from .site import Languages, module_page_uri
 
@@ -34,6 +36,10 @@ PACKAGE = Path(__file__).parent
 ASSETS = PACKAGE / "assets"
 PYTHON_ASSETS = ("vendor/pyodide", "vendor/ace")
 RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
+OFFLINE_SCRIPT = "assets/zadachnik/js/zadachnik.bundle.js"
+NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
+SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
+PYTHON_MODULES = ("numbers.py", "pyrunner.py")
 # Used while building (KaTeX runs in Python's embedded V8), never by a page.
 BUILD_ONLY = {"katex.min.js"}
 HOME_MARKER = "<!-- zadachnik:courses -->"
@@ -62,7 +68,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
-        add_runtime_script(config)
+        if self.config.offline:
+            check_offline_config(config)
+            use_local_search_shim(config)
+        add_runtime_script(config, offline=self.config.offline)
         keep_fonts_local(config)
         return config
 
@@ -72,7 +81,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.zips = add_course_files(files, config, self.courses, self.plans, self.config.course_files_max_size,
                                      self.shown)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
-        add_assets(files, config, with_python)
+        add_assets(files, config, with_python, offline=self.config.offline)
+        if self.config.offline:
+            add_offline_files(files, config, with_python)
         self.files = files
         return files
 
@@ -110,6 +121,17 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
         return context
+
+    # After mkdocs-material's offline plugin (-100), which writes the search index for file:// pages.
+    @event_priority(-150)
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        if self.config.offline_zip:
+            target = self.base / self.config.offline_zip
+            try:
+                zip_site(Path(config.site_dir), target, Path(config.site_dir).name)
+            except OSError as error:
+                raise PluginError(f"Zadachnik: cannot write the offline zip {target}: {error}") from None
+            log.info(f"offline copy of the site: {self.shown(target)}")
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         if self.exercises_dir.is_dir():
@@ -176,14 +198,42 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return result
 
 
-def add_runtime_script(config: MkDocsConfig) -> None:
-    """The page runtime as an ES module on every page: loaded once, it re-initialises on Material's
-    `document$`, so it also works with instant navigation."""
-    if any(str(script) == RUNTIME_SCRIPT for script in config.extra_javascript):
+def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:
+    """The page runtime on every page: loaded once, it re-initialises on Material's `document$`, so it also
+    works with instant navigation. An ES module, or for a copy opened from disk the same code as one classic
+    script (browsers refuse modules from file://)."""
+    path = OFFLINE_SCRIPT if offline else RUNTIME_SCRIPT
+    if any(str(script) == path for script in config.extra_javascript):
         return
-    script = ExtraScriptValue(RUNTIME_SCRIPT)
-    script.type = "module"
+    script = ExtraScriptValue(path)
+    if not offline:
+        script.type = "module"
     config.extra_javascript.append(script)
+
+
+def use_local_search_shim(config: MkDocsConfig) -> None:
+    """mkdocs-material's offline plugin adds a Worker shim from a CDN for search on file:// pages: ours is
+    vendored, and preceded by a script that keeps the browser's own Worker for Python."""
+    polyfills = [url for url in config.extra.get("polyfills", []) if "iframe-worker" not in str(url)]
+    config.extra["polyfills"] = [*polyfills, NATIVE_WORKER_SCRIPT, SEARCH_SHIM]
+
+
+def check_offline_config(config: MkDocsConfig) -> None:
+    if config.use_directory_urls:
+        raise PluginError("Zadachnik: 'offline: true' needs 'use_directory_urls: false' in mkdocs.yml "
+                          "(pages opened from disk can't resolve folder links)")
+    if "navigation.instant" in (config.theme.get("features") or []):
+        raise PluginError("Zadachnik: 'offline: true' needs the theme feature 'navigation.instant' off "
+                          "(instant navigation fetches pages, which browsers refuse on file://)")
+
+
+def add_offline_files(files: Files, config: MkDocsConfig, with_python: bool) -> None:
+    """The classic-script runtime, and for a site with Python, Pyodide embedded for file:// pages."""
+    files.append(File.generated(config, OFFLINE_SCRIPT, content=bundle(ASSETS / "js", "zadachnik.js")))
+    if with_python:
+        sources = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in PYTHON_MODULES}
+        embed = pyodide_embed(ASSETS / "vendor" / "pyodide", sources)
+        files.append(File.generated(config, f"assets/zadachnik/{EMBED_NAME}", content=embed))
 
 
 def add_course_files(files: Files, config: MkDocsConfig, courses: list[Course], plans: dict[str, PagePlan],
@@ -234,13 +284,16 @@ def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], 
     return plans
 
 
-def add_assets(files: Files, config: MkDocsConfig, with_python: bool) -> None:
-    """The runtime, styles and vendored libraries; Pyodide and Ace only for a site that has Python."""
+def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: bool = False) -> None:
+    """The runtime, styles and vendored libraries; Pyodide and Ace only for a site that has Python, and
+    Pyodide's own files not in an offline copy, which carries it embedded."""
     needed = [*STYLESHEETS, *(PYTHON_ASSETS if with_python else ())]
     for source in needed:
         if not (ASSETS / source).exists():
             raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
     skipped = () if with_python else PYTHON_ASSETS
+    if offline:
+        skipped = (*skipped, "vendor/pyodide")
     for path in sorted(ASSETS.rglob("*")):
         rel = path.relative_to(ASSETS).as_posix()
         if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
@@ -249,7 +302,7 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool) -> None:
             files.append(File(rel, str(ASSETS), config.site_dir, config.use_directory_urls, dest_uri=dest))
     if with_python:
         # The worker runs the very modules the build uses: pyrunner and the number reader.
-        for name in ("numbers.py", "pyrunner.py"):
+        for name in PYTHON_MODULES:
             files.append(File(name, str(PACKAGE), config.site_dir, config.use_directory_urls,
                               dest_uri=f"assets/zadachnik/py/{name}"))
 

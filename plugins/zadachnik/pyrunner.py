@@ -143,14 +143,23 @@ def run_checker(source: str, answer: dict[str, Any], lang: str) -> dict[str, Any
     return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": str(message)}
 
 
+HANDLERS = {"run": run_code, "check": check_code, "checker": run_checker}
+
+
+def handle(kind: str, request: str) -> str:
+    """The browser's worker calls this with JSON and gets JSON back (no proxies cross into JavaScript)."""
+    import json
+
+    return json.dumps(HANDLERS[kind](**json.loads(request)))
+
+
 def main() -> None:
     """Build-time entry: a JSON request on stdin, the result on stdout (each run in its own process)."""
     import json
 
     request = json.loads(sys.stdin.read())
     kind = request.pop("kind")
-    handler = {"run": run_code, "check": check_code, "checker": run_checker}[kind]
-    print(json.dumps(handler(**request)))
+    print(json.dumps(HANDLERS[kind](**request)))
 
 
 if __name__ == "__main__":

@@ -3,10 +3,9 @@ import * as choice from "./types/choice.js";
 import * as code from "./types/code.js";
 import * as matching from "./types/matching.js";
 import * as numeric from "./types/numeric.js";
+import { gradeWithPython } from "./pyclient.js";
 
 const MODULES = [choice, numeric, matching, code];
-const CHECKER_TIME_LIMIT = 5;
-let python = null;
 const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
 
 // Statuses that count as checked in the progress line.
@@ -25,30 +24,12 @@ export function grade(spec, answer) {
   return moduleFor(spec).grade(gradedSpec(spec), answer || {});
 }
 
+
 // Code exercises and questions with an author's checker are graded by Python in a worker.
 export function needsPython(spec) {
   return spec.type === "code" || Boolean(spec.check);
 }
 
-// Loaded only on pages that have Python: other pages never request Pyodide.
-export async function startPython(onState) {
-  if (!python) {
-    const { Python } = await import("./python.js");
-    python = new Python(onState);
-  }
-  return python;
-}
-
-export async function gradeAnywhere(spec, answer, lang) {
-  if (!needsPython(spec)) return grade(spec, answer);
-  const runner = await startPython();
-  if (spec.type === "code") {
-    return runner.call("check", { code: answer.code || "", tests: spec.tests, lang }, spec.time_limit);
-  }
-  return runner.call("checker", { source: spec.check, answer, lang }, CHECKER_TIME_LIMIT);
-}
-
-export async function runCode(spec, code) {
-  const runner = await startPython();
-  return runner.call("run", { code }, spec.time_limit);
+export function gradeAnywhere(spec, answer, lang) {
+  return needsPython(spec) ? gradeWithPython(spec, answer, lang) : Promise.resolve(grade(spec, answer));
 }

@@ -3,11 +3,6 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
-const HANDLER = `
-import json
-from zadachnik import pyrunner
-json.dumps({"run": pyrunner.run_code, "check": pyrunner.check_code, "checker": pyrunner.run_checker}[kind](**json.loads(request)))
-`;
 
 async function boot() {
   const pyodide = await loadPyodide();
@@ -30,7 +25,7 @@ onmessage = async ({ data }) => {
   try {
     pyodide.globals.set("kind", data.kind);
     pyodide.globals.set("request", JSON.stringify(data.request));
-    const result = JSON.parse(pyodide.runPython(HANDLER));
+    const result = JSON.parse(pyodide.runPython("zadachnik.pyrunner.handle(kind, request)"));
     postMessage({ id: data.id, result });
   } catch (error) {
     postMessage({ id: data.id, result: { status: "unreadable", error: { text: String(error).split("\n").pop() } } });

@@ -1,6 +1,7 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, moduleFor, needsPython, startPython } from "./grading.js";
+import { COUNTED, gradeAnywhere, moduleFor, needsPython } from "./grading.js";
+import { startPython } from "./pyclient.js";
 import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
 import { Store, entryKey } from "./storage.js";
 

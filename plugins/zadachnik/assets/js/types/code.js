@@ -1,5 +1,5 @@
 // Code exercises: a real editor (Ace, vendored), Run, Check against hidden tests, Reset to the starter.
-import { runCode } from "../grading.js";
+import { runCode } from "../pyclient.js";
 
 export const types = ["code"];
 

@@ -1,0 +1,108 @@
+"""Offline: the whole site as a zip that works opened from disk, Pyodide included.
+
+Chromium refuses ES modules, module workers and fetch() for file:// pages. So the offline build gives the page
+the runtime as one classic script (`bundle`), and Pyodide as one classic script that carries its loader, its
+engine turned from an ES module into a classic script, and its WebAssembly and standard library as base64
+text. The page hands those to a classic worker made from a Blob, which loads Pyodide from memory.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import zipfile
+from pathlib import Path
+
+EMBED_NAME = "pyodide-embed.js"
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+# A name for Pyodide's engine inside the worker; nothing is fetched from it (the worker answers .wasm itself).
+INDEX_URL = "file:///zadachnik/pyodide/"
+
+# Pyodide's loader refuses classic workers by probing importScripts as it loads: this comes first.
+WORKER_PRELUDE = """
+self.importScripts = () => { throw new Error("importScripts is not used here: everything comes from memory"); };
+"""
+WORKER_BOOTSTRAP = r"""
+let pyodide = null;
+const waiting = [];
+function decode(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+async function boot(embed) {
+  const wasm = decode(embed.wasm);
+  const stdlib = decode(embed.stdlib);
+  const realFetch = self.fetch.bind(self);
+  self.fetch = (url, init) => String(url).endsWith(".wasm")
+    ? Promise.resolve(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }))
+    : realFetch(url, init);
+  pyodide = await loadPyodide({
+    indexURL: embed.indexURL, lockFileContents: embed.lock, createPyodideModule: _createPyodideModule,
+    stdLibURL: URL.createObjectURL(new Blob([stdlib], { type: "application/zip" })),
+  });
+  pyodide.FS.mkdirTree("/home/pyodide/zadachnik");
+  pyodide.FS.writeFile("/home/pyodide/zadachnik/__init__.py", "");
+  for (const [name, text] of Object.entries(embed.files)) pyodide.FS.writeFile(`/home/pyodide/zadachnik/${name}`, text);
+  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide'); import zadachnik.pyrunner");
+  postMessage({ ready: true });
+  for (const data of waiting.splice(0)) run(data);
+}
+function run(data) {
+  try {
+    pyodide.globals.set("kind", data.kind);
+    pyodide.globals.set("request", JSON.stringify(data.request));
+    postMessage({ id: data.id, result: JSON.parse(pyodide.runPython("zadachnik.pyrunner.handle(kind, request)")) });
+  } catch (error) {
+    postMessage({ id: data.id, result: { status: "unreadable", error: { text: String(error).split("\n").pop() } } });
+  }
+}
+onmessage = ({ data }) => {
+  if (data.embed) boot(data.embed).catch((error) => postMessage({ failed: String(error) }));
+  else if (pyodide) run(data);
+  else waiting.push(data);
+};
+"""
+
+
+def classic_engine(module_text: str) -> str:
+    """pyodide.asm.mjs as a classic script: its `import.meta.url` a fixed name, its default export a global."""
+    text = module_text.replace("import.meta.url", json.dumps(INDEX_URL + "pyodide.asm.mjs"))
+    text, exported = re.subn(r"\bexport default _createPyodideModule;?", "", text)
+    if exported != 1 or re.search(r"^\s*(?:import|export)\s", text, re.MULTILINE):
+        raise ValueError("pyodide.asm.mjs changed shape: the offline build can't turn it into a classic script")
+    return text
+
+
+def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str]) -> str:
+    """The classic script that carries Pyodide to a file:// page (loaded only on pages with Python)."""
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
+    embed = {
+        "worker": WORKER_PRELUDE + (pyodide_dir / "pyodide.js").read_text(encoding="utf-8") + "\n"
+        + classic_engine((pyodide_dir / "pyodide.asm.mjs").read_text(encoding="utf-8")) + "\n"
+        + WORKER_BOOTSTRAP,
+        "indexURL": INDEX_URL,
+        # Only the standard library is used: no packages to describe.
+        "lock": {"info": lock["info"], "packages": {}},
+        "wasm": base64.b64encode((pyodide_dir / "pyodide.asm.wasm").read_bytes()).decode("ascii"),
+        "stdlib": base64.b64encode((pyodide_dir / "python_stdlib.zip").read_bytes()).decode("ascii"),
+        "files": python_files,
+    }
+    return "window.__zqPyodideEmbed = " + json.dumps(embed, ensure_ascii=True) + ";\n"
+
+
+def zip_site(site_dir: Path, target: Path, top: str) -> None:
+    """The built site as a deterministic zip whose entries sit under one folder named `top`."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    paths = sorted(path for path in site_dir.rglob("*") if path.is_file())
+    temporary = target.with_suffix(".zip.part")
+    with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for path in paths:
+            info = zipfile.ZipInfo(f"{top}/{path.relative_to(site_dir).as_posix()}", date_time=FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes(), compresslevel=6)
+    os.replace(temporary, target)
