@@ -1,0 +1,111 @@
+"""The offline copy: unzipped anywhere and opened from disk, everything works and nothing goes to the web."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURE_SITE, build_site, copy_site
+
+QUIZ = "demo/01-basics/quiz.html"
+
+
+@pytest.fixture(scope="session")
+def offline_copy(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("offline")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    build_site(source / "mkdocs.offline.yml", work / "site")
+    archive = source / "build" / "fixture-offline.zip"
+    assert archive.is_file(), "the offline build writes its zip"
+    target = work / "unzipped"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(target)
+    [top] = list(target.iterdir())
+    return top
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    web_requests: list[str] = []
+
+    def refuse(route) -> None:
+        web_requests.append(route.request.url)
+        route.abort()
+
+    context.route("http://**/*", refuse)
+    context.route("https://**/*", refuse)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not web_requests, web_requests
+    assert not errors, errors
+    context.close()
+
+
+def open_page(page, copy: Path, path: str) -> None:
+    page.goto((copy / path).as_uri())
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+
+
+def test_zip_holds_the_site_and_no_pyodide_outside_the_embed(offline_copy: Path) -> None:
+    assert (offline_copy / "index.html").is_file()
+    assert (offline_copy / "assets/zadachnik/pyodide-embed.js").is_file()
+    assert not (offline_copy / "assets/zadachnik/pyodide").exists(), "the embed carries Pyodide"
+    assert (offline_copy / "search/search_index.js").is_file()
+    html = (offline_copy / QUIZ).read_text(encoding="utf-8")
+    assert "unpkg.com" not in html and 'type="module"' not in html
+
+
+def test_answers_language_switch_and_reload_from_disk(page, offline_copy: Path) -> None:
+    open_page(page, offline_copy, QUIZ)
+    page.fill("#zq-Q3-ratio", "2,2857")
+    page.fill("#zq-Q3-mem", "78,23")
+    page.click("#q-Q3 [data-zq-check]")
+    assert page.locator("#q-Q3 [data-zq-verdict]").inner_text() == "✓ Верно"
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="en"]').click()
+    page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
+    assert page.url.endswith("/en/demo/01-basics/quiz.html")
+    assert page.input_value("#zq-Q3-mem") == "78,23"
+    assert page.locator("#q-Q3 [data-zq-verdict]").inner_text() == "✓ Correct"
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="ru"]').click()
+    page.wait_for_selector('.zq-page[data-zq-lang="ru"][data-zq-ready=yes]')
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("[data-zq-progress]").inner_text() == "Проверено: 1 / 7 · Верно: 1"
+    assert page.locator(".katex").count() > 5
+
+
+def test_python_from_disk_right_wrong_and_stopped(page, offline_copy: Path) -> None:
+    open_page(page, offline_copy, "en/" + QUIZ)
+    page.wait_for_function("document.querySelector('[data-zq-python-status]').textContent.includes('ready')",
+                           timeout=90_000)
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+
+    def check(code: str, expected: str) -> None:
+        page.evaluate("code => document.querySelector('#q-Q7').zqEditor.setValue(code, 1)", code)
+        page.click("#q-Q7 [data-zq-check]")
+        page.wait_for_function("text => document.querySelector('#q-Q7 [data-zq-verdict]').textContent.includes(text)",
+                               arg=expected, timeout=60_000)
+
+    check("def double(x):\n    return x + 2\n", "Wrong")
+    check("def double(x):\n    while True:\n        pass\n", "Stopped after 3 s")
+    check("def double(x):\n    return 2 * x\n", "Correct")
+    page.fill("#zq-Q8-x", "8/14")
+    page.click("#q-Q8 [data-zq-check]")
+    page.wait_for_function("document.querySelector('#q-Q8 [data-zq-verdict]').textContent.includes('Correct')",
+                           timeout=30_000)
+
+
+def test_search_from_disk(page, offline_copy: Path) -> None:
+    open_page(page, offline_copy, "en/" + QUIZ)
+    page.locator(".md-search__input").click()
+    page.keyboard.type("Rayleigh", delay=30)
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=20_000)
+    assert "Open" in first.inner_text()
