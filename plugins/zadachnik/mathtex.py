@@ -23,6 +23,10 @@ KATEX_DIR = Path(__file__).parent / "assets" / "vendor" / "katex"
 _INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
 _BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
 _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+# Around each rendered formula while the page is built: search indexes the TeX instead of KaTeX's markup
+# (parsing that markup was most of a build's time), then the marks are removed (`for_search`, `finished`).
+MATH_START, MATH_END = "<!--zq-math-->", "<!--/zq-math-->"
+_MARKED = re.compile(r"<!--zq-math-->(.*?)<!--/zq-math-->", re.DOTALL)
 
 _RENDER_JS = """
 function zadachnikRender(tex, display) {
@@ -137,7 +141,7 @@ class MathExtension(Extension):
 
     def render(self, tex: str, display: bool) -> str:
         try:
-            return self.katex.render(tex, display)
+            return MATH_START + self.katex.render(tex, display) + MATH_END
         except MathError as error:
             self.log.errors.append(error)
             return f'<code class="zq-math-error">{html.escape(tex)}</code>'
@@ -167,3 +171,18 @@ def line_of(sources: list[tuple[str, int]], error: MathError) -> int | None:
             if index >= 0:
                 return first_line + text.count("\n", 0, index)
     return None
+
+
+def for_search(page_html: str) -> str:
+    """The page with each formula as its TeX in plain text: what the search index should hold."""
+
+    def tex(match: re.Match[str]) -> str:
+        found = _ANNOTATION.search(match.group(1))
+        return f" {found.group(1)} " if found else " "
+
+    return _MARKED.sub(tex, page_html)
+
+
+def finished(page_html: str) -> str:
+    """The page without the build-time marks around formulas."""
+    return page_html.replace(MATH_START, "").replace(MATH_END, "")

@@ -11,7 +11,7 @@ from typing import Any
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
@@ -24,7 +24,7 @@ from .config import ZadachnikConfig
 from .coursefiles import zip_course_files
 from .errors import SourceErrors
 from .i18n import strings
-from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, line_of
+from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, finished, for_search, line_of
 from .model import Course, load_courses
 from .model import Section as QuizSection
 from .offline import EMBED_NAME, pyodide_embed, zip_site
@@ -57,6 +57,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.navs: dict[str, Navigation] = {}
         self.files: Files | None = None
         self.zips: dict[str, File] = {}
+        self.full_content = ""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4).
@@ -114,13 +115,24 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         page.toc = get_toc(toc_tokens(plan))
         return content
 
-    def on_page_context(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
+    @event_priority(100)
+    def _page_context_first(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         lang = self.languages.of(page.file.src_uri)
         context["nav"] = self.navs.get(lang, nav)
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
+        # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup.
+        self.full_content = page.content or ""
+        page.content = for_search(self.full_content)
         return context
+
+    @event_priority(-100)
+    def _page_context_last(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
+        page.content = finished(self.full_content)
+        return context
+
+    on_page_context = CombinedEvent(_page_context_first, _page_context_last)
 
     # After mkdocs-material's offline plugin (-100), which writes the search index for file:// pages.
     @event_priority(-150)
