@@ -157,19 +157,22 @@ def test_source_error_str_is_path_line_message_hint() -> None:
 
 
 @pytest.mark.parametrize(
-    ("yaml", "bad_line", "message"),
+    ("yaml", "bad_line", "messages"),
     [
-        ("type: single\nanswer: B: C", "answer: B: C", "mapping values are not allowed here"),
-        ("type: single\n\tanswer: B", "\tanswer: B", "found character '\\t' that cannot start any token"),
+        # libyaml's wording, or PyYAML's own where it was built without libyaml.
+        ("type: single\nanswer: B: C", "answer: B: C",
+         ("mapping values are not allowed in this context", "mapping values are not allowed here")),
+        ("type: single\n\tanswer: B", "\tanswer: B",
+         ("found a tab character that violates indentation", "found character '\\t' that cannot start any token")),
     ],
     ids=["colon-in-value", "tab-indent"],
 )
-def test_yaml_syntax_error_in_question_block(tmp_path: Path, yaml: str, bad_line: str, message: str) -> None:
+def test_yaml_syntax_error_in_question_block(tmp_path: Path, yaml: str, bad_line: str, messages: tuple) -> None:
     quiz = block() + "\n" + block(ident="Q2", yaml=yaml)
     error = one_error(tmp_path, quiz=quiz)
     assert error.path == QUIZ
     assert error.line == line_is(quiz, bad_line)
-    assert error.message == f"YAML syntax error: {message}"
+    assert error.message in {f"YAML syntax error: {message}" for message in messages}
 
 
 def test_yaml_syntax_error_in_course_yml(tmp_path: Path) -> None:
@@ -177,7 +180,7 @@ def test_yaml_syntax_error_in_course_yml(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=block(), course=course)
     assert (error.path, error.line) == (COURSE_YML, 4)
     assert error.message.startswith("YAML syntax error: ")
-    assert "expected <block end>" in error.message
+    assert "expected <block end>" in error.message or "did not find expected key" in error.message
 
 
 def test_yaml_syntax_error_in_module_yml(tmp_path: Path) -> None:

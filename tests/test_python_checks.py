@@ -127,3 +127,24 @@ def test_run_checker_reads_numbers_first(text: str, status: str) -> None:
 def test_checker_that_raises_is_reported_not_raised() -> None:
     result = run_checker("def check(answer):\n    return answer['nope']\n", {"fields": {"x": "1"}}, "en")
     assert result["status"] == "unreadable" and result["error"]["type"] == "KeyError"
+
+
+def test_solution_that_swallows_the_time_limit_is_still_stopped(tmp_path: Path) -> None:
+    stubborn = ("def f(x):\n    try:\n        while True:\n            pass\n"
+                "    except BaseException:\n        while True:\n            pass")
+    [problem] = problems(tmp_path, code_question(stubborn, extra="time_limit: 1\n"))
+    assert "did not finish within its time limit of 1 s" in problem.message
+    # The next run gets a fresh runner.
+    assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []
+
+
+def test_incomplete_answers_never_reach_the_checker() -> None:
+    source = "def check(answer):\n    raise AssertionError('must not be called')\n"
+    assert run_checker(source, {"choice": []}, "en") == {"status": "unanswered"}
+    assert run_checker(source, {"pairs": {"1": "A", "2": ""}}, "en") == {"status": "unanswered", "missing": ["2"]}
+    assert run_checker(source, {"fields": {"x": ""}}, "en")["status"] == "unreadable"
+
+
+def test_checker_may_return_any_truthy_value() -> None:
+    assert run_checker("def check(answer):\n    return 1\n", {"choice": ["A"]}, "en")["status"] == "correct"
+    assert run_checker("def check(answer):\n    return 0, 'no'\n", {"choice": ["A"]}, "en")["message"] == "no"

@@ -8,9 +8,11 @@ process, so a rebuild under `mkdocs serve` renders only formulas that changed.
 
 from __future__ import annotations
 
+import atexit
 import html
 import re
 import xml.etree.ElementTree as etree
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +24,7 @@ KATEX_DIR = Path(__file__).parent / "assets" / "vendor" / "katex"
 # `$` not followed by a space opens, `$` not preceded by one closes, so "$5 and $10" stays text.
 _INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
 _BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
+_CODE = re.compile(r"^(```|~~~).*?^\1|`[^`\n]+`", re.DOTALL | re.MULTILINE)
 _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
 # Around each rendered formula while the page is built: search indexes the TeX instead of KaTeX's markup
 # (parsing that markup was most of a build's time), then the marks are removed (`for_search`, `finished`).
@@ -56,6 +59,9 @@ class Katex:
     def __init__(self, katex_js: Path = KATEX_DIR / "katex.min.js"):
         self.katex_js = katex_js
         self.cache: dict[tuple[str, bool], str] = {}
+        self.pending: dict[tuple[str, bool], Future] = {}
+        self.failed: dict[tuple[str, bool], str] = {}
+        self._pool = None
         self.renders = 0
         self._context = None
 
@@ -78,6 +84,15 @@ class Katex:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
+        if key in self.pending:
+            rendered = self._from_batch(key)
+            if rendered is not None:
+                return rendered
+        return self.render_now(tex, display)
+
+    def render_now(self, tex: str, display: bool) -> str:
+        """Render with this instance's own V8, whatever is cached or under way."""
+        key = (tex, display)
         result = self._engine().call("zadachnikRender", tex, display)
         if "error" in result:
             raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "), display)
@@ -88,6 +103,68 @@ class Katex:
         )
         self.cache[key] = rendered
         return rendered
+
+
+    def prefetch(self, formulas: list[tuple[str, bool]], workers: int) -> None:
+        """Start rendering formulas in other processes (each with its own V8) while MkDocs builds the pages on
+        this one; `render` waits for a formula already under way instead of rendering it twice. (Threads don't
+        help: mini-racer keeps each call on the calling thread's interpreter lock.)"""
+        todo = [item for item in dict.fromkeys(formulas) if item not in self.cache and item not in self.pending]
+        if len(todo) < PREFETCH_MINIMUM or workers < 1:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            atexit.register(self._pool.shutdown, wait=False, cancel_futures=True)
+        for start in range(0, len(todo), PREFETCH_CHUNK):
+            chunk = todo[start:start + PREFETCH_CHUNK]
+            future = self._pool.submit(render_batch, str(self.katex_js), chunk)
+            future.add_done_callback(self._store_batch)
+            for item in chunk:
+                self.pending[item] = future
+
+    def _store_batch(self, future: Future) -> None:
+        if future.cancelled() or future.exception() is not None:
+            return
+        for item, rendered, error in future.result():
+            if error is None:
+                self.cache[item] = rendered
+                self.renders += 1
+            else:
+                self.failed[item] = error
+
+    def _from_batch(self, key: tuple[str, bool]) -> str | None:
+        future = self.pending.pop(key)
+        try:
+            future.result()
+        except Exception:  # noqa: BLE001 - a broken pool only means rendering here instead
+            return None
+        self._store_batch(future)
+        if key in self.failed:
+            raise MathError(key[0], self.failed[key], key[1])
+        return self.cache.get(key)
+
+
+# Formulas go to the other processes in chunks, in the order pages need them.
+PREFETCH_CHUNK = 100
+PREFETCH_MINIMUM = 200
+_batch_engine: Katex | None = None
+
+
+def render_batch(katex_js: str, items: list[tuple[str, bool]]) -> list[tuple[tuple[str, bool], str, str | None]]:
+    """In a prefetch process: each formula's HTML, or its error."""
+    global _batch_engine
+    if _batch_engine is None:
+        _batch_engine = Katex(Path(katex_js))
+    results = []
+    for tex, display in items:
+        try:
+            results.append(((tex, display), _batch_engine.render_now(tex, display), None))
+        except MathError as error:
+            results.append(((tex, display), "", str(error)))
+    return results
 
 
 _shared: Katex | None = None
@@ -154,6 +231,20 @@ class MathExtension(Extension):
         # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
         md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
         md.parser.blockprocessors.register(_BlockMath(self, md), "zadachnik-math-block", 79.9)
+
+
+def formulas_in(markdown: str) -> list[tuple[str, bool]]:
+    """The formulas a Markdown text probably holds, as the extension will see them (for `prefetch`: a miss or
+    an extra only costs time, never changes a page)."""
+    found = []
+    text = _CODE.sub("", markdown)
+    for block in re.split(r"\n\s*\n", text):
+        match = _BLOCK.match(block)
+        if match:
+            found.append((match["tex"].strip(), True))
+        else:
+            found.extend((tex, False) for tex in re.findall(_INLINE, block))
+    return found
 
 
 def annotations(page_html: str) -> list[str]:

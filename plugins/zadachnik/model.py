@@ -407,7 +407,8 @@ class BlockReader:
             raise self.fail(f"unknown question type '{type_name}'", self.line_of(("type",)),
                             f"use one of {', '.join(types)}")
         qtype = types[type_name]
-        checker_keys = ("check", "wrong") if qtype.auto and not qtype.python else ()
+        # Checkers replace a type's own grading; a mixed question's auto part is graded by its own rules.
+        checker_keys = ("check", "wrong") if qtype.auto and not qtype.python and qtype.name != "mixed" else ()
         try:
             allowed = ("type", *qtype.allowed_keys(data), *checker_keys)
             list_parts = qtype.parts_for(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import posixpath
 import re
 from pathlib import Path
@@ -24,11 +25,31 @@ from .config import ZadachnikConfig
 from .coursefiles import zip_course_files
 from .errors import SourceErrors
 from .i18n import strings
-from .mathtex import KatexUnavailable, MathError, MathExtension, MathLog, finished, for_search, line_of
+from .mathtex import (
+    KatexUnavailable,
+    MathError,
+    MathExtension,
+    MathLog,
+    finished,
+    for_search,
+    formulas_in,
+    line_of,
+    shared_katex,
+)
 from .model import Course, load_courses
 from .model import Section as QuizSection
 from .offline import EMBED_NAME, pyodide_embed, zip_site
-from .render import KINDS, MissingPiece, PagePlan, Renderer, files_page, home_listing, module_has, plan_page
+from .render import (
+    KINDS,
+    MissingPiece,
+    PagePlan,
+    Renderer,
+    files_page,
+    home_listing,
+    module_has,
+    plan_page,
+    searchable,
+)
 from .site import Languages, module_page_uri
 
 log = get_plugin_logger(__name__)
@@ -85,6 +106,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         add_assets(files, config, with_python, offline=self.config.offline)
         if self.config.offline:
             add_offline_files(files, config, with_python)
+        prefetch_formulas(files, self.plans)
         self.files = files
         return files
 
@@ -125,6 +147,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup.
         self.full_content = page.content or ""
         page.content = for_search(self.full_content)
+        if page.file.src_uri in self.plans:
+            page.content = searchable(page.content)
         return context
 
     @event_priority(-100)
@@ -279,6 +303,20 @@ def keep_fonts_local(config: MkDocsConfig) -> None:
     if config.theme.get("font") is not False:
         log.info("theme.font set to false: Zadachnik sites use the system's fonts and load nothing from the web")
         config.theme["font"] = False
+
+
+def prefetch_formulas(files: Files, plans: dict[str, PagePlan]) -> None:
+    """Render formulas on the other cores while MkDocs builds pages on one, in the order it will need them."""
+    formulas: list[tuple[str, bool]] = []
+    for file in files.documentation_pages():
+        plan = plans.get(file.src_uri)
+        if plan is not None:
+            for piece in plan.pieces:
+                formulas.extend(formulas_in(piece.markdown))
+        elif file.abs_src_path:
+            formulas.extend(formulas_in(file.content_string))
+    # One core stays with MkDocs; the others render math.
+    shared_katex().prefetch(formulas, max(1, (os.cpu_count() or 1) - 1))
 
 
 def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], languages: Languages):

@@ -123,6 +123,12 @@ def run_checker(source: str, answer: dict[str, Any], lang: str) -> dict[str, Any
     """An author's `check(answer)` on a learner's answer. Numeric fields arrive read: {"text", "value", …}."""
     namespace: dict[str, Any] = {"__name__": "checker", "read_number": read_number, "within": within,
                                  "grade_field": grade_field}
+    if "choice" in answer and not answer["choice"]:
+        return {"status": "unanswered"}
+    pairs = answer.get("pairs")
+    if isinstance(pairs, dict) and not all(pairs.values()):
+        # As with built-in grading, an incomplete answer is not checked.
+        return {"status": "unanswered", "missing": [item for item, option in pairs.items() if not option]}
     fields = answer.get("fields")
     given = dict(answer)
     if isinstance(fields, dict):
@@ -135,7 +141,7 @@ def run_checker(source: str, answer: dict[str, Any], lang: str) -> dict[str, Any
     try:
         exec(compile(source, "<check>", "exec"), namespace)  # noqa: S102 - the author's own code
         result = namespace["check"](given)
-        verdict, message = (result, "") if isinstance(result, bool) else result
+        verdict, message = result if isinstance(result, tuple) else (result, "")
     except Exception as error:  # noqa: BLE001 - reported, never raised into the page
         return {"status": "unreadable", "error": describe_error(error)}
     if isinstance(message, dict):
@@ -153,14 +159,36 @@ def handle(kind: str, request: str) -> str:
     return json.dumps(HANDLERS[kind](**json.loads(request)))
 
 
-def main() -> None:
-    """Build-time entry: a JSON request on stdin, the result on stdout (each run in its own process)."""
-    import json
+class TimeLimit(BaseException):
+    """Raised by the timer in the build's runner; a BaseException, so `except Exception` can't swallow it."""
 
-    request = json.loads(sys.stdin.read())
-    kind = request.pop("kind")
-    print(json.dumps(HANDLERS[kind](**request)))
+
+def serve() -> None:
+    """The build's runner: one JSON request per line on stdin, one result per line on stdout, each request
+    with its own time limit (the parent kills this process if a limit is ever ignored)."""
+    import json
+    import signal
+
+    def out_of_time(signum: int, frame: Any) -> None:
+        raise TimeLimit
+
+    signal.signal(signal.SIGALRM, out_of_time)
+    requests, replies = sys.stdin, sys.stdout
+    for line in requests:
+        request = json.loads(line)
+        kind, limit = request.pop("kind"), request.pop("time_limit")
+        sys.stdin = io.StringIO("")  # code that reads input must not eat the next request
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            result = HANDLERS[kind](**request)
+        except TimeLimit:
+            result = {"status": "wrong", "score": 0, "timeout": limit}
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.stdin = requests
+        replies.write(json.dumps(result) + "\n")
+        replies.flush()
 
 
 if __name__ == "__main__":
-    main()
+    serve()

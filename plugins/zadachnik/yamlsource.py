@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -15,11 +16,28 @@ class YamlProblem(ValueError):
         self.line_offset = line_offset
 
 
+# libyaml when PyYAML was built with it: parsing every block's YAML was a tenth of a build.
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     """The YAML's value and, for each key path, its 0-based line within `text`."""
+    control = _CONTROL.search(text)
+    if control:
+        raise YamlProblem(
+            f"YAML cannot contain the control character {control.group()!r}: delete it (a paste from elsewhere?)",
+            text.count("\n", 0, control.start()),
+        )
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        loader = Loader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
