@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build offline test lint chromium clean
+.PHONY: setup serve build offline bench test lint chromium clean
 
 setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/assets/vendor/.stamp
 
@@ -31,11 +31,15 @@ build: setup
 offline: setup
 	$(BIN)/mkdocs build --strict -f mkdocs.offline.yml
 
+# Build scaling, math, page speed and offline figures: writes bench/results.md
+bench: setup chromium
+	$(BIN)/python bench/run.py
+
 chromium:
 	@bash scripts/ensure_chromium.sh
 
 test: setup chromium
-	$(BIN)/ruff check plugins tests scripts
+	$(BIN)/ruff check plugins tests scripts bench exercises
 	$(BIN)/python -m pytest
 
 clean:

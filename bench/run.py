@@ -1,0 +1,270 @@
+"""Benchmarks: build scaling against plain mkdocs-material, math, page speed, offline. Writes bench/results.md.
+
+Machines here are shared and noisy, so targets are ratios measured in one run, never absolute timings in tests.
+Run with `make bench`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+from generate import generate  # noqa: E402
+
+SIZES = (250, 500, 1000, 2000)
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def timed_build(site: Path, out: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)], cwd=site, env=ENV, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def build_scaling(work: Path) -> list[dict]:
+    rows = []
+    for size in SIZES:
+        root = work / f"q{size}"
+        generate(root, size)
+        zadachnik = timed_build(root / "zadachnik", work / f"out-z{size}")
+        plain = timed_build(root / "plain", work / f"out-p{size}")
+        rows.append({"questions": size, "zadachnik": zadachnik, "plain": plain, "ratio": zadachnik / plain})
+    return rows
+
+
+def math_costs(work: Path) -> dict:
+    from conftest import build_site
+    from zadachnik.mathtex import Katex, formulas_in, shared_katex
+
+    formulas = []
+    for path in sorted((work / "q250/zadachnik/exercises").rglob("quiz.md")):
+        formulas.extend(formulas_in(path.read_text(encoding="utf-8")))
+    unique = list(dict.fromkeys(formulas))
+    katex = Katex()
+    katex.render_now("x", False)
+    started = time.perf_counter()
+    for tex, display in unique:
+        katex.render_now(tex, display)
+    per_formula = (time.perf_counter() - started) / len(unique) * 1000
+    # A rebuild as under `mkdocs serve`: the plugin's process keeps its renders; one module is edited.
+    site = work / "q250/zadachnik"
+    build_site(site / "mkdocs.yml", work / "serve-1", strict=False)
+    quiz = site / "exercises/bench/m001/quiz.md"
+    quiz.write_text(quiz.read_text(encoding="utf-8").replace("estimate", "work out", 1), encoding="utf-8")
+    before = shared_katex().renders
+    started = time.perf_counter()
+    build_site(site / "mkdocs.yml", work / "serve-2", strict=False)
+    rebuild = time.perf_counter() - started
+    return {"formulas": len(unique), "ms_per_formula": per_formula, "rebuild_s": rebuild,
+            "rebuild_renders": shared_katex().renders - before}
+
+
+def own_bytes(site: Path, page: str) -> int:
+    from test_page_weight import own_assets
+
+    return sum(len(gzip.compress(path.read_bytes(), 9)) for path in own_assets(site, page)
+               if "katex" not in path.parts)
+
+
+LONGEST_TASK = """window.__longest = 0; new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+}).observe({type: 'longtask', buffered: true});"""
+
+
+def page_speed(sample: Path) -> dict:
+    from conftest import serve
+    from playwright.sync_api import sync_playwright
+
+    url, server = serve(sample)
+    bare = sample / "bench-bare.html"
+    bare.write_text("""<!doctype html><script type="module">
+const started = performance.now();
+const { loadPyodide } = await import("./assets/zadachnik/pyodide/pyodide.mjs");
+const pyodide = await loadPyodide();
+pyodide.runPython("1 + 1");
+window.bareDone = performance.now() - started;
+</script>""")
+    results: dict = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(url + "en/rl-for-llm/12-infrastructure/quiz/")
+            page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+            page.fill("#zq-P07-rho", "0.8")
+            times = []
+            for index in range(50):
+                page.fill("#zq-P07-rho", "0.8" if index % 2 else "0,8")
+                times.append(page.evaluate("""() => {
+                    const start = performance.now();
+                    document.querySelector('#q-P07 [data-zq-check]').click();
+                    return new Promise(resolve => requestAnimationFrame(() => resolve(performance.now() - start)));
+                }"""))
+            results["check_ms_median"] = statistics.median(times)
+            # Each run in a fresh context: both sides start with an empty cache (no compiled WebAssembly kept).
+            for _ in range(3):
+                context = browser.new_context()
+                bare_page = context.new_page()
+                bare_page.goto(url + "bench-bare.html")
+                bare_page.wait_for_function("window.bareDone", timeout=120_000)
+                results.setdefault("bare_ms", []).append(bare_page.evaluate("window.bareDone"))
+                context.close()
+            for _ in range(3):
+                context = browser.new_context()
+                context.add_init_script(LONGEST_TASK)
+                page = context.new_page()
+                started = time.perf_counter()
+                page.goto(url + "en/rl-for-llm/12-infrastructure/quiz/")
+                page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+                # Long tasks while Pyodide starts: from a ready page until Python is ready, nothing scrolled.
+                page.evaluate("window.__longest = 0")
+                page.wait_for_function(
+                    "document.querySelector('[data-zq-python-status]').textContent.includes('ready')", timeout=120_000)
+                results.setdefault("longest_task_ms", []).append(page.evaluate("window.__longest"))
+                page.locator("#q-P08-code").scroll_into_view_if_needed()
+                page.wait_for_function("document.querySelector('#q-P08-code').zqEditor", timeout=60_000)
+                page.evaluate("document.querySelector('#q-P08-code').zqEditor.setValue("
+                              "'def ess(w):\\n    return sum(w) ** 2 / sum(x * x for x in w)\\n', 1)")
+                page.click("#q-P08-code [data-zq-check]")
+                page.wait_for_function("document.querySelector('#q-P08-code [data-zq-verdict]').textContent"
+                                       ".includes('Correct')", timeout=120_000)
+                results.setdefault("first_check_ms", []).append((time.perf_counter() - started) * 1000)
+                warm = []
+                for _ in range(5):
+                    started = time.perf_counter()
+                    page.click("#q-P08-code [data-zq-check]")
+                    page.wait_for_function("document.querySelector('#q-P08-code [data-zq-verdict]').textContent"
+                                           ".includes('Correct')", timeout=60_000)
+                    warm.append((time.perf_counter() - started) * 1000)
+                results.setdefault("warm_check_ms", []).append(statistics.median(warm))
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        bare.unlink()
+    for key in ("bare_ms", "first_check_ms", "longest_task_ms", "warm_check_ms"):
+        results[key] = statistics.median(results[key])
+    return results
+
+
+def offline(work: Path) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs.offline.yml"], cwd=ROOT, env=ENV,
+                   check=True)
+    archive = ROOT / "build/zadachnik-offline.zip"
+    target = work / "offline"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(target)
+    page_path = target / "zadachnik/en/rl-for-llm/12-infrastructure/quiz.html"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        started = time.perf_counter()
+        page.goto(page_path.as_uri())
+        page.wait_for_function("document.querySelector('[data-zq-python-status]').textContent.includes('ready')",
+                               timeout=120_000)
+        ready = time.perf_counter() - started
+        browser.close()
+    return {"zip_mb": archive.stat().st_size / 2**20, "python_ready_s": ready}
+
+
+def versions() -> dict:
+    cpu = "unknown"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        found = re.search(r"model name\s*:\s*(.+)", cpuinfo.read_text())
+        cpu = found.group(1) if found else cpu
+    chromium = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip()
+    import markdown
+    import material
+    import mkdocs
+
+    return {"cpu": f"{cpu} ({os.cpu_count()} cores)", "python": platform.python_version(),
+            "mkdocs": mkdocs.__version__, "material": material.__version__ if hasattr(material, "__version__")
+            else "9.x", "markdown": markdown.__version__, "chromium": chromium,
+            "pyodide": json.loads((ROOT / "node_modules/pyodide/package.json").read_text())["version"],
+            "katex": json.loads((ROOT / "node_modules/katex/package.json").read_text())["version"]}
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        builds = build_scaling(work)
+        math = math_costs(work)
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(work / "sample")], cwd=ROOT, env=ENV,
+                       check=True)
+        sizes = {kind: own_bytes(work / "sample", page) for kind, page in (
+            ("quiz", "en/rl-for-llm/12-infrastructure/quiz/index.html"),
+            ("exercises", "en/modern-llms/09-pretraining/exercises/index.html"),
+            ("home", "en/index.html"))}
+        pages = page_speed(work / "sample")
+        away = offline(work)
+    info = versions()
+    at = {row["questions"]: row for row in builds}
+    linear = all(at[2 * size]["zadachnik"] / at[size]["zadachnik"] <= 2.1 for size in (250, 500, 1000))
+    lines = ["# Benchmark results", "", f"Measured {time.strftime('%Y-%m-%d')} by `make bench` on {info['cpu']}.",
+             "Versions: " + ", ".join(f"{key} {value}" for key, value in info.items() if key != "cpu") + ".", "",
+             "## 1. Build scaling", "",
+             "Synthetic courses (every question type, four formulas per question, the same text in both languages), "
+             "built by Zadachnik and, as plain mkdocs-material pages with arithmatex (math left to the browser), "
+             "in the same run.", "", "| questions | Zadachnik, s | plain, s | ratio |", "|---:|---:|---:|---:|"]
+    for row in builds:
+        lines.append(f"| {row['questions']} | {row['zadachnik']:.2f} | {row['plain']:.2f} | {row['ratio']:.2f} |")
+    ratio_1000 = at[1000]["ratio"]
+    lines += ["", f"- Target ≤ 1.3× plain at 1,000 questions: {ratio_1000:.2f}×, {verdict(ratio_1000 <= 1.3)}.",
+              "- Target linear (2× questions ≤ 2.1× time): "
+              + ", ".join(f"{size}→{2 * size}: {at[2 * size]['zadachnik'] / at[size]['zadachnik']:.2f}×"
+                          for size in (250, 500, 1000)) + f", {verdict(linear)}.", "",
+              "## 2. Math", "",
+              f"- KaTeX at build: {math['ms_per_formula']:.2f} ms per formula ({math['formulas']} distinct formulas).",
+              f"- Rebuild after editing one module (as under `mkdocs serve`): {math['rebuild_s']:.2f} s, "
+              f"{math['rebuild_renders']} formulas rendered again.", "",
+              "## 3. Pages (Chromium, localhost)", "",
+              "| page | own JS + CSS, gzipped |", "|---|---:|"]
+    for kind, size in sizes.items():
+        lines.append(f"| {kind} | {size / 1024:.1f} KB |")
+    first_ratio = pages["first_check_ms"] / pages["bare_ms"]
+    lines += ["", f"- Budget ≤ 30 KB per page: {verdict(max(sizes.values()) <= 30 * 1024)}.",
+              f"- Check click → verdict shown, median of 50: {pages['check_ms_median']:.1f} ms "
+              f"(target ≤ 50 ms: {verdict(pages['check_ms_median'] <= 50)}).",
+              f"- Python, first check after opening the page: {pages['first_check_ms']:.0f} ms; a bare "
+              f"`loadPyodide` page: {pages['bare_ms']:.0f} ms; ratio {first_ratio:.2f} (target ≤ 1.2: "
+              f"{verdict(first_ratio <= 1.2)}).",
+              f"- Warm check: {pages['warm_check_ms']:.0f} ms (target ≤ 150 ms: "
+              f"{verdict(pages['warm_check_ms'] <= 150)}).",
+              f"- Longest main-thread task while Pyodide starts: {pages['longest_task_ms']:.0f} ms (target ≤ 50 ms: "
+              f"{verdict(pages['longest_task_ms'] <= 50)}).", "",
+              "## 4. Offline", "",
+              f"- Site zip: {away['zip_mb']:.1f} MB.",
+              f"- From file://, opening the quiz page to Python ready: {away['python_ready_s']:.1f} s.", ""]
+    notes = ROOT / "bench" / "notes.md"
+    if notes.exists():
+        lines += ["## Notes", "", notes.read_text(encoding="utf-8").strip(), ""]
+    (ROOT / "bench" / "results.md").write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
