@@ -952,3 +952,40 @@ def test_notebook_link_to_a_missing_file(tmp_path: Path) -> None:
     error = one_error(tmp_path, exercises=text)
     assert (error.path, error.line) == (EXERCISES, line_with(text, "- file: nowhere.ipynb"))
     assert error.message == "the notebook 'nowhere.ipynb' is not in this module's files/"
+
+
+VALUES = "def values():\n    return {'ratio': 94.7012, 'tokens': 2.12368e12}\n"
+
+
+def test_values_fill_placeholders_in_each_language(tmp_path: Path) -> None:
+    ru = "Отношение {{ ratio:.2f }}, $T={{ tokens:.3e }}$.\n\nexplanation:\nИтак, {{ ratio:.1f }}."
+    en = "The ratio is {{ ratio:.2f }}, $T={{ tokens:.3e }}$.\n\nexplanation:\nSo {{ ratio:.1f }}."
+    quiz = block(yaml="type: open", ru=ru, en=en)
+    exercises_dir = write_course(tmp_path, quiz=quiz, module=MODULE + "values: calc.py\n")
+    (exercises_dir / "course/01-m/calc.py").write_text(VALUES)
+    question = load_courses(exercises_dir, LANGS, tmp_path)[0].modules[0].questions[0]
+    assert question.body["ru"].markdown == "Отношение 94,70, $T=2{,}124\\cdot 10^{12}$."
+    assert question.body["en"].markdown == "The ratio is 94.70, $T=2.124\\cdot 10^{12}$."
+    assert question.explanation["ru"].markdown == "Итак, 94,7."
+
+
+def test_unknown_value_is_reported_at_its_line(tmp_path: Path) -> None:
+    en = "Find it.\n\nexplanation:\nIt is {{ ratoi:.2f }}."
+    quiz = block(yaml="type: open", ru="Найдите.\n\nexplanation:\nВот.", en=en)
+    exercises_dir = write_course(tmp_path, quiz=quiz, module=MODULE + "values: calc.py\n")
+    (exercises_dir / "course/01-m/calc.py").write_text(VALUES)
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "{{ ratoi"))
+    assert error.message == "unknown value 'ratoi'" and error.hint == "did you mean 'ratio'?"
+
+
+def test_values_file_that_fails_is_reported_on_module_yml(tmp_path: Path) -> None:
+    exercises_dir = write_course(tmp_path, quiz=block(), module=MODULE + "values: calc.py\n")
+    (exercises_dir / "course/01-m/calc.py").write_text("def values():\n    return 1 / 0\n")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (MODULE_YML, 5)
+    assert "cannot read the module's values: division by zero" in error.message

@@ -16,6 +16,7 @@ from .errors import SourceError, SourceErrors
 from .qtypes import Entry, Invalid, ListParts, QuestionType, registry
 from .source import Block, LangBlock, Line, split_blocks, track_fence
 from .text import Fragment, Localized
+from .values import PlaceholderError, load_values, substitute
 from .yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
@@ -190,7 +191,7 @@ class Loader:
                             "add module.yml with 'number:' and 'title:' per language")
             )
             return None
-        loaded = self.yaml_file(meta, ("number", "title"))
+        loaded = self.yaml_file(meta, ("number", "title", "values"))
         if loaded is None:
             return None
         data, lines = loaded
@@ -209,7 +210,28 @@ class Loader:
             module.quiz = self.quiz_file(quiz, ids)
         if exercises.is_file():
             module.exercises = self.exercises_file(exercises, ids)
+        if "values" in data:
+            self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1)
         return module
+
+    def fill_values(self, module: Module, meta: Path, name: Any, line: int) -> None:
+        """Put the figures a module's code computes into its text: `{{ name:.3f }}`."""
+        path = module.path / str(name)
+        try:
+            if not path.is_file():
+                raise ValueError(f"'values' names {name}, which is not in the module's folder")
+            values = load_values(path)
+        except Exception as error:  # noqa: BLE001 - the author's code: any failure is reported, with its file
+            self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
+                                           "values() must return a dict of names to numbers"))
+            return
+        for source, fragments in module_fragments(module):
+            for lang, fragment in fragments:
+                try:
+                    fragment.markdown = substitute(fragment.markdown, values, lang)
+                except PlaceholderError as problem:
+                    where = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
+                    self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))
 
     def no_duplicate_numbers(self, course: Course) -> None:
         seen: dict[int, Module] = {}
@@ -308,6 +330,24 @@ class Loader:
                 "ids key saved answers, so each must be unique in the module",
             )
         ids[block.arg] = (self.shown(path), block.line)
+
+
+def module_fragments(module: Module):
+    """Every piece of author text of a module, per source file, as (language, fragment)."""
+    quiz: list[tuple[str, Fragment]] = []
+    for item in module.quiz or []:
+        if isinstance(item, Section):
+            texts = [item.title]
+        else:
+            entries = [entry.text for listed in item.lists.values() for entry in listed]
+            texts = [item.title, item.body, item.explanation, *entries]
+        quiz.extend(pair for text in texts for pair in text.items())
+    exercises: list[tuple[str, Fragment]] = []
+    for exercise in module.exercises or []:
+        for text in (exercise.title, exercise.statement, exercise.solution, exercise.criteria or {}):
+            exercises.extend(text.items())
+    yield module.path / QUIZ_FILE, quiz
+    yield module.path / EXERCISES_FILE, exercises
 
 
 def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> SourceError:
