@@ -1,9 +1,12 @@
 """Module 9 of "Modern LLMs" (pretraining): figures, pages, notebooks and the loaded model.
 
-Every figure on the module's pages is computed by `files/pretrain_calc.py` or `files/pretrain_demo.py`. Here
-the same modules are imported and checked against the known results, each figure as the pages write it is
-compared with the computed value to the digits shown (in both languages), the four notebooks are run top to
-bottom and must print what they have stored, and the module is loaded as the plugin loads it.
+Every figure on the module's pages is computed by `files/pretrain_calc.py` or `files/pretrain_demo.py`: the
+pages write placeholders such as `{{ e1_ratio:.2f }}`, and the build fills them in from `values()` in
+`pretrain_calc.py` (module.yml: `values:`). Here the same modules are imported and checked against the known
+results, `values()` against the calc and demo functions, each placeholder is looked for in the source and the
+figure it shows in the loaded text of both languages is compared with the computed value to the digits shown,
+the four notebooks are run top to bottom and must print what they have stored, and the module is loaded as
+the plugin loads it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from zadachnik.model import Course, Exercise, Module, Question, Section, load_courses
+from zadachnik.values import load_values
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_DIR = ROOT / "exercises" / "modern-llms" / "09-pretraining"
@@ -154,123 +158,242 @@ def test_demo_2_sharded_update_and_memory() -> None:
     assert [ZERO_TABLE[(3, p)].naive_gb for p in (1, 2, 8)] == [16.0, 8.0, 2.0]
 
 
-# -- every figure on the pages, as written, equals the computed value to the digits shown ---------------------
+# -- every figure on the pages: a placeholder in the source, the computed value in the loaded text ------------
 
-# (source file, text on the Russian page, text on the English page, computed value)
-FIGURES = [
-    # quiz.md
-    ("quiz.md", r"7{,}23\cdot10^{23}", r"7.23\cdot10^{23}", C),
-    ("quiz.md", r"N^*\approx35{,}7", r"N^*\approx35.7", BEST.params / 1e9),
-    ("quiz.md", r"D^*\approx3{,}38", r"D^*\approx3.38", BEST.tokens / 1e12),
-    ("quiz.md", r"3{,}377\cdot10^{12}", r"3.377\cdot10^{12}", BEST.tokens),
-    ("quiz.md", r"35{,}663\cdot10^{9}", r"35.663\cdot10^{9}", BEST.params),
-    ("quiz.md", r"\approx94{,}7", r"\approx94.7", BEST.tokens_per_param),
-    ("quiz.md", "Около 94,7", "About 94.7", BEST.tokens_per_param),
-    ("quiz.md", r"C^{0{,}452}", r"C^{0.452}", EXPONENTS[0]),
-    ("quiz.md", r"C^{0{,}548}", r"C^{0.548}", EXPONENTS[1]),
-    ("quiz.md", r"C^{0{,}097}", r"C^{0.097}", EXPONENTS[2]),
-    ("quiz.md", r"C=7{,}227\cdot10^{23}", r"C=7.227\cdot10^{23}", C),
-    ("quiz.md", r"N\approx77{,}6", r"N\approx77.6", RULE.params / 1e9),
-    ("quiz.md", r"D\approx1{,}55", r"D\approx1.55", RULE.tokens / 1e12),
-    ("quiz.md", r"0{,}0066", r"0.0066", RULE.loss - BEST.loss),
-    ("quiz.md", r"0{,}0054", r"0.0054", HALF["excess"]),
-    ("quiz.md", r"около $0{,}0258$", r"about $0.0258$", L8 - BEST.loss),
-    ("quiz.md", r"\Delta L\approx0{,}0258", r"\Delta L\approx0.0258", L8 - BEST.loss),
-    ("quiz.md", "в 4,4 раза", "4.4 times", BEST.params / pc.LLAMA3_8B_PARAMS),
-    ("quiz.md", r"\approx1868", r"\approx1868", pc.LLAMA3_8B_TOKENS / pc.LLAMA3_8B_PARAMS),
-    ("quiz.md", "в 19,7 раза", "19.7 times", pc.LLAMA3_8B_TOKENS / pc.LLAMA3_8B_PARAMS / BEST.tokens_per_param),
-    ("quiz.md", r"1{,}09\cdot10^{12}", r"1.09\cdot10^{12}", BE.big_tokens),
-    ("quiz.md", r"2{,}63\cdot10^{23}", r"2.63\cdot10^{23}", BE.saved_compute),
-    ("quiz.md", r"1{,}24\cdot10^{11}", r"1.24\cdot10^{11}", BE.extra_per_token),
-    ("quiz.md", r"2{,}12\cdot10^{12}", r"2.12\cdot10^{12}", BE.tokens),
-    ("quiz.md", r"65\,536", r"65{,}536", GRAM_T["gram_mults"]),
-    ("quiz.md", r"131\,072", r"131{,}072", GRAM_N["gram_mults"]),
-    ("quiz.md", r"32\,768", r"32{,}768", GRAM_T["square_mults"]),
-    ("quiz.md", r"262\,144", r"262{,}144", GRAM_N["square_mults"]),
-    ("quiz.md", "1024 элемента", "1024 entries", GRAM_T["entries"]),
-    ("quiz.md", "вместо 4096", "instead of 4096", GRAM_N["entries"]),
-    ("quiz.md", "получаются 0,753", "yields 0.753", NS_DIAG[0][0]),
-    ("quiz.md", "и 1,134", "and 1.134", NS_DIAG[1][1]),
-    ("quiz.md", "≈0,753033", "≈0.753033", NS_DIAG[0][0]),
-    ("quiz.md", "≈1,133706", "≈1.133706", NS_DIAG[1][1]),
-    ("quiz.md", "это 1,75 GB", "that is 1.75 GB", ZERO3_64 / pc.GB),
-    ("quiz.md", "пик 5,25 GB", "peaks at 5.25 GB", ZERO_TABLE[(3, 8)].peak_gb),
-    ("quiz.md", "границе 2 GB", "bound of 2 GB", ZERO_TABLE[(3, 8)].naive_gb),
-    ("quiz.md", r"4{,}965", r"4.965", 100 * pc.bubble_fraction(8, 134)),
-    ("quiz.md", r"5{,}19", r"5.19", 100 * pc.bubble_fraction(8, 128)),
-    ("quiz.md", "около 20,6", "about 20.6", pc.training_days(C, 1024, 989e12, 0.4)),
-    ("quiz.md", "около 27,5", "about 27.5", pc.training_days(C, 1024, 989e12, 0.3)),
-    # exercises.md: E1
-    ("exercises.md", r"=7{,}227\cdot10^{23}", r"=7.227\cdot10^{23}", C),
-    ("exercises.md", r"0{,}174321", r"0.174321", pc.CHINCHILLA.A * pc.LLAMA3_8B_PARAMS ** -pc.CHINCHILLA.alpha),
-    ("exercises.md", r"0{,}083988", r"0.083988", pc.CHINCHILLA.B * pc.LLAMA3_8B_TOKENS ** -pc.CHINCHILLA.beta),
-    ("exercises.md", r"1{,}948310", r"1.948310", L8),
-    ("exercises.md", r"N^*=35{,}663", r"N^*=35.663", BEST.params / 1e9),
-    ("exercises.md", r"D^*=3{,}377", r"D^*=3.377", BEST.tokens / 1e12),
-    ("exercises.md", r"D^*/N^*=94{,}70", r"D^*/N^*=94.70", BEST.tokens_per_param),
-    ("exercises.md", r"0{,}105002", r"0.105002", pc.CHINCHILLA.A * BEST.params ** -pc.CHINCHILLA.alpha),
-    ("exercises.md", r"0{,}127503", r"0.127503", pc.CHINCHILLA.B * BEST.tokens ** -pc.CHINCHILLA.beta),
-    ("exercises.md", r"\beta/\alpha\approx0{,}824", r"\beta/\alpha\approx0.824",
-     pc.CHINCHILLA.beta / pc.CHINCHILLA.alpha),
-    ("exercises.md", r"L^*=1{,}922505", r"L^*=1.922505", BEST.loss),
-    ("exercises.md", r"\mathbf{0{,}025804}", r"\mathbf{0.025804}", L8 - BEST.loss),
-    ("exercises.md", r"$0{,}025805$", r"$0.025805$", round(L8, 6) - round(BEST.loss, 6)),
-    # E2
-    ("exercises.md", r"0{,}083487", r"0.083487", pc.CHINCHILLA.A * 70e9 ** -pc.CHINCHILLA.alpha),
-    ("exercises.md", r"0{,}174822", r"0.174822", L8 - pc.CHINCHILLA.E - pc.CHINCHILLA.A * 70e9 ** -pc.CHINCHILLA.alpha),
-    ("exercises.md", r"1{,}094026\cdot10^{12}", r"1.094026\cdot10^{12}", BE.big_tokens),
-    ("exercises.md", r"4{,}59491\cdot10^{23}", r"4.59491\cdot10^{23}", BE.big_compute),
-    ("exercises.md", r"2{,}63209\cdot10^{23}", r"2.63209\cdot10^{23}", BE.saved_compute),
-    ("exercises.md", r"1{,}2394\cdot10^{11}", r"1.2394\cdot10^{11}", BE.extra_per_token),
-    ("exercises.md", r"2{,}12368\cdot10^{12}", r"2.12368\cdot10^{12}", BE.tokens),
-    ("exercises.md", "через 21,2", "after about 21.2", BE.tokens / 1e11),
-    ("exercises.md", "около 20,6", "about 20.6", pc.training_days(C, 1024, 989e12, 0.4)),
-    ("exercises.md", "около 13,1", "about 13.1", pc.training_days(BE.big_compute, 1024, 989e12, 0.4)),
-    # E3
-    ("exercises.md", r"104{,}308", r"104.308", STATE_7B / pc.GiB),
-    ("exercises.md", r"=1{,}75$", r"=1.75$", ZERO3_64 / pc.GB),
-    ("exercises.md", r"1{,}630", r"1.630", ZERO3_64 / pc.GiB),
-    ("exercises.md", "то есть 29,31 GB", "i.e. 29.31 GB", pc.zero_state_bytes(7e9, 64, 1) / pc.GB),
-    ("exercises.md", "15,53 GB", "15.53 GB", pc.zero_state_bytes(7e9, 64, 2) / pc.GB),
-    ("exercises.md", r"0{,}17949", r"0.17949", pc.bubble_fraction(8, 32)),
-    ("exercises.md", r"17{,}9", r"17.9", 100 * pc.bubble_fraction(8, 32)),
-    ("exercises.md", r"0{,}05185", r"0.05185", pc.bubble_fraction(8, 128)),
-    ("exercises.md", r"\mathbf{5{,}2", r"\mathbf{5.2", 100 * pc.bubble_fraction(8, 128)),
-    ("exercises.md", "**134**", "**134**", pc.min_microbatches(8)),
-    # E4
-    ("exercises.md", "сходство 0,882", "similarity 0.882", BASE_RUN.dropped["D2"].value),
-    ("exercises.md", "сходство 0,762", "similarity 0.762", REORDERED_RUN.dropped["D6"].value),
-    ("exercises.md", "0,591)", "0.591 with D1", demo.similarity(demo.DOCUMENTS[7].text, demo.DOCUMENTS[0].text)),
-    ("exercises.md", "| 66,7 %", "| 66.7%", 100 * 4 / 6),
-    ("exercises.md", "| 37,5 %", "| 37.5%", 100 * BASE_RUN.stages[-1].docs_out / BASE_RUN.pool_docs),
-    ("exercises.md", "остаётся 40,7 %", "40.7% of the pool", 100 * BASE_RUN.stages[-1].words_out / BASE_RUN.pool_words),
-    ("exercises.md", "25,0 % пула", "25.0% of the pool", 100 * len(REORDERED_RUN.kept) / REORDERED_RUN.pool_docs),
-    # E5
-    ("exercises.md", "19,00 | 19,00 | 19,00 |", "19.00 | 19.00 | 19.00 |", ZERO_TABLE[(0, 8)].peak_gb),
-    ("exercises.md", "в 1,19, 1,41 и 2,63", "of 1.19, 1.41 and 2.63", ZERO_TABLE[(3, 1)].peak_gb / 16),
-]
+VALUES = pc.values()
+LAW = pc.CHINCHILLA
 
-# Table rows and lists carry several numbers; these check the rest of them.
-ROWS = {
-    ("exercises.md", "ru"): [("| 13,00 |", ZERO_TABLE[(1, 2)].peak_gb), ("| 8,50 |", ZERO_TABLE[(1, 8)].peak_gb),
-                             ("| 12,00 |", ZERO_TABLE[(2, 2)].peak_gb), ("| 6,75 |", ZERO_TABLE[(2, 8)].peak_gb),
-                             ("| 11,25 |", ZERO_TABLE[(3, 2)].peak_gb), ("| 5,25 |", ZERO_TABLE[(3, 8)].peak_gb),
-                             ("1,41 и", ZERO_TABLE[(3, 2)].peak_gb / 8), ("и 2,63", ZERO_TABLE[(3, 8)].peak_gb / 2),
-                             ("| 75,0 % | 75,0 % |", 100 * 6 / 8), ("| 75,0 % | 37,5 % |", 100 * 3 / 4)],
-    ("exercises.md", "en"): [("| 13.00 |", ZERO_TABLE[(1, 2)].peak_gb), ("| 8.50 |", ZERO_TABLE[(1, 8)].peak_gb),
-                             ("| 12.00 |", ZERO_TABLE[(2, 2)].peak_gb), ("| 6.75 |", ZERO_TABLE[(2, 8)].peak_gb),
-                             ("| 11.25 |", ZERO_TABLE[(3, 2)].peak_gb), ("| 5.25 |", ZERO_TABLE[(3, 8)].peak_gb),
-                             ("1.41 and", ZERO_TABLE[(3, 2)].peak_gb / 8), ("and 2.63", ZERO_TABLE[(3, 8)].peak_gb / 2),
-                             ("| 75.0% | 75.0% |", 100 * 6 / 8), ("| 75.0% | 37.5% |", 100 * 3 / 4)],
+
+def days(budget: float, mfu: float) -> float:
+    return pc.training_days(budget, 1024, 989e12, mfu)
+
+
+def shown_ratio(row: demo.MemoryRow) -> float:
+    """Peak over 16N/P rounded half up to two places, as the demo notebook prints it (2.625 -> 2.63)."""
+    return float(demo.num(row.peak_gb / row.naive_gb, 2, "en"))
+
+
+# What values() must return, computed here from the calc and demo functions themselves.
+EXPECTED_VALUES = {
+    "e1_c": C,
+    "e1_param_term": LAW.A * pc.LLAMA3_8B_PARAMS**-LAW.alpha,
+    "e1_data_term": LAW.B * pc.LLAMA3_8B_TOKENS**-LAW.beta,
+    "e1_loss_8b": L8,
+    "e1_n_opt_b": BEST.params / 1e9,
+    "e1_d_opt_t": BEST.tokens / 1e12,
+    "e1_ratio": BEST.tokens_per_param,
+    "e1_opt_param_term": LAW.A * BEST.params**-LAW.alpha,
+    "e1_opt_data_term": LAW.B * BEST.tokens**-LAW.beta,
+    "e1_beta_over_alpha": LAW.beta / LAW.alpha,
+    "e1_loss_opt": BEST.loss,
+    "e1_delta_loss": L8 - BEST.loss,
+    "e1_delta_loss_rounded": round(L8, 6) - round(BEST.loss, 6),
+    "llama_d_over_n": pc.LLAMA3_8B_TOKENS / pc.LLAMA3_8B_PARAMS,
+    "llama_over_opt_ratio": pc.LLAMA3_8B_TOKENS / pc.LLAMA3_8B_PARAMS / BEST.tokens_per_param,
+    "n_opt_over_llama": BEST.params / pc.LLAMA3_8B_PARAMS,
+    "n_opt_exponent": EXPONENTS[0],
+    "d_opt_exponent": EXPONENTS[1],
+    "ratio_opt_exponent": EXPONENTS[2],
+    "rule20_n_b": RULE.params / 1e9,
+    "rule20_d_t": RULE.tokens / 1e12,
+    "rule20_extra_loss": RULE.loss - BEST.loss,
+    "half_n_extra_loss": HALF["excess"],
+    "e2_big_param_term": LAW.A * 70e9**-LAW.alpha,
+    "e2_big_data_term": L8 - LAW.E - LAW.A * 70e9**-LAW.alpha,
+    "e2_d70": BE.big_tokens,
+    "e2_c70": BE.big_compute,
+    "e2_delta_c": BE.saved_compute,
+    "e2_extra_per_token": BE.extra_per_token,
+    "e2_t_star": BE.tokens,
+    "e2_t_star_days": BE.tokens / 1e11,
+    "days_8b_mfu40": days(C, 0.4),
+    "days_8b_mfu30": days(C, 0.3),
+    "days_70b_mfu40": days(BE.big_compute, 0.4),
+    "e3_state_gb": STATE_7B / pc.GB,
+    "e3_state_gib": STATE_7B / pc.GiB,
+    "e3_zero1_gb": pc.zero_state_bytes(7e9, 64, 1) / pc.GB,
+    "e3_zero2_gb": pc.zero_state_bytes(7e9, 64, 2) / pc.GB,
+    "e3_zero3_gb": ZERO3_64 / pc.GB,
+    "e3_zero3_gib": ZERO3_64 / pc.GiB,
+    "e3_bubble_32": 7 / 39,
+    "e3_bubble_32_pct": 100 * 7 / 39,
+    "e3_bubble_128": 7 / 135,
+    "e3_bubble_128_pct": 100 * 7 / 135,
+    "e3_bubble_134_pct": 100 * 7 / 141,
+    "e3_min_microbatches": 134,
+    "epochs_domain_tokens_b": 200,
+    "epochs_small_domain": pc.effective_epochs(2e12, 0.10, 50e9),
+    "epochs_large_domain": pc.effective_epochs(2e12, 0.10, 500e9),
+    "dclm_trained_of_pool_pct": 100 * 2.6 / 240,
+    "ns_diag_large": NS_DIAG[0][0],
+    "ns_diag_small": NS_DIAG[1][1],
+    "gram_entries_transposed": GRAM_T["entries"],
+    "gram_entries_plain": GRAM_N["entries"],
+    "gram_mults_transposed": GRAM_T["gram_mults"],
+    "gram_mults_plain": GRAM_N["gram_mults"],
+    "square_mults_transposed": GRAM_T["square_mults"],
+    "square_mults_plain": GRAM_N["square_mults"],
+    "gram_saving_64x32": 2,
+    "square_saving_64x32": 8,
+    "gram_saving_4096x1024": 4,
+    "square_saving_4096x1024": 64,
+    "e4_similarity_d2_d1": BASE_RUN.dropped["D2"].value,
+    "e4_similarity_d6_d5": REORDERED_RUN.dropped["D6"].value,
+    "e4_similarity_d8_d1": demo.similarity(demo.DOCUMENTS[7].text, demo.DOCUMENTS[0].text),
+    **{f"e4_{s.stage}_out": s.docs_out for s in BASE_RUN.stages},
+    **{f"e4_{s.stage}_of_input_pct": 100 * s.docs_out / s.docs_in for s in BASE_RUN.stages},
+    **{f"e4_{s.stage}_of_pool_pct": 100 * s.docs_out / BASE_RUN.pool_docs for s in BASE_RUN.stages},
+    "e4_words_of_pool_pct": 100 * BASE_RUN.stages[-1].words_out / BASE_RUN.pool_words,
+    "e4_reordered_of_pool_pct": 100 * len(REORDERED_RUN.kept) / REORDERED_RUN.pool_docs,
+    "e5_state_gb": ZERO_TABLE[(0, 1)].state_gb,
+    **{f"e5_peak_gb_zero{s}_p{p}": row.peak_gb for (s, p), row in ZERO_TABLE.items()},
+    **{f"e5_naive_gb_p{p}": ZERO_TABLE[(3, p)].naive_gb for p in (1, 2, 8)},
+    **{f"e5_peak_over_naive_p{p}": shown_ratio(ZERO_TABLE[(3, p)]) for p in (1, 2, 8)},
 }
 
-_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:\\cdot10\^\{?(-?\d+)\}?)?")
+# (source file, the placeholder as the source writes it in both languages, the Russian text after loading,
+# the English text after loading). The first number of each loaded text is the placeholder's figure.
+PLACED = [
+    # quiz.md
+    ("quiz.md", "{{ e1_c:.2e }}", r"$C\approx7{,}23\cdot 10^{23}$", r"$C\approx7.23\cdot 10^{23}$"),
+    ("quiz.md", "{{ e1_c:.3e }}", r"$C=7{,}227\cdot 10^{23}$", r"$C=7.227\cdot 10^{23}$"),
+    ("quiz.md", "{{ e1_n_opt_b:.1f }}", r"$N^*\approx35{,}7$ млрд", r"$N^*\approx35.7$ billion"),
+    ("quiz.md", "{{ e1_d_opt_t:.2f }}", r"$D^*\approx3{,}38$ трлн", r"$D^*\approx3.38$ trillion"),
+    ("quiz.md", "{{ e1_ratio:.1f }}", "Около 94,7 — почти сотня", "About 94.7, nearly a hundred"),
+    ("quiz.md", "{{ llama_d_over_n:.0f }}", "Около 1868, как у Llama 3 8B", "About 1868, as for Llama 3 8B"),
+    ("quiz.md", "{{ e1_d_opt_t:.3f }}", r"$D^*/N^*=3{,}377", r"$D^*/N^*=3.377"),  # times a typed 10^12
+    ("quiz.md", "{{ e1_n_opt_b:.3f }}", r"/35{,}663", r"/35.663"),  # times a typed 10^9
+    ("quiz.md", "{{ n_opt_exponent:.3f }}", r"=C^{0{,}452}", r"=C^{0.452}"),
+    ("quiz.md", "{{ d_opt_exponent:.3f }}", r"=C^{0{,}548}", r"=C^{0.548}"),
+    ("quiz.md", "{{ ratio_opt_exponent:.3f }}", r"\propto C^{0{,}097}", r"\propto C^{0.097}"),
+    ("quiz.md", "{{ epochs_domain_tokens_b:.0f }}", "то есть 200 млрд токенов", "i.e. 200 billion tokens"),
+    ("quiz.md", "{{ epochs_small_domain:.0f }}", "в среднем 4 раза", "shows up 4 times"),
+    ("quiz.md", "{{ epochs_large_domain:.1f }}", "это 0,4 эпохи", "is 0.4 epochs"),
+    ("quiz.md", "{{ dclm_trained_of_pool_pct:.0f }}", "(около 1 %)", "(about 1%)"),
+    ("quiz.md", "{{ rule20_n_b:.1f }}", r"$N\approx77{,}6$", r"$N\approx77.6$"),
+    ("quiz.md", "{{ rule20_d_t:.2f }}", r"$D\approx1{,}55$", r"$D\approx1.55$"),
+    ("quiz.md", "{{ rule20_extra_loss:.4f }}", r"примерно на $0{,}0066$", r"about $0.0066$ above"),
+    ("quiz.md", "{{ half_n_extra_loss:.4f }}", r"около $0{,}0054$", r"about $0.0054$"),
+    ("quiz.md", "{{ n_opt_over_llama:.1f }}", "в 4,4 раза меньше", "4.4 times smaller"),
+    ("quiz.md", "{{ e1_delta_loss:.4f }}", r"\Delta L\approx0{,}0258", r"\Delta L\approx0.0258"),
+    ("quiz.md", "{{ llama_over_opt_ratio:.0f }}", "почти в 20 раз больше", "almost 20 times the optimal"),
+    ("quiz.md", "{{ llama_over_opt_ratio:.1f }}", "в 19,7 раза", "19.7 times the optimal"),
+    ("quiz.md", "{{ e2_d70:.2e }}", r"$1{,}09\cdot 10^{12}$", r"$1.09\cdot 10^{12}$"),
+    ("quiz.md", "{{ e2_delta_c:.2e }}", r"$2{,}63\cdot 10^{23}$", r"$2.63\cdot 10^{23}$"),
+    ("quiz.md", "{{ e2_extra_per_token:.2e }}", r"$1{,}24\cdot 10^{11}$", r"$1.24\cdot 10^{11}$"),
+    ("quiz.md", "{{ e2_t_star:.2e }}", r"$2{,}12\cdot 10^{12}$", r"$2.12\cdot 10^{12}$"),
+    ("quiz.md", "{{ gram_entries_transposed }}", "1024 элемента", "1024 entries"),
+    ("quiz.md", "{{ gram_entries_plain }}", "вместо 4096", "instead of 4096"),
+    ("quiz.md", "{{ gram_mults_transposed:,d }}", r"=65\,536$", r"=65{,}536$"),
+    ("quiz.md", "{{ gram_mults_plain:,d }}", r"$131\,072$", r"$131{,}072$"),
+    ("quiz.md", "{{ square_mults_transposed:,d }}", r"=32\,768$", r"=32{,}768$"),
+    ("quiz.md", "{{ square_mults_plain:,d }}", r"=262\,144$", r"=262{,}144$"),
+    ("quiz.md", "{{ gram_saving_64x32 }}", "это 2 и 8", "that is 2 and 8"),
+    ("quiz.md", "{{ square_saving_64x32 }}", "и 8 (см. 9.10.2)", "and 8 (see 9.10.2)"),
+    ("quiz.md", "{{ gram_saving_4096x1024 }}", "— 4 и 64", "it is 4 and 64"),
+    ("quiz.md", "{{ square_saving_4096x1024 }}", "и 64, так что", "and 64, so"),
+    ("quiz.md", "{{ ns_diag_large:.3f }}", "получаются 0,753", "yields 0.753"),
+    ("quiz.md", "{{ ns_diag_small:.3f }}", "и 1,134, а не", "and 1.134 rather"),
+    ("quiz.md", "{{ e3_zero3_gb:.2f }}", "это 1,75 GB", "that is 1.75 GB"),
+    ("quiz.md", "{{ e5_peak_gb_zero3_p8:.2f }}", "пик 5,25 GB", "peaks at 5.25 GB"),
+    ("quiz.md", "{{ e5_naive_gb_p8:.0f }}", "границе 2 GB", "bound of 2 GB"),
+    ("quiz.md", "{{ e3_min_microbatches }}", "\n134\n128\n", "\n134\n128\n"),  # 9.15.2, option B
+    ("quiz.md", "{{ e3_min_microbatches }}", "должна вернуть 134.", "must return 134."),
+    ("quiz.md", "{{ e3_bubble_134_pct:.3f }}", r"\approx4{,}965\,\%", r"\approx4.965\%"),
+    ("quiz.md", "{{ e3_bubble_128_pct:.2f }}", r"\approx5{,}19\,\%", r"\approx5.19\%"),
+    ("quiz.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
+    ("quiz.md", "{{ days_8b_mfu30:.1f }}", "около 27,5 суток", "about 27.5 days"),
+    # exercises.md: E1
+    ("exercises.md", "{{ e1_c:.3e }}", r"=7{,}227\cdot 10^{23}$ FLOP", r"=7.227\cdot 10^{23}$ FLOP"),
+    ("exercises.md", "{{ e1_param_term:.6f }}", r"\approx0{,}174321", r"\approx0.174321"),
+    ("exercises.md", "{{ e1_data_term:.6f }}", r"\approx0{,}083988", r"\approx0.083988"),
+    ("exercises.md", "{{ e1_loss_8b:.6f }}", r"=1{,}948310.", r"=1.948310."),
+    ("exercises.md", "{{ e1_n_opt_b:.3f }}", r"$N^*=35{,}663$ млрд", r"$N^*=35.663$ billion"),
+    ("exercises.md", "{{ e1_d_opt_t:.3f }}", r"$D^*=3{,}377$ трлн", r"$D^*=3.377$ trillion"),
+    ("exercises.md", "{{ e1_ratio:.2f }}", r"$D^*/N^*=94{,}70$", r"$D^*/N^*=94.70$"),
+    ("exercises.md", "{{ e1_opt_param_term:.6f }}", r"$0{,}105002$", r"$0.105002$"),
+    ("exercises.md", "{{ e1_opt_data_term:.6f }}", r"$0{,}127503$", r"$0.127503$"),
+    ("exercises.md", "{{ e1_beta_over_alpha:.3f }}", r"\beta/\alpha\approx0{,}824", r"\beta/\alpha\approx0.824"),
+    ("exercises.md", "{{ e1_loss_opt:.6f }}", r"$L^*=1{,}922505$", r"$L^*=1.922505$"),
+    ("exercises.md", "{{ e1_delta_loss:.6f }}", r"\mathbf{0{,}025804}", r"\mathbf{0.025804}"),
+    ("exercises.md", "{{ e1_delta_loss_rounded:.6f }}", r"даёт $0{,}025805$", r"ones is $0.025805$"),
+    # E2
+    ("exercises.md", "{{ e2_big_param_term:.6f }}", r"\approx0{,}083487", r"\approx0.083487"),
+    ("exercises.md", "{{ e2_big_data_term:.6f }}", r"\approx0{,}174822", r"\approx0.174822"),
+    ("exercises.md", "{{ e2_d70:.6e }}", r"=1{,}094026\cdot 10^{12}\ \text{токенов}",
+     r"=1.094026\cdot 10^{12}\ \text{tokens}"),
+    ("exercises.md", "{{ e2_c70:.5e }}", r"=4{,}59491\cdot 10^{23}$ FLOP", r"=4.59491\cdot 10^{23}$ FLOP"),
+    ("exercises.md", "{{ e2_delta_c:.5e }}", r"=2{,}63209\cdot 10^{23}\ \text{FLOP}",
+     r"=2.63209\cdot 10^{23}\ \text{FLOP}"),
+    ("exercises.md", "{{ e2_extra_per_token:.4e }}", r"=1{,}2394\cdot 10^{11}$ FLOP", r"=1.2394\cdot 10^{11}$ FLOP"),
+    ("exercises.md", "{{ e2_t_star:.5e }}", r"\mathbf{2{,}12368\cdot 10^{12}}", r"\mathbf{2.12368\cdot 10^{12}}"),
+    ("exercises.md", "{{ e2_t_star_days:.1f }}", "через 21,2 суток", "after about 21.2 days"),
+    ("exercises.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
+    ("exercises.md", "{{ days_70b_mfu40:.1f }}", "около 13,1 суток", "about 13.1 days"),
+    # E3
+    ("exercises.md", "{{ e3_state_gb:.0f }}", r"=112\ \text{GB}", r"=112\ \text{GB}"),
+    ("exercises.md", "{{ e3_state_gib:.3f }}", r"=104{,}308\ \text{GiB}", r"=104.308\ \text{GiB}"),
+    ("exercises.md", "{{ e3_zero3_gb:.2f }}", r"=1{,}75$ GB", r"=1.75$ GB"),
+    ("exercises.md", "{{ e3_zero3_gib:.3f }}", r"$1{,}630$ GiB", r"$1.630$ GiB"),
+    ("exercises.md", "{{ e3_zero1_gb:.2f }}", "то есть 29,31 GB", "i.e. 29.31 GB"),
+    ("exercises.md", "{{ e3_zero2_gb:.2f }}", "— 15,53 GB", "as well, 15.53 GB"),
+    ("exercises.md", "{{ e3_bubble_32:.5f }}", r"\approx0{,}17949", r"\approx0.17949"),
+    ("exercises.md", "{{ e3_bubble_32_pct:.1f }}", r"\mathbf{17{,}9\,\%}", r"\mathbf{17.9\%}"),
+    ("exercises.md", "{{ e3_bubble_128:.5f }}", r"\approx0{,}05185", r"\approx0.05185"),
+    ("exercises.md", "{{ e3_bubble_128_pct:.1f }}", r"\mathbf{5{,}2\,\%}", r"\mathbf{5.2\%}"),
+    ("exercises.md", "{{ e3_min_microbatches }}", "**134**", "**134**"),
+    # E4
+    ("exercises.md", "{{ e4_similarity_d2_d1:.3f }}", "(сходство 0,882)", "(similarity 0.882)"),
+    ("exercises.md", "{{ e4_language_out }}", "→ 6 | 75,0 %", "→ 6 | 75.0%"),
+    ("exercises.md", "{{ e4_language_of_input_pct:.1f }}", "| 75,0 % | 75,0 % |", "| 75.0% | 75.0% |"),
+    ("exercises.md", "{{ e4_language_of_pool_pct:.1f }}", "75,0 % |\n| качество", "75.0% |\n| quality"),
+    ("exercises.md", "{{ e4_quality_out }}", "→ 4 | 66,7 %", "→ 4 | 66.7%"),
+    ("exercises.md", "{{ e4_quality_of_input_pct:.1f }}", "| 66,7 % |", "| 66.7% |"),
+    ("exercises.md", "{{ e4_quality_of_pool_pct:.1f }}", "| 50,0 % |", "| 50.0% |"),
+    ("exercises.md", "{{ e4_dedup_out }}", "→ 3 | 75,0 %", "→ 3 | 75.0%"),
+    ("exercises.md", "{{ e4_dedup_of_input_pct:.1f }}", "| 75,0 % | 37,5 % |", "| 75.0% | 37.5% |"),
+    ("exercises.md", "{{ e4_dedup_of_pool_pct:.1f }}", "| 37,5 % |", "| 37.5% |"),
+    ("exercises.md", "{{ e4_words_of_pool_pct:.1f }}", "остаётся 40,7 %", "40.7% of the pool"),
+    ("exercises.md", "{{ e4_similarity_d6_d5:.3f }}", "(сходство 0,762)", "(similarity 0.762)"),
+    ("exercises.md", "{{ e4_reordered_of_pool_pct:.1f }}", "25,0 % пула", "25.0% of the pool"),
+    ("exercises.md", "{{ e4_similarity_d8_d1:.3f }}", "0,591)", "0.591 with D1"),
+    # E5 (the rows of its table are in E5_TABLE below)
+    ("exercises.md", "{{ e5_state_gb:.0f }}", "Деление 16 GB", "Dividing 16 GB"),
+    ("exercises.md", "{{ e5_naive_gb_p1:.0f }}", "даёт 16,", "gives 16,"),
+    ("exercises.md", "{{ e5_naive_gb_p2:.0f }}", "8 и 2 GB", "8 and 2 GB"),
+    ("exercises.md", "{{ e5_naive_gb_p8:.0f }}", "и 2 GB, и", "and 2 GB, and"),
+    ("exercises.md", "{{ e5_peak_over_naive_p1:.2f }}", "в 1,19,", "factor of 1.19,"),
+    ("exercises.md", "{{ e5_peak_over_naive_p2:.2f }}", "1,41 и", "1.41 and"),
+    ("exercises.md", "{{ e5_peak_over_naive_p8:.2f }}", "и 2,63 раза", "and 2.63."),
+]
+
+# E5's table of peak memory per process, GB: ZeRO stage -> the row as each language shows it.
+E5_TABLE = {0: ("| 0 | 19,00 | 19,00 | 19,00 |", "| 0 | 19.00 | 19.00 | 19.00 |"),
+            1: ("| 1 | 19,00 | 13,00 | 8,50 |", "| 1 | 19.00 | 13.00 | 8.50 |"),
+            2: ("| 2 | 19,00 | 12,00 | 6,75 |", "| 2 | 19.00 | 12.00 | 6.75 |"),
+            3: ("| 3 | 19,00 | 11,25 | 5,25 |", "| 3 | 19.00 | 11.25 | 5.25 |")}
+
+# Figures the build does not fill in: the messages of a code exercise's tests are not author text with
+# placeholders, so they stay as typed and are checked here against the computed values.
+TYPED = [
+    ("quiz.md", "≈0,753033", "≈0.753033", NS_DIAG[0][0]),
+    ("quiz.md", "≈1,133706", "≈1.133706", NS_DIAG[1][1]),
+    ("quiz.md", "≈ 0,1795", "≈ 0.1795", pc.bubble_fraction(8, 32)),
+    ("quiz.md", "≈ 0,0519", "≈ 0.0519", pc.bubble_fraction(8, 128)),
+    ("quiz.md", "нужно 134 микропакета", "need 134 micro-batches", pc.min_microbatches(8)),
+    ("quiz.md", "ответ 58", "stages need 58", pc.min_microbatches(4)),
+    ("quiz.md", "для двух — 20", "two stages need 20", pc.min_microbatches(2)),
+    ("quiz.md", "нужно 64 микропакета", "need 64 micro-batches", pc.min_microbatches(8, 0.1)),
+]
+
+PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>\w+)\s*(?::(?P<spec>[^}]*))?\}\}")
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:\\cdot ?10\^\{?(-?\d+)\}?)?")
 
 
 def shown_number(text: str, lang: str) -> tuple[float, float]:
     """The first number written in `text` and half a unit of its last digit: the rounding it can hide."""
     if lang == "ru":
-        text = text.replace(r"\,", "").replace("{,}", ".").replace(",", ".")
+        text = text.replace(r"\,", "").replace("\u2009", "").replace("{,}", ".").replace(",", ".")
     else:
         text = text.replace("{,}", "").replace(",", "")
     match = _NUMBER.search(text)
@@ -280,8 +403,23 @@ def shown_number(text: str, lang: str) -> tuple[float, float]:
     return float(mantissa) * 10.0**exponent, 0.5 * 10.0 ** (exponent - decimals)
 
 
+def equals_to_the_digits_shown(text: str, lang: str, value: float) -> bool:
+    number, slack = shown_number(text, lang)
+    return abs(number - value) <= slack * (1 + 1e-9) + 1e-12 * abs(value)
+
+
+def source_text(source: str, lang: str) -> str:
+    """One language's parts of a source file as written, placeholders and all."""
+    text = (MODULE_DIR / source).read_text(encoding="utf-8")
+    return "\n".join(re.findall(rf"^//// {lang}\b.*?^////$", text, re.DOTALL | re.MULTILINE))
+
+
+def placeholders(text: str) -> list[str]:
+    return [f"{m['name']}:{(m['spec'] or '').strip()}" for m in PLACEHOLDER.finditer(text)]
+
+
 def language_text(module: Module, source: str, lang: str) -> str:
-    """Everything one language's page of the module shows, as written in the source."""
+    """Everything one language's page of the module shows, as loaded (placeholders filled in)."""
     parts: list[str] = []
     if source == "quiz.md":
         for item in module.quiz:
@@ -319,27 +457,62 @@ def module9(course: Course) -> Module:
     return next(m for m in course.modules if m.number == 9)
 
 
-@pytest.mark.parametrize("source, ru, en, value", FIGURES, ids=[f"{f[0]}:{f[2]}" for f in FIGURES])
-def test_page_figure_equals_the_computed_value(module9: Module, source: str, ru: str, en: str, value: float) -> None:
+def test_values_are_the_computed_figures() -> None:
+    assert sorted(VALUES) == sorted(EXPECTED_VALUES)
+    for name, expected in EXPECTED_VALUES.items():
+        assert VALUES[name] == pytest.approx(expected, rel=1e-12, abs=0), name
+    # The demo prints 2.625 rounded half up; format() would round it to even, so values() gives it rounded.
+    assert ZERO_TABLE[(3, 8)].peak_gb / ZERO_TABLE[(3, 8)].naive_gb == 2.625
+    assert VALUES["e5_peak_over_naive_p8"] == 2.63
+    # The build runs the file rather than importing it, and gets the same figures.
+    assert load_values(FILES / "pretrain_calc.py") == VALUES
+    assert (MODULE_DIR / "module.yml").read_text(encoding="utf-8").splitlines()[-1] == "values: files/pretrain_calc.py"
+
+
+@pytest.mark.parametrize("source, placeholder, ru, en", PLACED, ids=[f"{p[0]}:{p[1]}:{p[3]}" for p in PLACED])
+def test_placeholder_shows_the_computed_value(module9: Module, source: str, placeholder: str, ru: str,
+                                              en: str) -> None:
+    name = PLACEHOLDER.fullmatch(placeholder)["name"]
+    for lang, text in (("ru", ru), ("en", en)):
+        assert placeholder in source_text(source, lang), (lang, placeholder)
+        assert text in language_text(module9, source, lang), (lang, text)
+        assert equals_to_the_digits_shown(text, lang, EXPECTED_VALUES[name]), (lang, text, EXPECTED_VALUES[name])
+
+
+@pytest.mark.parametrize("stage", list(E5_TABLE))
+def test_e5_table_shows_the_computed_peaks(module9: Module, stage: int) -> None:
+    cells = " | ".join(f"{{{{ e5_peak_gb_zero{stage}_p{p}:.2f }}}}" for p in (1, 2, 8))
+    written = f"| {stage} | {cells} |"
+    for lang, row in zip(LANGS, E5_TABLE[stage], strict=True):
+        assert written in source_text("exercises.md", lang), (lang, written)
+        assert row in language_text(module9, "exercises.md", lang), (lang, row)
+        for processes, cell in zip((1, 2, 8), row.strip("| ").split(" | ")[1:], strict=True):
+            assert equals_to_the_digits_shown(cell, lang, ZERO_TABLE[(stage, processes)].peak_gb), (lang, cell)
+
+
+@pytest.mark.parametrize("source", ["quiz.md", "exercises.md"])
+def test_every_placeholder_is_checked_and_filled_in(module9: Module, source: str) -> None:
+    ru, en = placeholders(source_text(source, "ru")), placeholders(source_text(source, "en"))
+    assert sorted(ru) == sorted(en)  # both languages show the same figures, as often and as precisely
+    checked = {placeholders(p[1])[0] for p in PLACED if p[0] == source}
+    if source == "exercises.md":
+        checked |= {f"e5_peak_gb_zero{s}_p{p}:.2f" for s in E5_TABLE for p in (1, 2, 8)}
+    assert set(ru) == checked
+    for lang in LANGS:
+        assert "{{" not in language_text(module9, source, lang)
+
+
+@pytest.mark.parametrize("source, ru, en, value", TYPED, ids=[f"{f[0]}:{f[2]}" for f in TYPED])
+def test_typed_figure_equals_the_computed_value(module9: Module, source: str, ru: str, en: str, value: float) -> None:
     for lang, text in (("ru", ru), ("en", en)):
         assert text in language_text(module9, source, lang), (lang, text)
-        number, slack = shown_number(text, lang)
-        assert abs(number - value) <= slack * (1 + 1e-9) + 1e-12 * abs(value), (lang, text, value)
-
-
-@pytest.mark.parametrize("source, lang", list(ROWS))
-def test_table_figures_equal_the_computed_values(module9: Module, source: str, lang: str) -> None:
-    written = language_text(module9, source, lang)
-    for text, value in ROWS[(source, lang)]:
-        assert text in written, (lang, text)
-        number, slack = shown_number(text.strip("| "), lang)
-        assert abs(number - value) <= slack * (1 + 1e-9), (lang, text, value)
+        assert equals_to_the_digits_shown(text, lang, value), (lang, text, value)
 
 
 def test_the_seed_defects_are_fixed(module9: Module) -> None:
     """The seed put formulas in the wrong places in 9.11.1, 9.7.2 and 9.16.1 (and N for 2N in 9.8.1)."""
     questions = {q.id: q for q in module9.questions}
-    for lang, budget in (("ru", r"$C\approx7{,}23\cdot10^{23}$"), ("en", r"$C\approx7.23\cdot10^{23}$")):
+    for lang, budget in (("ru", r"$C\approx7{,}23\cdot 10^{23}$"), ("en", r"$C\approx7.23\cdot 10^{23}$")):
         assert "$W_Q$" in questions["9.11.1"].explanation[lang].markdown
         assert "$W_K$" in questions["9.11.1"].explanation[lang].markdown
         assert budget in questions["9.7.2"].explanation[lang].markdown

@@ -29,11 +29,12 @@ def load_values(path: Path) -> dict[str, float]:
     sys.path.insert(0, str(path.parent))
     try:
         namespace = runpy.run_path(str(path))
+        if not callable(namespace.get("values")):
+            raise ValueError(f"{path.name} must define a function values() returning a dict of numbers")
+        # Called with the folder still importable: values() may import the module's other files.
+        result = namespace["values"]()
     finally:
         sys.path.remove(str(path.parent))
-    if not callable(namespace.get("values")):
-        raise ValueError(f"{path.name} must define a function values() returning a dict of numbers")
-    result = namespace["values"]()
     if not isinstance(result, dict) or not all(isinstance(v, (int, float)) for v in result.values()):
         raise ValueError(f"values() in {path.name} must return a dict of names to numbers")
     return {str(name): value for name, value in result.items()}

@@ -15,13 +15,18 @@ Contents
     state_bytes, zero_state_bytes    training state per process, without sharding and with ZeRO 1-3
     bubble_fraction, min_microbatches the 1F1B pipeline bubble
     newton_schulz, singular_values   Muon's orthogonalisation on lists of lists
+    effective_epochs                 how often a run repeats a domain of its data mix
+    values                           every figure the course pages show, by name (`{{ e1_ratio:.2f }}`)
     fmt                              numbers written the way each language writes them
 """
 
 from __future__ import annotations
 
 import math
+import runpy
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 GB = 10**9
 GiB = 2**30
@@ -30,6 +35,10 @@ GiB = 2**30
 LLAMA3_8B_PARAMS = 8.03e9
 LLAMA3_8B_TOKENS = 15e12
 BIG_PARAMS = 70e9
+
+# The training-time scenario of section 2: 1024 accelerators with a bf16 peak of 989 TFLOP/s.
+CLUSTER_GPUS = 1024
+CLUSTER_PEAK_FLOPS = 989e12
 
 
 # -- 1, 3, 4. Scaling law, compute-optimal split, isoFLOP profile, rule of thumb
@@ -306,6 +315,142 @@ def min_microbatches(stages: int, limit: float = 0.05) -> int:
     while not bubble_fraction(stages, microbatches) < limit:
         microbatches += 1
     return microbatches
+
+
+# -- Data mix
+
+
+def effective_epochs(run_tokens: float, share: float, unique_tokens: float) -> float:
+    """How many times a run goes over a domain's unique tokens: the tokens it takes from it over their number."""
+    return run_tokens * share / unique_tokens
+
+
+# -- The figures of the course pages
+
+
+def _half_up(value: float, digits: int) -> float:
+    """Rounded half up, as the demo notebook prints it (2.625 -> 2.63, where format() gives 2.62)."""
+    return float(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def values() -> dict[str, float]:
+    """Every figure the quiz and the exercises of module 9 show, in the units the text shows them.
+
+    The pages write `{{ name:FORMAT }}` and the build fills in the number (module.yml: `values:`), so the
+    text, the notebooks and the tests share one calculation. A suffix names the unit: _b billions,
+    _t trillions, _gb 10^9 bytes, _gib 2^30 bytes, _pct percent; no suffix means the plain quantity.
+    """
+    # The demos live in their own file; it is run from its path, so nothing is cached next to it.
+    demo = runpy.run_path(str(Path(__file__).with_name("pretrain_demo.py")))
+
+    law = CHINCHILLA
+    budget = train_flops(LLAMA3_8B_PARAMS, LLAMA3_8B_TOKENS)
+    best = optimal_split(budget)
+    loss_8b = law.loss(LLAMA3_8B_PARAMS, LLAMA3_8B_TOKENS)
+    n_exponent, d_exponent, ratio_exponent = optimum_exponents()
+    rule = rule_of_thumb_split(budget)
+    half = isoflop_profile(budget, [0.5])[0]
+    be = break_even()
+    big_param_term = law.A * BIG_PARAMS**-law.alpha
+    state = state_bytes(7e9)
+    zero1, zero2, zero3 = (zero_state_bytes(7e9, 64, stage) for stage in (1, 2, 3))
+    diagonal = newton_schulz([[3.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    transposed, plain = gram_work(64, 32, True), gram_work(64, 32, False)
+    big_transposed, big_plain = gram_work(4096, 1024, True), gram_work(4096, 1024, False)
+
+    figures: dict[str, float] = {
+        # E1 (and quiz 9.4-9.7): the Llama 3 8B run against the compute-optimal split of its budget
+        "e1_c": budget,
+        "e1_param_term": law.A * LLAMA3_8B_PARAMS**-law.alpha,
+        "e1_data_term": law.B * LLAMA3_8B_TOKENS**-law.beta,
+        "e1_loss_8b": loss_8b,
+        "e1_n_opt_b": best.params / 1e9,
+        "e1_d_opt_t": best.tokens / 1e12,
+        "e1_ratio": best.tokens_per_param,
+        "e1_opt_param_term": law.A * best.params**-law.alpha,
+        "e1_opt_data_term": law.B * best.tokens**-law.beta,
+        "e1_beta_over_alpha": law.beta / law.alpha,
+        "e1_loss_opt": best.loss,
+        "e1_delta_loss": loss_8b - best.loss,
+        "e1_delta_loss_rounded": round(loss_8b, 6) - round(best.loss, 6),
+        "llama_d_over_n": LLAMA3_8B_TOKENS / LLAMA3_8B_PARAMS,
+        "llama_over_opt_ratio": LLAMA3_8B_TOKENS / LLAMA3_8B_PARAMS / best.tokens_per_param,
+        "n_opt_over_llama": best.params / LLAMA3_8B_PARAMS,
+        "n_opt_exponent": n_exponent,
+        "d_opt_exponent": d_exponent,
+        "ratio_opt_exponent": ratio_exponent,
+        "rule20_n_b": rule.params / 1e9,
+        "rule20_d_t": rule.tokens / 1e12,
+        "rule20_extra_loss": rule.loss - best.loss,
+        "half_n_extra_loss": half["excess"],
+        # E2 (and quiz 9.8, 9.16): break-even with inference, training time
+        "e2_big_param_term": big_param_term,
+        "e2_big_data_term": be.target_loss - law.E - big_param_term,
+        "e2_d70": be.big_tokens,
+        "e2_c70": be.big_compute,
+        "e2_delta_c": be.saved_compute,
+        "e2_extra_per_token": be.extra_per_token,
+        "e2_t_star": be.tokens,
+        "e2_t_star_days": be.tokens / 1e11,  # at 10^11 generated tokens a day
+        "days_8b_mfu40": training_days(budget, CLUSTER_GPUS, CLUSTER_PEAK_FLOPS, 0.4),
+        "days_8b_mfu30": training_days(budget, CLUSTER_GPUS, CLUSTER_PEAK_FLOPS, 0.3),
+        "days_70b_mfu40": training_days(be.big_compute, CLUSTER_GPUS, CLUSTER_PEAK_FLOPS, 0.4),
+        # E3 (and quiz 9.15): training state of a 7B model, the 1F1B bubble of eight stages
+        "e3_state_gb": state / GB,
+        "e3_state_gib": state / GiB,
+        "e3_zero1_gb": zero1 / GB,
+        "e3_zero2_gb": zero2 / GB,
+        "e3_zero3_gb": zero3 / GB,
+        "e3_zero3_gib": zero3 / GiB,
+        "e3_bubble_32": bubble_fraction(8, 32),
+        "e3_bubble_32_pct": 100 * bubble_fraction(8, 32),
+        "e3_bubble_128": bubble_fraction(8, 128),
+        "e3_bubble_128_pct": 100 * bubble_fraction(8, 128),
+        "e3_bubble_134_pct": 100 * bubble_fraction(8, 134),
+        "e3_min_microbatches": min_microbatches(8),
+        # Quiz 9.5: effective epochs of a domain in a 2T-token run, the DCLM pool against its training run
+        "epochs_domain_tokens_b": 2e12 * 0.10 / 1e9,
+        "epochs_small_domain": effective_epochs(2e12, 0.10, 50e9),
+        "epochs_large_domain": effective_epochs(2e12, 0.10, 500e9),
+        "dclm_trained_of_pool_pct": 100 * 2.6e12 / 240e12,
+        # Quiz 9.10, 9.12: Newton-Schulz and the Gram matrix of a 64x32 (and a 4096x1024) update
+        "ns_diag_large": diagonal[0][0],
+        "ns_diag_small": diagonal[1][1],
+        "gram_entries_transposed": transposed["entries"],
+        "gram_entries_plain": plain["entries"],
+        "gram_mults_transposed": transposed["gram_mults"],
+        "gram_mults_plain": plain["gram_mults"],
+        "square_mults_transposed": transposed["square_mults"],
+        "square_mults_plain": plain["square_mults"],
+        "gram_saving_64x32": plain["gram_mults"] // transposed["gram_mults"],
+        "square_saving_64x32": plain["square_mults"] // transposed["square_mults"],
+        "gram_saving_4096x1024": big_plain["gram_mults"] // big_transposed["gram_mults"],
+        "square_saving_4096x1024": big_plain["square_mults"] // big_transposed["square_mults"],
+    }
+
+    # E4: the eight documents of demo 1
+    base = demo["run_pipeline"]()
+    reordered = demo["run_pipeline"](order=("dedup", "quality", "language"))
+    texts = {doc.id: doc.text for doc in demo["DOCUMENTS"]}
+    figures["e4_similarity_d2_d1"] = base.dropped["D2"].value
+    figures["e4_similarity_d6_d5"] = reordered.dropped["D6"].value
+    figures["e4_similarity_d8_d1"] = demo["similarity"](texts["D8"], texts["D1"])
+    for stage in base.stages:
+        figures[f"e4_{stage.stage}_out"] = stage.docs_out
+        figures[f"e4_{stage.stage}_of_input_pct"] = 100 * stage.docs_out / stage.docs_in
+        figures[f"e4_{stage.stage}_of_pool_pct"] = 100 * stage.docs_out / base.pool_docs
+    figures["e4_words_of_pool_pct"] = 100 * base.stages[-1].words_out / base.pool_words
+    figures["e4_reordered_of_pool_pct"] = 100 * len(reordered.kept) / reordered.pool_docs
+
+    # E5 (and quiz 9.15.1): memory per process of a 1B model under ZeRO 0-3 on 1, 2 and 8 processes
+    rows = demo["zero_table"](1.0, (1, 2, 8))
+    figures["e5_state_gb"] = rows[0].state_gb
+    for row in rows:
+        figures[f"e5_peak_gb_zero{row.stage}_p{row.processes}"] = row.peak_gb
+        if row.stage == 3:
+            figures[f"e5_naive_gb_p{row.processes}"] = row.naive_gb
+            figures[f"e5_peak_over_naive_p{row.processes}"] = _half_up(row.peak_gb / row.naive_gb, 2)
+    return figures
 
 
 # -- Formatting
