@@ -852,7 +852,7 @@ def test_fixture_course_loads() -> None:
     e1, e2 = exercises
     assert isinstance(e1, Exercise) and e1.criteria is None
     assert [(link.file, link.section) for link in e1.notebooks] == [
-        ("notebook.ipynb", {"ru": "1. Начало", "en": "1. Start"}),
+        ({"ru": "notebook.ipynb", "en": "notebook.ipynb"}, {"ru": "1. Начало", "en": "1. Start"}),
     ]
     assert e1.solution["en"].markdown == "$$\n\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}\n$$"
     assert e2.criteria is not None and e2.criteria["en"].markdown == "It works and is explained."
@@ -989,3 +989,26 @@ def test_values_file_that_fails_is_reported_on_module_yml(tmp_path: Path) -> Non
     [error] = info.value.errors
     assert (error.path, error.line) == (MODULE_YML, 5)
     assert "cannot read the module's values: division by zero" in error.message
+
+
+def test_exercise_label_per_language(tmp_path: Path) -> None:
+    exercise_text = exercise(yaml="label: {ru: У1, en: E1}")
+    loaded = load(tmp_path / "a", exercises=exercise_text)[0].modules[0].exercises[0]
+    assert loaded.label == {"ru": "У1", "en": "E1"}
+    assert load(tmp_path / "b", exercises=exercise())[0].modules[0].exercises[0].label == {"ru": "E1", "en": "E1"}
+    bad = exercise(yaml="label: {ru: У1}")
+    error = one_error(tmp_path / "c", exercises=bad)
+    assert (error.line, error.message) == (line_with(bad, "label:"), "'label' needs a text per language")
+
+
+def test_notebook_link_may_name_one_file_per_language(tmp_path: Path) -> None:
+    yaml = "notebooks:\n  - file: {ru: nb_ru.ipynb, en: nb_en.ipynb}\n    section: {ru: Раздел, en: Section}"
+    text = exercise(yaml=yaml)
+    error = one_error(tmp_path, exercises=text)
+    assert error.message == "the notebook 'nb_ru.ipynb' is not in this module's files/"
+    files = tmp_path / MODULE_DIR / "files"
+    files.mkdir()
+    for name in ("nb_ru.ipynb", "nb_en.ipynb"):
+        (files / name).write_text("{}")
+    course = load_courses(tmp_path / "exercises", LANGS, tmp_path)[0]
+    assert course.modules[0].exercises[0].notebooks[0].file == {"ru": "nb_ru.ipynb", "en": "nb_en.ipynb"}

@@ -70,7 +70,8 @@ class Question:
 
 @dataclass
 class NotebookLink:
-    file: str
+    # The notebook each language's page points to (the same file, or one per language).
+    file: dict[str, str]
     section: dict[str, str]
 
 
@@ -84,6 +85,8 @@ class Exercise:
     solution: Localized
     criteria: Localized | None
     notebooks: list[NotebookLink]
+    # Shown before the title, per language; the id unless the author gives one.
+    label: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -508,7 +511,8 @@ class BlockReader:
 
     def exercise(self) -> Exercise:
         exercise_id = self.require_id()
-        data = self.read_yaml(("project", "notebooks"))
+        data = self.read_yaml(("project", "notebooks", "label"))
+        label = self.label(data.get("label"), exercise_id)
         project = data.get("project", False)
         if not isinstance(project, bool):
             raise self.fail("'project' is true or false", self.line_of(("project",)))
@@ -521,30 +525,46 @@ class BlockReader:
             statement={lang: parts.body for lang, parts in texts.items()},
             solution={lang: parts.texts["solution"] for lang, parts in texts.items()},
             criteria={lang: parts.texts["criteria"] for lang, parts in texts.items()} if project else None,
-            notebooks=notebooks,
+            notebooks=notebooks, label=label,
         )
+
+    def label(self, value: Any, exercise_id: str) -> dict[str, str]:
+        """How each language numbers the exercise (У1 in Russian, E1 in English); the id by default."""
+        if value is None:
+            return {lang: exercise_id for lang in self.languages}
+        if not isinstance(value, dict) or any(not str(value.get(lang) or "").strip() for lang in self.languages):
+            raise self.fail("'label' needs a text per language", self.line_of(("label",)),
+                            "write e.g. 'label: {ru: У1, en: E1}', or leave it out to show the id")
+        return {lang: str(value[lang]).strip() for lang in self.languages}
 
     def notebooks(self, value: Any) -> list[NotebookLink]:
         if value is None:
             return []
-        hint = "write a list of '- file: name.ipynb' with 'section: {ru: …, en: …}'"
+        hint = ("write a list of '- file: name.ipynb' (or one file per language, 'file: {ru: …, en: …}') "
+                "with 'section: {ru: …, en: …}'")
         if not isinstance(value, list):
             raise self.fail("'notebooks' is a list", self.line_of(("notebooks",)), hint)
         links = []
         for index, item in enumerate(value):
             where = self.line_of(("notebooks", str(index)))
-            if not isinstance(item, dict) or not isinstance(item.get("file"), str):
-                raise self.fail("each notebook link needs 'file'", where, hint)
+            file = item.get("file") if isinstance(item, dict) else None
+            if isinstance(file, str):
+                file = {lang: file for lang in self.languages}
+            if not isinstance(file, dict) or any(not isinstance(file.get(lang), str) for lang in self.languages):
+                raise self.fail("each notebook link needs 'file', one for all languages or one per language",
+                                where, hint)
             extra = set(item) - {"file", "section"}
             if extra:
                 raise unknown_key(self.shown, where, sorted(extra)[0], ("file", "section"))
             section = item.get("section") or {}
             if not isinstance(section, dict) or any(not section.get(lang) for lang in self.languages):
                 raise self.fail("a notebook link needs its section's name in every language", where, hint)
-            if not (self.path.parent / "files" / item["file"]).is_file():
-                raise self.fail(f"the notebook '{item['file']}' is not in this module's files/", where,
-                                "put the notebook into files/ or fix the file name")
-            links.append(NotebookLink(item["file"], {lang: str(section[lang]) for lang in self.languages}))
+            for name in dict.fromkeys(file[lang] for lang in self.languages):
+                if not (self.path.parent / "files" / name).is_file():
+                    raise self.fail(f"the notebook '{name}' is not in this module's files/", where,
+                                    "put the notebook into files/ or fix the file name")
+            links.append(NotebookLink({lang: file[lang] for lang in self.languages},
+                                      {lang: str(section[lang]) for lang in self.languages}))
         return links
 
     # -- language parts -----------------------------------------------------------------------------

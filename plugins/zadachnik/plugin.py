@@ -445,7 +445,7 @@ def toc_tokens(plan: PagePlan) -> list[dict[str, Any]]:
     parent: list[dict[str, Any]] = tokens
     if plan.kind == "exercises":
         for exercise in plan.module.exercises or []:
-            name = f"{exercise.id}. {plain(exercise.title[plan.lang].markdown)}"
+            name = f"{exercise.label.get(plan.lang, exercise.id)}. {plain(exercise.title[plan.lang].markdown)}"
             tokens.append({"level": 2, "id": f"e-{exercise.id}", "name": name, "children": []})
         return tokens
     for item in plan.module.quiz or []:
