@@ -24,6 +24,7 @@ _CLOSE = re.compile(r"^///\s*$")
 _LANG_OPEN = re.compile(r"^////\s+(?P<lang>[^\s|]+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
 _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+BYTE_ORDER_MARK = "\ufeff"
 
 
 @dataclass
@@ -59,6 +60,16 @@ class Block:
 
 def split_blocks(text: str, path: str) -> list[Block]:
     """Blocks of a source file; SourceError on the first structural problem."""
+    # Editors on Windows start files with a byte order mark: accepted at the start, as MkDocs does for pages;
+    # one further on (two files pasted together) would hide, invisible, in a block marker or a text.
+    text = text.removeprefix(BYTE_ORDER_MARK)
+    inside = text.find(BYTE_ORDER_MARK)
+    if inside >= 0:
+        raise SourceError(
+            path, text.count("\n", 0, inside) + 1,
+            "an invisible byte order mark (U+FEFF) inside the file (two files pasted together?)",
+            "delete it: most editors show it only with invisible characters on; one at the very start is fine",
+        )
     blocks: list[Block] = []
     block: Block | None = None
     lang: LangBlock | None = None

@@ -21,10 +21,16 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+BYTE_ORDER_MARK = "\ufeff"
+# Deeper than any course source needs, and far below what overflows Python's stack while constructing values.
+MAX_DEPTH = 50
 
 
 def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     """The YAML's value and, for each key path, its 0-based line within `text`."""
+    # Editors on Windows start files with a byte order mark: accepted at the start, as MkDocs does for pages.
+    text = text.removeprefix(BYTE_ORDER_MARK)
+    check_byte_order_marks(text)
     control = _CONTROL.search(text)
     if control:
         raise YamlProblem(
@@ -32,9 +38,14 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
             text.count("\n", 0, control.start()),
         )
     try:
+        # Only a text with '&' or '*' can hold an anchor or an alias: the others skip the second parse.
+        if "&" in text or "*" in text:
+            refuse_anchors(text)
         loader = Loader(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                check_depth(node)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -52,6 +63,48 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     if node is not None:
         _walk(node, (), lines)
     return data, lines
+
+
+def check_byte_order_marks(text: str) -> None:
+    """A byte order mark inside the text (two files pasted together) would end up, invisible, in a value."""
+    inside = text.find(BYTE_ORDER_MARK)
+    if inside >= 0:
+        raise YamlProblem(
+            "an invisible byte order mark (U+FEFF) inside the file (two files pasted together?): delete it",
+            text.count("\n", 0, inside),
+        )
+
+
+def refuse_anchors(text: str) -> None:
+    """Anchors (&name) and aliases (*name) let a few hundred bytes stand for billions of values, which every
+    later pass would follow; no course source needs them."""
+    for event in yaml.parse(text, Loader=Loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise YamlProblem(
+                f"YAML aliases (*{event.anchor}) are not allowed in course sources: write the value out in full "
+                "where it is needed", event.start_mark.line,
+            )
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise YamlProblem(
+                f"YAML anchors (&{anchor}) are not allowed in course sources: remove it and write the value out "
+                "in full where it is needed", event.start_mark.line,
+            )
+
+
+def check_depth(root: yaml.Node) -> None:
+    """Refuse values nested deeper than MAX_DEPTH, without recursing (so a deep one can't overflow the stack)."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise YamlProblem(
+                f"values nested more than {MAX_DEPTH} levels deep: write them flatter", node.start_mark.line
+            )
+        if isinstance(node, yaml.MappingNode):
+            stack.extend((child, depth + 1) for pair in node.value for child in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
 
 
 def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
