@@ -289,7 +289,7 @@ PLACED = [
     ("quiz.md", "{{ square_mults_transposed:,d }}", r"=32\,768$", r"=32{,}768$"),
     ("quiz.md", "{{ square_mults_plain:,d }}", r"=262\,144$", r"=262{,}144$"),
     ("quiz.md", "{{ gram_saving_64x32 }}", "это 2 и 8", "that is 2 and 8"),
-    ("quiz.md", "{{ square_saving_64x32 }}", "и 8 (см. 9.10.2)", "and 8 (see 9.10.2)"),
+    ("quiz.md", "{{ square_saving_64x32 }}", "и 8 (см. [9.10.2](#q-9.10.2))", "and 8 (see [9.10.2](#q-9.10.2))"),
     ("quiz.md", "{{ gram_saving_4096x1024 }}", "— 4 и 64", "it is 4 and 64"),
     ("quiz.md", "{{ square_saving_4096x1024 }}", "и 64, так что", "and 64, so"),
     ("quiz.md", "{{ ns_diag_large:.3f }}", "получаются 0,753", "yields 0.753"),

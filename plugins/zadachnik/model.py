@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -215,7 +216,33 @@ class Loader:
             module.exercises = self.exercises_file(exercises, ids)
         if "values" in data:
             self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1)
+        self.resolve_references(module)
         return module
+
+    def resolve_references(self, module: Module) -> None:
+        """`[[E1]]` in author text becomes the target's label in the page's language, linked to its anchor
+        on this page or on the module's other page; an unknown one is reported with its line."""
+        targets = reference_targets(module)
+        for page, source, lang, fragment, linked in referring_fragments(module):
+            resolve = partial(self.reference, targets, page, lang, linked, self.shown(source), fragment)
+            fragment.markdown = _REFERENCE.sub(resolve, fragment.markdown)
+
+    def reference(self, targets: dict[str, Target], page: str, lang: str, linked: bool, source: str,
+                  fragment: Fragment, match: re.Match[str]) -> str:
+        if match["ref"] is None:  # code or math, where [[…]] is not a reference
+            return match[0]
+        target = targets.get(match["ref"])
+        if target is None:
+            line = fragment.line + fragment.markdown.count("\n", 0, match.start())
+            self.errors.append(SourceError(source, line, f"unknown reference {match[0]}",
+                                           reference_hint(match["ref"], targets)))
+            return match[0]
+        label = target.label.get(lang, target.id)
+        if not linked:
+            return label
+        href = f"#{target.anchor}" if target.page == page else f"{PAGE_FILES[target.page]}#{target.anchor}"
+        text = _LINK_TEXT_SPECIAL.sub(r"\\\g<0>", label)
+        return f"[{text}]({href})"
 
     def fill_values(self, module: Module, meta: Path, name: Any, line: int) -> None:
         """Put the figures a module's code computes into its text: `{{ name:.3f }}`."""
@@ -351,6 +378,80 @@ def module_fragments(module: Module):
             exercises.extend(text.items())
     yield module.path / QUIZ_FILE, quiz
     yield module.path / EXERCISES_FILE, exercises
+
+
+# -- references: `[[E1]]`, `[[9.4.2]]`, `[[9.4]]` -----------------------------------------------------------------
+
+# A reference, unless it stands in text that is not prose: a code fence, a code span, math (or an escaped $).
+_REFERENCE = re.compile(
+    r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[ \t]*$"
+    r"|(?P<ticks>`+)[^\n]*?(?P=ticks)|\\\$|\$\$.*?\$\$|\$[^$\n]+\$"
+    r"|\[\[(?P<ref>[^\[\]\n]*)\]\]",
+    re.MULTILINE | re.DOTALL,
+)
+# A module's pages in one language are siblings named like its sources (see site.module_page_uri), so a link
+# to the other page's .md file is relative, and MkDocs writes it in the site's URL style.
+PAGE_FILES = {"quiz": QUIZ_FILE, "exercises": EXERCISES_FILE}
+_LINK_TEXT_SPECIAL = re.compile(r"[\\\[\]]")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a reference names: an exercise, a question or a section, where it is and how each page shows it."""
+
+    id: str
+    page: str
+    anchor: str
+    label: dict[str, str] = field(default_factory=dict)
+
+
+def reference_targets(module: Module) -> dict[str, Target]:
+    """Ids a module's text can refer to; a question or an exercise wins over a section of the same id."""
+    targets: dict[str, Target] = {}
+    for exercise in module.exercises or []:
+        targets[exercise.id] = Target(exercise.id, "exercises", f"e-{exercise.id}", exercise.label)
+    for item in module.quiz or []:
+        if isinstance(item, Question):
+            targets[item.id] = Target(item.id, "quiz", f"q-{item.id}")
+    for item in module.quiz or []:
+        if isinstance(item, Section):
+            targets.setdefault(item.id, Target(item.id, "quiz", f"s-{item.id}"))
+    return targets
+
+
+def referring_fragments(module: Module):
+    """Author text that may refer: (page, source, language, fragment, linked). Titles and list entries get the
+    label without a link: a heading's line in the contents is plain text, and a link inside an option's label
+    would take a click meant for the option."""
+    for item in module.quiz or []:
+        texts: list[tuple[Localized, bool]]
+        if isinstance(item, Section):
+            texts = [(item.title, False)]
+        else:
+            entries = [(entry.text, False) for listed in item.lists.values() for entry in listed]
+            texts = [(item.title, False), (item.body, True), (item.explanation, True), *entries]
+        for text, linked in texts:
+            for lang, fragment in text.items():
+                yield "quiz", module.path / QUIZ_FILE, lang, fragment, linked
+    for exercise in module.exercises or []:
+        parts = [(exercise.title, False), (exercise.statement, True), (exercise.solution, True),
+                 (exercise.criteria or {}, True)]
+        for text, linked in parts:
+            for lang, fragment in text.items():
+                yield "exercises", module.path / EXERCISES_FILE, lang, fragment, linked
+
+
+def reference_hint(written: str, targets: dict[str, Target]) -> str:
+    import difflib
+
+    by_label = [target.id for target in targets.values() if written in target.label.values()]
+    if by_label:
+        return f"'{written}' is how a page shows {by_label[0]}: write [[{by_label[0]}]]"
+    close = difflib.get_close_matches(written, targets, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean [[{close[0]}]]? (the id of an exercise, question or section of this module)"
+    known = ", ".join(f"[[{name}]]" for name in list(targets)[:10]) or "none: the module has no exercises or questions"
+    return f"write the id of an exercise, question or section of this module: {known}"
 
 
 def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> SourceError:

@@ -8,6 +8,7 @@ each piece into the page templates, which add the inputs, buttons and data attri
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -67,9 +68,20 @@ class PagePlan:
     def title(self) -> str:
         return strings(self.lang)[self.kind]
 
+    def anchors(self) -> str:
+        """The ids the templates give this page's sections, questions and exercises, as empty elements before
+        the first piece: MkDocs checks links to anchors (`[[E1]]` references) against the ids it sees in the
+        Markdown, and `split_pieces` drops everything outside the pieces, so the page keeps one of each."""
+        if self.kind == "quiz":
+            ids = [f"{'s' if isinstance(item, Section) else 'q'}-{item.id}" for item in self.module.quiz or []]
+        else:
+            ids = [f"e-{exercise.id}" for exercise in self.module.exercises or []]
+        spans = "".join(f'<span id="{html.escape(anchor)}"></span>' for anchor in ids)
+        return f"<div hidden>{spans}</div>\n" if ids else ""
+
     def markdown(self) -> str:
         """The generated page: front matter, then every piece of author text after its marker."""
-        parts = [f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n"]
+        parts = [f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n", self.anchors()]
         for number, fragment in enumerate(self.pieces):
             parts.append(f"{_MARKER.format(number)}\n\n{fragment.markdown}\n")
         parts.append(_MARKER.format(len(self.pieces)))
