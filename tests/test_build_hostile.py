@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURE_SITE, build_failure, copy_site
+from zadachnik.coursefiles import UnsafeLink, zip_course_files
 from zadachnik.errors import SourceError, SourceErrors
 from zadachnik.model import Course, load_courses
 from zadachnik.yamlsource import YamlProblem, load_with_lines
@@ -164,3 +166,133 @@ def test_byte_order_mark_inside_a_file_is_named(tmp_path: Path, where: str) -> N
         error = one_error(tmp_path, quiz=question(), module=MODULE.replace("title:", BOM + "title:"))
         assert (error.path, error.line) == (f"{MODULE_DIR}/module.yml", 2)
     assert "U+FEFF" in error.message and "delete" in (error.message + error.hint)
+
+
+# -- links in a module's files/ -------------------------------------------------------------------------
+# The course-files zip is public: a link must never carry a file from outside the module into it.
+
+FILES_SHOWN = "exercises/c/m/files"
+
+
+def module_with_files(tmp_path: Path) -> tuple[Path, Path]:
+    """exercises/c/m with files/notebook.ipynb, and a secret file outside the module; returns (files/, secret)."""
+    files = tmp_path / "exercises/c/m/files"
+    files.mkdir(parents=True)
+    (files / "notebook.ipynb").write_text("{}")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password")
+    return files, secret
+
+
+def zipped(files: Path) -> dict[str, bytes]:
+    import io
+    import zipfile
+
+    archive, _ = zip_course_files(files, "m", 10**6, FILES_SHOWN)
+    assert archive is not None
+    with zipfile.ZipFile(io.BytesIO(archive.data)) as opened:
+        return {name: opened.read(name) for name in opened.namelist()}
+
+
+def refused(files: Path) -> str:
+    with pytest.raises(UnsafeLink) as info:
+        zip_course_files(files, "m", 10**6, FILES_SHOWN)
+    assert isinstance(info.value, OSError), "the plugin reports OSErrors from zipping as build errors"
+    return str(info.value)
+
+
+def test_link_to_a_file_outside_is_refused(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    (files / "passwd").symlink_to("/etc/passwd")
+    message = refused(files)
+    assert message.startswith(f"{FILES_SHOWN}/passwd: ")
+    assert "/etc/passwd" in message and "outside the module" in message and "copy" in message
+
+
+def test_relative_link_out_of_the_module_is_refused(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    (files / "data").mkdir()
+    (files / "data" / "secret.txt").symlink_to("../../../../../secret.txt")
+    assert refused(files).startswith(f"{FILES_SHOWN}/data/secret.txt: ")
+
+
+def test_linked_folder_outside_is_refused(tmp_path: Path) -> None:
+    files, secret = module_with_files(tmp_path)
+    (files / "etc").symlink_to(secret.parent, target_is_directory=True)
+    assert refused(files).startswith(f"{FILES_SHOWN}/etc: ")
+
+
+def test_link_to_a_link_that_leaves_is_refused(tmp_path: Path) -> None:
+    files, secret = module_with_files(tmp_path)
+    (files / "hop").symlink_to(secret)
+    (files / "innocent.txt").symlink_to("hop")
+    message = refused(files)
+    # Either link may be met first; both lead out.
+    assert message.startswith((f"{FILES_SHOWN}/hop: ", f"{FILES_SHOWN}/innocent.txt: "))
+    assert "outside the module" in message
+
+
+def test_link_that_leaves_and_comes_back_is_refused(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    (tmp_path / "bounce").symlink_to(files / "notebook.ipynb")
+    (files / "copy.ipynb").symlink_to(tmp_path / "bounce")
+    assert refused(files).startswith(f"{FILES_SHOWN}/copy.ipynb: ")
+
+
+def test_files_folder_itself_linked_outside_is_refused(tmp_path: Path) -> None:
+    files, secret = module_with_files(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.txt").write_text("x")
+    linked = files.parent / "linked-files"
+    linked.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(UnsafeLink) as info:
+        zip_course_files(linked, "m", 10**6, "exercises/c/m/linked-files")
+    assert str(info.value).startswith("exercises/c/m/linked-files: ")
+
+
+def test_link_loop_and_broken_link_are_named(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    (files / "a").symlink_to("b")
+    (files / "b").symlink_to("a")
+    assert "loop" in refused(files)
+    (files / "a").unlink()
+    (files / "b").unlink()
+    (files / "gone.csv").symlink_to("nothing-here.csv")
+    message = refused(files)
+    assert message.startswith(f"{FILES_SHOWN}/gone.csv: ") and "nothing" in message
+
+
+def test_folder_link_back_up_is_refused_not_endless(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    (files / "sub").mkdir()
+    (files / "sub" / "up").symlink_to("..", target_is_directory=True)
+    message = refused(files)
+    assert message.startswith(f"{FILES_SHOWN}/sub/up: ") and "holds" in message
+
+
+def test_links_within_the_module_are_followed(tmp_path: Path) -> None:
+    files, _ = module_with_files(tmp_path)
+    module = files.parent
+    (module / "data").mkdir()
+    (module / "data" / "table.csv").write_text("a,b\n1,2\n")
+    (files / "table.csv").symlink_to("../data/table.csv")
+    (files / "data").symlink_to("../data", target_is_directory=True)
+    (files / "same.ipynb").symlink_to("notebook.ipynb")
+    assert zipped(files) == {"m/data/table.csv": b"a,b\n1,2\n", "m/notebook.ipynb": b"{}",
+                             "m/same.ipynb": b"{}", "m/table.csv": b"a,b\n1,2\n"}
+
+
+def test_hidden_links_are_left_out_unfollowed(tmp_path: Path) -> None:
+    files, secret = module_with_files(tmp_path)
+    (files / ".secret").symlink_to(secret)
+    assert zipped(files) == {"m/notebook.ipynb": b"{}"}
+
+
+def test_link_outside_fails_the_build_naming_the_link(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    (site / "exercises/demo/01-basics/files/passwd").symlink_to("/etc/passwd")
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert "exercises/demo/01-basics/files/passwd: " in message and "/etc/passwd" in message
+    assert "Traceback" not in message
+    assert not (tmp_path / "out/demo/01-basics/01-basics-files.zip").exists()

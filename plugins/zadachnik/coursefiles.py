@@ -7,15 +7,30 @@ bytes and rebuilds don't churn.
 from __future__ import annotations
 
 import io
+import os
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import SourceError
+
 # 1980-01-01, the earliest time a zip entry can carry.
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 _LANGUAGE_MARK = re.compile(r"(?:^|[_\-./])([a-z]{2})(?=[_\-./]|$)")
 KINDS = {".ipynb": "notebooks", ".py": "code", ".md": "texts", ".txt": "texts"}
+
+
+# More hops than this is a loop (Linux gives up after 40 too).
+MAX_LINK_HOPS = 40
+
+
+class UnsafeLink(OSError):
+    """A link in files/ that leads out of the module, nowhere, or round in a circle: the zip is public, so it is
+    refused rather than followed. An OSError, as any other reason a folder can't be zipped."""
+
+    def __init__(self, link: str, problem: str, hint: str):
+        super().__init__(str(SourceError(link, 0, problem, hint)))
 
 
 @dataclass
@@ -34,7 +49,8 @@ class CourseFiles:
 def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> tuple[CourseFiles | None, list[str]]:
     """The zip of `folder` under a top folder named `top` (None when there is nothing to zip), and warnings for
     the author: an empty folder, files over the size limit."""
-    paths = sorted(path for path in folder.rglob("*") if path.is_file() and not is_hidden(path, folder))
+    # In the order of path parts, as the zips were always sorted.
+    paths = sorted(module_files(folder, shown), key=lambda item: item[0].split("/"))
     if not paths:
         return None, [f"{shown} is empty: add the module's files or remove the folder"]
     warnings = []
@@ -42,9 +58,9 @@ def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> 
     languages: set[str] = set()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for path in paths:
-            relative = path.relative_to(folder).as_posix()
-            data = path.read_bytes()
+        for relative, real in paths:
+            path = Path(relative)
+            data = real.read_bytes()
             if len(data) > max_file_size:
                 warnings.append(f"{shown}/{relative} is {len(data) / 2**20:.1f} MiB, over the "
                                 f"{max_file_size / 2**20:.1f} MiB limit (course_files_max_size)")
@@ -58,7 +74,59 @@ def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> 
     return CourseFiles(f"{top}-files.zip", buffer.getvalue(), counts, sorted(languages)), warnings
 
 
-def is_hidden(path: Path, folder: Path) -> bool:
-    """Editor and tool leftovers stay out: dot-files, __pycache__, notebook checkpoints."""
-    parts = path.relative_to(folder).parts
-    return any(part.startswith(".") or part == "__pycache__" for part in parts)
+def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
+    """(path in the zip, real file) for every file under `folder`, following links only while they stay inside
+    the module (the folder holding files/); UnsafeLink for any other. Each real folder is walked once, so links
+    can neither loop nor multiply the zip."""
+    module = Path(os.path.realpath(folder.parent))
+    start = real_target(folder, module, shown) if folder.is_symlink() else Path(os.path.realpath(folder))
+    found: list[tuple[str, Path]] = []
+    walked: dict[Path, str] = {}
+    pending = [(start, "")]
+    while pending:
+        real_folder, relative_folder = pending.pop()
+        walked[real_folder] = relative_folder
+        with os.scandir(real_folder) as entries:
+            for entry in entries:
+                # Editor and tool leftovers stay out, unfollowed: dot-files, __pycache__, notebook checkpoints.
+                if entry.name.startswith(".") or entry.name == "__pycache__":
+                    continue
+                relative = f"{relative_folder}{entry.name}"
+                real = Path(entry.path)
+                if entry.is_symlink():
+                    real = real_target(real, module, f"{shown}/{relative}")
+                if real.is_dir():
+                    if real in walked or real_folder.is_relative_to(real):
+                        held = "holds it" if real_folder.is_relative_to(real) else "is already in the zip"
+                        raise UnsafeLink(f"{shown}/{relative}", f"a link to a folder that {held}",
+                                         "remove the link: the zip would hold that folder again and again")
+                    walked[real] = relative
+                    pending.append((real, f"{relative}/"))
+                elif real.is_file():
+                    found.append((relative, real))
+    return found
+
+
+def real_target(link: Path, module: Path, shown: str) -> Path:
+    """Where a link leads, one hop at a time: each hop must stay inside `module` and the chain must end at a
+    file or folder."""
+    current = link
+    for _ in range(MAX_LINK_HOPS):
+        if not current.is_symlink():
+            real = Path(os.path.realpath(current))
+            if not current.exists():
+                raise UnsafeLink(shown, f"a link to {current}, where there is nothing",
+                                 "fix the link or remove it")
+            if not real.is_relative_to(module):
+                raise outside(shown, real)
+            return real
+        hop = Path(os.path.normpath(current.parent / os.readlink(current)))
+        if not hop.is_relative_to(module):
+            raise outside(shown, hop)
+        current = hop
+    raise UnsafeLink(shown, "a loop of links that never reaches a file", "replace the links with the file itself")
+
+
+def outside(shown: str, target: Path) -> UnsafeLink:
+    return UnsafeLink(shown, f"a link to {target}, outside the module",
+                      "the course-files zip is public: copy the file into the module's folder instead of linking it")
