@@ -89,15 +89,25 @@ def within(value: float, answer: float, atol: float, rtol: float) -> bool:
     return difference <= atol + slack or difference <= rtol * abs(answer) + slack
 
 
-def too_coarse(reading: Reading, atol: float, rtol: float) -> bool:
-    """The reading was typed with fewer digits than the tolerance needs (PrairieLearn's precision warning)."""
+def too_coarse(reading: Reading, answer: float, atol: float, rtol: float) -> bool:
+    """PrairieLearn's precision warning: the reading was typed with fewer digits than the tolerance needs, and
+    it is the answer rounded to the learner's last digit. Otherwise more digits would not help: it is just
+    wrong ("12" for 84 with atol 1e-6 must not be told to type "12.000000")."""
     if reading.get("fraction"):
         return False
     if atol > 0:
-        return reading["decimals"] < needed_decimals(atol)
-    if rtol > 0:
-        return reading["significant"] < needed_significant(rtol)
-    return False
+        coarse = reading["decimals"] < needed_decimals(atol)
+    elif rtol > 0:
+        coarse = reading["significant"] < needed_significant(rtol)
+    else:
+        return False
+    return coarse and within(reading["value"], answer, half_unit(reading["decimals"]), 0)
+
+
+def half_unit(decimals: int) -> float:
+    """Half a unit of the last typed digit: 2 decimals → 0.005, −1 (8e1) → 5. Parsed from text, as the
+    browser does, so both get the same double (a power computed in floating point might not)."""
+    return float(f"5e{-decimals - 1}")
 
 
 def needed_decimals(atol: float) -> int:
@@ -117,4 +127,5 @@ def grade_field(field: dict[str, Any], text: str) -> dict[str, Any]:
     atol, rtol = field.get("atol") or 0, field.get("rtol") or 0
     if within(reading["value"], field["answer"], atol, rtol):
         return {"status": "correct", "value": reading["value"]}
-    return {"status": "wrong", "value": reading["value"], "precision": too_coarse(reading, atol, rtol)}
+    precision = too_coarse(reading, field["answer"], atol, rtol)
+    return {"status": "wrong", "value": reading["value"], "precision": precision}

@@ -74,12 +74,20 @@ export function neededSignificant(rtol) {
   return Math.max(1, -Math.floor(Math.log10(2 * rtol))) + 1;
 }
 
-// The reading was typed with fewer digits than the tolerance needs (PrairieLearn's precision warning).
-export function tooCoarse(reading, atol, rtol) {
+// PrairieLearn's precision warning: typed with fewer digits than the tolerance needs, and the answer rounded
+// to the learner's last digit. Otherwise more digits would not help: the number is just wrong.
+export function tooCoarse(reading, answer, atol, rtol) {
   if (reading.fraction) return false;
-  if (atol > 0) return reading.decimals < neededDecimals(atol);
-  if (rtol > 0) return reading.significant < neededSignificant(rtol);
-  return false;
+  let coarse;
+  if (atol > 0) coarse = reading.decimals < neededDecimals(atol);
+  else if (rtol > 0) coarse = reading.significant < neededSignificant(rtol);
+  else return false;
+  return coarse && within(reading.value, answer, halfUnit(reading.decimals), 0);
+}
+
+// Half a unit of the last typed digit (2 decimals → 0.005), parsed from text as Python does: same double.
+function halfUnit(decimals) {
+  return Number(`5e${-decimals - 1}`);
 }
 
 export function gradeField(field, text) {
@@ -88,5 +96,5 @@ export function gradeField(field, text) {
   const atol = field.atol || 0;
   const rtol = field.rtol || 0;
   if (within(reading.value, field.answer, atol, rtol)) return { status: "correct", value: reading.value };
-  return { status: "wrong", value: reading.value, precision: tooCoarse(reading, atol, rtol) };
+  return { status: "wrong", value: reading.value, precision: tooCoarse(reading, field.answer, atol, rtol) };
 }
