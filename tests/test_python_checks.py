@@ -3,12 +3,13 @@ answer and reject the wrong ones; and pyrunner itself, which the browser's worke
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from test_checks import problems
 from test_format_errors import QUIZ, block, line_with, one_error
-from zadachnik.pyrunner import check_code, run_checker, run_code
+from zadachnik.pyrunner import OUTPUT_LIMIT, check_code, handle, run_checker, run_code
 
 RU = "Напишите `f`.\n\nexplanation:\nВот так."
 EN = "Write `f`.\n\nexplanation:\nLike this."
@@ -98,15 +99,22 @@ def test_wrong_without_check_and_check_without_function(tmp_path: Path) -> None:
 # -- pyrunner, as the worker runs it -------------------------------------------------------------
 
 
-def test_run_code_captures_output_and_learner_lines() -> None:
-    result = run_code("print('a')\nimport sys\nprint('b', file=sys.stderr)\n1/0\n")
-    assert (result["stdout"], result["stderr"]) == ("a\n", "b\n")
-    assert result["error"]["text"] == "ZeroDivisionError: division by zero (line 4)"
+def test_run_code_captures_output_in_order_and_learner_lines() -> None:
+    result = run_code("print('a')\nimport sys\nprint('b', file=sys.stderr)\nprint('c')\nprint('d')\n1/0\n")
+    # Adjacent writes to one stream merged, the streams interleaved as written.
+    assert result["output"] == [{"stream": "stdout", "text": "a\n"}, {"stream": "stderr", "text": "b\n"},
+                                {"stream": "stdout", "text": "c\nd\n"}]
+    assert result["error"]["text"] == "ZeroDivisionError: division by zero (line 6)"
+    assert result["truncated"] is False
 
 
-def test_run_code_caps_output_floods() -> None:
-    result = run_code("for i in range(100):\n    print(i)\n", max_lines=10)
-    assert result["truncated"] and result["stdout"].splitlines() == [str(i) for i in range(10)]
+def test_output_is_capped_in_characters_even_in_one_line() -> None:
+    result = run_code("print('x' * 50_000_000, end='')\nprint('never shown')\n")
+    assert result["truncated"] is True
+    assert [chunk["stream"] for chunk in result["output"]] == ["stdout"]
+    assert result["output"][0]["text"] == "x" * OUTPUT_LIMIT
+    many = run_code("for i in range(100_000):\n    print(i)\n")
+    assert many["truncated"] and sum(len(chunk["text"]) for chunk in many["output"]) == OUTPUT_LIMIT
 
 
 def test_check_code_runs_expressions_and_statements() -> None:
@@ -145,6 +153,123 @@ def test_incomplete_answers_never_reach_the_checker() -> None:
     assert run_checker(source, {"fields": {"x": ""}}, "en")["status"] == "unreadable"
 
 
-def test_checker_may_return_any_truthy_value() -> None:
-    assert run_checker("def check(answer):\n    return 1\n", {"choice": ["A"]}, "en")["status"] == "correct"
-    assert run_checker("def check(answer):\n    return 0, 'no'\n", {"choice": ["A"]}, "en")["message"] == "no"
+@pytest.mark.parametrize("returned, shown", [("42", "42"), ("None", "None"), ("1", "1"), ("(0, 'no')", "(0, 'no')"),
+                                             ("'yes'", "'yes'"), ("[True]", "[True]"),
+                                             ("(True, 'a', 'b')", "(True, 'a', 'b')"),
+                                             ("'x' * 500", "'" + "x" * 78 + "…")])
+def test_checker_must_return_a_verdict(returned: str, shown: str) -> None:
+    result = run_checker(f"def check(answer):\n    return {returned}\n", {"choice": ["A"]}, "en")
+    assert result["status"] == "unreadable"
+    assert result["error"]["code"] == "bad_verdict" and result["error"]["returned"] == shown
+    assert result["error"]["message"] == f"check() returned {shown}: return True or False, or (bool, message)"
+
+
+def test_checker_verdicts_true_false_and_pairs() -> None:
+    def verdict(returned: str) -> dict:
+        return run_checker(f"def check(answer):\n    return {returned}\n", {"choice": ["A"]}, "en")
+
+    assert verdict("True")["status"] == "correct" and verdict("False")["status"] == "wrong"
+    assert verdict("False, 'no'") == {"status": "wrong", "score": 0, "message": "no"}
+    assert verdict("True, {'ru': 'да', 'en': 'yes'}")["message"] == "yes"
+    assert verdict("1 == 1")["status"] == "correct"
+
+
+# -- the interface the browser's worker and the build's runner share: handle() ------------------------------
+
+TWICE = [{"test": "f(2) == 4", "message": {"en": "f(2) is 4"}, "time_limit": 1},
+         {"test": "assert f(3) == 6", "message": {"en": "f(3) is 6"}, "time_limit": 2}]
+
+
+def check_via_handle(code: str, tests: list | None = None, events: list | None = None) -> dict:
+    request = {"code": code, "tests": tests or TWICE, "lang": "en", "time_limit": 3}
+    return json.loads(handle("check", json.dumps(request), events.append if events is not None else None))
+
+
+def test_check_reports_each_step_and_each_test() -> None:
+    events: list[str] = []
+    result = check_via_handle("def f(x):\n    print(x)\n    return 2 * x\n", events=events)
+    assert result["status"] == "correct" and result["output"] == [{"stream": "stdout", "text": "2\n3\n"}]
+    assert [json.loads(event) for event in events] == [
+        {"event": "step", "step": "code", "time_limit": 3},
+        {"event": "step", "step": 0, "time_limit": 1},
+        {"event": "test", "index": 0, "result": {"passed": True, "message": "f(2) is 4"}},
+        {"event": "step", "step": 1, "time_limit": 2},
+        {"event": "test", "index": 1, "result": {"passed": True, "message": "f(3) is 6"}},
+    ]
+
+
+@pytest.mark.parametrize("code, status", [("import sys\nsys.exit(3)", 3), ("import os\nos._exit(2)", 2),
+                                          ("import posix\nposix._exit(0)", 0), ("exit()", 0),
+                                          ("raise SystemExit('bye')", 1)])
+def test_exits_are_errors_with_their_status(code: str, status: int) -> None:
+    error = check_via_handle(code)["error"]
+    assert (error["code"], error["exit_status"], error["type"]) == ("exit", status, "SystemExit")
+    assert error["lines"] == [code.count("\n") + 1]
+
+
+READERS = ["x = input()", "import sys\nx = sys.stdin.read()", "import sys\nx = sys.stdin.readline()",
+           "import sys\nfor line in sys.stdin:\n    pass"]
+
+
+@pytest.mark.parametrize("code", READERS)
+def test_reading_input_says_the_exercise_reads_none(code: str) -> None:
+    error = check_via_handle(code)["error"]
+    assert error["code"] == "no_input" and error["text"].startswith("EOFError: the exercise reads no input (line")
+
+
+def test_base_exception_subclasses_and_broken_messages_are_reported() -> None:
+    code = "class Odd(BaseException):\n    def __str__(self):\n        raise ValueError\nraise Odd()\n"
+    error = check_via_handle(code)["error"]
+    assert error["type"] == "Odd" and error["message"] == "<Odd that cannot be shown>" and error["lines"] == [4]
+    assert check_via_handle("raise KeyboardInterrupt")["error"]["type"] == "KeyboardInterrupt"
+
+
+WRONG = "def f(x):\n    return x + 100\n"
+PATCHES = {
+    "builtins.bool": "import builtins\nbuiltins.bool = lambda value=False: True\n",
+    "builtins.isinstance": "import builtins\nbuiltins.isinstance = lambda *args: True\n",
+    "builtins.AssertionError": "import builtins\nbuiltins.AssertionError = BaseException\n",
+    "builtins.all": "import builtins\nbuiltins.all = lambda results: True\n",
+    "builtins.f": "import builtins\nbuiltins.f = lambda x: 2 * x\n",
+    "pyrunner function": ("import zadachnik.pyrunner as p\n"
+                          "p._one_test = lambda t, n, l: {'passed': True, 'message': ''}\n"),
+    "pyrunner code object": ("import zadachnik.pyrunner as p\n"
+                             "p._one_test.__code__ = (lambda t, n, l: {'passed': True, 'message': ''}).__code__\n"),
+    "pyrunner class": ("import zadachnik.pyrunner as p, builtins\np.Snapshot.restore = lambda self: None\n"
+                       "builtins.all = lambda results: True\n"),
+    "json.dumps": "import json\njson.dumps = lambda *a, **k: '{\"status\": \"correct\", \"score\": 1}'\n",
+    "sys.modules": ("import sys, types\nfake = types.ModuleType('zadachnik.pyrunner')\n"
+                    "fake.handle = lambda *a: '{\"status\": \"correct\"}'\nsys.modules['zadachnik.pyrunner'] = fake\n"
+                    "sys.modules['zadachnik_planted'] = fake\n"),
+    "meta_path": ("import sys\nclass Finder:\n    def find_spec(self, *args):\n        return None\n"
+                  "sys.meta_path.insert(0, Finder())\nsys.path.insert(0, '/nowhere')\n"),
+}
+
+
+@pytest.mark.parametrize("patch", PATCHES)
+def test_a_patch_made_in_one_check_cannot_make_the_next_wrong_answer_pass(patch: str) -> None:
+    import sys
+
+    before = (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.pyrunner"])
+    check_via_handle(PATCHES[patch] + "def f(x):\n    return 2 * x\n")
+    assert check_via_handle(WRONG)["status"] == "wrong"
+    assert check_via_handle("g = 1\n")["status"] == "wrong"
+    assert (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.pyrunner"]) == before
+    assert "zadachnik_planted" not in sys.modules
+
+
+def test_a_checker_patch_cannot_make_the_next_checker_accept() -> None:
+    patch = ("import zadachnik.pyrunner as p\np.within = lambda *a: True\np.read_number = lambda t: {'value': 0.5}\n"
+             "def check(answer):\n    return True\n")
+    honest = "def check(answer):\n    return within(answer['fields']['x']['value'], 0.5, 1e-9, 0)\n"
+    request = {"answer": {"fields": {"x": "0.4"}}, "lang": "en"}
+    json.loads(handle("checker", json.dumps({"source": patch, **request})))
+    assert json.loads(handle("checker", json.dumps({"source": honest, **request})))["status"] == "wrong"
+
+
+def test_recursion_limit_is_put_back() -> None:
+    import sys
+
+    limit = sys.getrecursionlimit()
+    check_via_handle("import sys\nsys.setrecursionlimit(50)\n" + WRONG)
+    assert sys.getrecursionlimit() == limit

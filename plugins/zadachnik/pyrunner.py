@@ -1,58 +1,218 @@
-"""Runs learners' code, authors' hidden tests and authors' checkers.
+"""Runs learners' code, authors' hidden tests, authors' checkers and modules' values files.
 
-The same file runs in CPython when the site is built (to verify every reference solution and checker) and in
-Pyodide in the browser's worker (to run and check what learners write). It uses only the standard library and
-`zadachnik.numbers`, which travel with it.
+The same file runs in CPython when the site is built (to verify every reference solution and checker, and to
+compute values files) and in Pyodide in the browser's worker (to run and check what learners write). It uses
+only the standard library and `zadachnik.numbers`, which travel with it.
+
+The entry point is `handle(kind, request_json, report)`. Each call runs in a fresh namespace, and whatever the
+code patched (builtins, this module, the number reader, sys.modules, sys.path …) is put back when the call
+ends, so a patch never makes a later check pass. At build time `serve()` is the runner process's loop.
 """
 
 from __future__ import annotations
 
+import builtins
+import errno
 import io
+import json
+import math
+import os
 import sys
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+from zadachnik import numbers as _numbers
 from zadachnik.numbers import grade_field, read_number, within
 
 LEARNER_FILE = "<your code>"
-MAX_LINES = 10_000
+CHECK_FILE = "<check>"
+TEST_FILE = "<test>"
+# Characters of output kept per call, both streams together: one endless line is cut as surely as many lines.
+OUTPUT_LIMIT = 20_000
+# Processes the code may start with os.fork in one call; the processes it starts may start none.
+FORK_LIMIT = 16
+DEFAULT_TIME_LIMIT = 5.0
+RETURNED_REPR_LIMIT = 80
+VERDICT_HINT = "return True or False, or (bool, message)"
+
+# The harness's own references, taken before any learner code runs: patching builtins can't change them.
+_bool, _isinstance, _type, _tuple, _len, _str, _repr, _dict, _float, _int, _all = (
+    bool, isinstance, type, tuple, len, str, repr, dict, float, int, all)
+_AssertionError, _BaseException, _SystemExit = AssertionError, BaseException, SystemExit
+_json_dumps, _json_loads = json.dumps, json.loads
+_REAL_EXIT: Callable[[int], Any] | None = getattr(os, "_exit", None)
+_REAL_FORK: Callable[[], int] | None = getattr(os, "fork", None)
+
+Report = Callable[[str], Any]
 
 
-class CappedOutput(io.TextIOBase):
-    """Collects printed text up to a number of lines, then only counts what it drops."""
+class TimeLimit(BaseException):
+    """Raised by the build runner's timer; a BaseException, so `except Exception` in learner code can't swallow
+    it (and if `except BaseException` does, `Clock.expired` still says the step ran out of time)."""
 
-    def __init__(self, max_lines: int = MAX_LINES):
-        self.parts: list[str] = []
-        self.lines = 0
-        self.max_lines = max_lines
+
+class NoInput(EOFError):
+    """What reading input gives: exercises take their data as arguments, never from the keyboard."""
+
+
+class BadVerdict(Exception):
+    def __init__(self, returned: str):
+        super().__init__(f"check() returned {returned}: {VERDICT_HINT}")
+        self.returned = returned
+
+
+class Clock:
+    """Set by the host's timer (the build runner's SIGALRM) when a step's time is up."""
+
+    expired = False
+
+
+def time_is_up(*_signal: Any) -> None:
+    Clock.expired = True
+    raise TimeLimit
+
+
+def _still_in_time() -> None:
+    if Clock.expired:
+        raise TimeLimit
+
+
+# -- output, input and exits while learner code runs --------------------------------------------------------
+
+
+class Output:
+    """What the code printed, in the order written, adjacent writes to one stream merged, capped in characters."""
+
+    def __init__(self, limit: int = OUTPUT_LIMIT):
+        self.chunks: list[tuple[str, list[str]]] = []
+        self.room = limit
         self.truncated = False
+
+    def write(self, stream: str, text: str) -> None:
+        if not text:
+            return
+        kept = text[: self.room]
+        if _len(kept) < _len(text):
+            self.truncated = True
+        if not kept:
+            return
+        self.room -= _len(kept)
+        if self.chunks and self.chunks[-1][0] == stream:
+            self.chunks[-1][1].append(kept)
+        else:
+            self.chunks.append((stream, [kept]))
+
+    def result(self) -> dict[str, Any]:
+        return {"output": [{"stream": stream, "text": "".join(parts)} for stream, parts in self.chunks],
+                "truncated": self.truncated}
+
+
+class Stream(io.TextIOBase):
+    """sys.stdout or sys.stderr for learner code: every write goes to the call's Output."""
+
+    def __init__(self, output: Output, name: str):
+        super().__init__()
+        self.output = output
+        self.name = name
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        if self.truncated:
-            return len(text)
-        room = self.max_lines - self.lines
-        pieces = text.split("\n")
-        if len(pieces) - 1 >= room:
-            self.parts.append("\n".join(pieces[:room]) + "\n" if room else "")
-            self.lines = self.max_lines
-            self.truncated = True
-        else:
-            self.parts.append(text)
-            self.lines += len(pieces) - 1
-        return len(text)
-
-    def text(self) -> str:
-        return "".join(self.parts)
+        if _type(text) is not _str:
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.output.write(self.name, text)
+        return _len(text)
 
 
-def describe_error(error: BaseException) -> dict[str, Any]:
-    """The error as a learner should see it: its type, message and the lines of *their* code it went through."""
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == LEARNER_FILE]
-    if isinstance(error, SyntaxError) and error.filename == LEARNER_FILE:
+class NoStdin(io.TextIOBase):
+    """sys.stdin for learner code: reading it says the exercise reads no input."""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        raise NoInput("the exercise reads no input")
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise NoInput("the exercise reads no input")
+
+
+def _no_input(prompt: Any = "") -> str:
+    raise NoInput("the exercise reads no input")
+
+
+def _exit_instead(status: int = 0) -> None:
+    """os._exit for learner code: an exit it can report instead of the end of the process running it."""
+    raise SystemExit(status)
+
+
+class _Forks:
+    pid = 0
+    count = 0
+
+
+def _limited_fork() -> int:
+    if _REAL_FORK is None or os.getpid() != _Forks.pid or _Forks.count >= FORK_LIMIT:
+        raise BlockingIOError(errno.EAGAIN, f"no more processes: code here may start at most {FORK_LIMIT}")
+    _Forks.count += 1
+    return _REAL_FORK()
+
+
+def _refuse_forkpty() -> tuple[int, int]:
+    raise BlockingIOError(errno.EAGAIN, "no terminals here")
+
+
+def _os_modules() -> list[types.ModuleType]:
+    return [module for module in (os, sys.modules.get("posix")) if module is not None]
+
+
+@contextmanager
+def learner_process(output: Output) -> Iterator[None]:
+    """Learner code's view of the process: printing into `output`, no input, exits that raise, few forks."""
+    replaced: list[tuple[Any, str, Any]] = [(sys, "stdout", Stream(output, "stdout")),
+                                            (sys, "stderr", Stream(output, "stderr")),
+                                            (sys, "stdin", NoStdin()), (builtins, "input", _no_input)]
+    for module in _os_modules():
+        for name, stand_in in (("_exit", _exit_instead), ("fork", _limited_fork), ("forkpty", _refuse_forkpty)):
+            if hasattr(module, name):
+                replaced.append((module, name, stand_in))
+    saved = [(target, name, getattr(target, name)) for target, name, _ in replaced]
+    _Forks.pid, _Forks.count = os.getpid(), 0
+    for target, name, stand_in in replaced:
+        setattr(target, name, stand_in)
+    try:
+        yield
+    finally:
+        for target, name, original in saved:
+            setattr(target, name, original)
+
+
+# -- errors as the learner (or the author) should see them ---------------------------------------------------
+
+
+def _text_of(value: Any, how: Callable[[Any], str] = _str) -> str:
+    """str() or repr() of something learner code made, which may itself raise or lie about its type."""
+    try:
+        text = how(value)
+    except _BaseException:  # noqa: BLE001 - a broken __str__ must not break the report
+        return f"<{_type(value).__name__} that cannot be shown>"
+    return text if _type(text) is _str else f"<{_type(value).__name__}>"
+
+
+def describe_error(error: BaseException, filename: str = LEARNER_FILE) -> dict[str, Any]:
+    """The error as a learner should see it: its type, message and the lines of *their* code it went through,
+    with a `code` for the errors the page explains in its own words."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
+    if _isinstance(error, SyntaxError) and error.filename == filename:
         lines = [error.lineno] if error.lineno else []
     else:
         lines = []
@@ -60,45 +220,84 @@ def describe_error(error: BaseException) -> dict[str, Any]:
             # A deep recursion repeats the same lines hundreds of times: each line once, in order.
             if frame.lineno and frame.lineno not in lines:
                 lines.append(frame.lineno)
-    name = type(error).__name__
-    message = str(error) if not isinstance(error, SyntaxError) else (error.msg or "")
+    name = _type(error).__name__
+    described: dict[str, Any] = {}
+    if _isinstance(error, SyntaxError):
+        message = _text_of(error.msg or "")
+    elif _isinstance(error, _SystemExit):
+        status = error.code
+        described = {"code": "exit", "exit_status": status if _type(status) is _int else (0 if status is None else 1)}
+        message = _text_of(status)
+    elif _isinstance(error, NoInput):
+        name, message, described = "EOFError", "the exercise reads no input", {"code": "no_input"}
+    elif _isinstance(error, BadVerdict):
+        name, message = "TypeError", _text_of(error)
+        described = {"code": "bad_verdict", "returned": error.returned}
+    else:
+        message = _text_of(error)
     return {"type": name, "message": message, "lines": lines,
-            "text": f"{name}: {message}" + (f" (line {lines[-1]})" if lines else "")}
+            "text": (f"{name}: {message}" if message else name) + (f" (line {lines[-1]})" if lines else ""),
+            **described}
 
 
-def _execute(code: str, namespace: dict[str, Any]) -> dict[str, Any] | None:
+def _run_source(source: str, filename: str, namespace: dict[str, Any]) -> dict[str, Any] | None:
+    """exec() the code; an error it raises (any, exits included) described, the time limit passed on."""
     try:
-        exec(compile(code, LEARNER_FILE, "exec"), namespace)  # noqa: S102 - running learners' code is the point
-    except (Exception, RecursionError, MemoryError) as error:  # noqa: BLE001 - shown to the learner
-        return describe_error(error)
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - running this code is the point
+    except TimeLimit:
+        raise
+    except _BaseException as error:  # noqa: BLE001 - shown to the learner
+        _still_in_time()
+        return describe_error(error, filename)
+    _still_in_time()
     return None
 
 
-def run_code(code: str, max_lines: int = MAX_LINES) -> dict[str, Any]:
+# -- the kinds of call ---------------------------------------------------------------------------------------
+
+
+def run_code(code: str, report: Report | None = None, **_: Any) -> dict[str, Any]:
     """Run: the learner's code with its printed output."""
-    stdout, stderr = CappedOutput(max_lines), CappedOutput(max_lines)
-    with redirect_stdout(stdout), redirect_stderr(stderr):
-        error = _execute(code, {"__name__": "__main__"})
-    return {"stdout": stdout.text(), "stderr": stderr.text(), "error": error,
-            "truncated": stdout.truncated or stderr.truncated}
+    output = Output()
+    with learner_process(output):
+        error = _run_source(code, LEARNER_FILE, {"__name__": "__main__"})
+    return {**output.result(), "error": error}
 
 
-def check_code(code: str, tests: list[dict[str, Any]], lang: str, max_lines: int = MAX_LINES) -> dict[str, Any]:
+def check_code(code: str, tests: list[dict[str, Any]], lang: str, time_limit: float = DEFAULT_TIME_LIMIT,
+               report: Report | None = None, **_: Any) -> dict[str, Any]:
     """Check: the learner's code, then each hidden test (an expression that must be true, or statements whose
-    asserts must hold) in the same namespace."""
+    asserts must hold) in the same namespace, each a step with its own time limit that the host times."""
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    stdout = CappedOutput(max_lines)
-    with redirect_stdout(stdout), redirect_stderr(stdout):
-        error = _execute(code, namespace)
-        results = []
-        if error is None:
-            for test in tests:
-                results.append(_one_test(test, namespace, lang))
-    if error is not None:
-        return {"status": "wrong", "score": 0, "error": error, "tests": [], "stdout": stdout.text()}
-    passed = all(result["passed"] for result in results)
-    return {"status": "correct" if passed else "wrong", "score": 1 if passed else 0, "tests": results,
-            "stdout": stdout.text(), "truncated": stdout.truncated}
+    output = Output()
+    results: list[dict[str, Any]] = []
+    step: str | int = "code"
+    limit = _float(time_limit)
+
+    def announce(event: dict[str, Any]) -> None:
+        if report is not None:
+            report(_json_dumps(event))
+
+    try:
+        with learner_process(output):
+            Clock.expired = False
+            announce({"event": "step", "step": "code", "time_limit": limit})
+            error = _run_source(code, LEARNER_FILE, namespace)
+            if error is not None:
+                return {**output.result(), "status": "wrong", "score": 0, "error": error, "tests": []}
+            for index, test in enumerate(tests):
+                step, limit = index, _float(test.get("time_limit", time_limit))
+                Clock.expired = False
+                announce({"event": "step", "step": index, "time_limit": limit})
+                result = _one_test(test, namespace, lang)
+                results.append(result)
+                announce({"event": "test", "index": index, "result": result})
+    except TimeLimit:
+        return {**output.result(), "status": "wrong", "score": 0, "timeout": limit, "timed_out": step,
+                "tests": results}
+    passed = _all(result["passed"] for result in results)
+    return {**output.result(), "status": "correct" if passed else "wrong", "score": 1 if passed else 0,
+            "tests": results}
 
 
 def _one_test(test: dict[str, Any], namespace: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -106,89 +305,350 @@ def _one_test(test: dict[str, Any], namespace: dict[str, Any], lang: str) -> dic
     source = test["test"]
     try:
         try:
-            compiled = compile(source, "<test>", "eval")
+            compiled = compile(source, TEST_FILE, "eval")
         except SyntaxError:
-            exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102
+            exec(compile(source, TEST_FILE, "exec"), namespace)  # noqa: S102
             passed = True
         else:
-            passed = bool(eval(compiled, namespace))  # noqa: S307
-    except AssertionError:
+            passed = _bool(eval(compiled, namespace))  # noqa: S307
+    except TimeLimit:
+        raise
+    except _AssertionError:
         passed = False
-    except (Exception, RecursionError, MemoryError) as error:  # noqa: BLE001
+    except _BaseException as error:  # noqa: BLE001
+        _still_in_time()
         return {"passed": False, "message": message, "error": describe_error(error)}
+    _still_in_time()
     return {"passed": passed, "message": message}
 
 
-def run_checker(source: str, answer: dict[str, Any], lang: str) -> dict[str, Any]:
-    """An author's `check(answer)` on a learner's answer. Numeric fields arrive read: {"text", "value", …}."""
-    namespace: dict[str, Any] = {"__name__": "checker", "read_number": read_number, "within": within,
-                                 "grade_field": grade_field}
+def _verdict(result: Any) -> tuple[bool, Any]:
+    """A checker's verdict: True or False, or a (bool, message) pair; anything else is the author's mistake."""
+    if _is_bool(result):
+        return _bool(result), ""
+    if _type(result) is _tuple and _len(result) == 2 and _is_bool(result[0]):
+        return _bool(result[0]), result[1]
+    text = _text_of(result, _repr)
+    raise BadVerdict(text if _len(text) <= RETURNED_REPR_LIMIT else text[: RETURNED_REPR_LIMIT - 1] + "…")
+
+
+def _is_bool(value: Any) -> bool:
+    # NumPy's comparisons give numpy.bool_, which is as much a yes or no as True and False.
+    kind = _type(value)
+    return kind is _bool or (kind.__name__ == "bool_" and kind.__module__ == "numpy")
+
+
+def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report | None = None,
+                **_: Any) -> dict[str, Any]:
+    """An author's `check(answer)` on a learner's answer. Numeric fields arrive read: {"text", "value", …}.
+    An incomplete or unreadable answer never reaches the checker, as with built-in grading."""
     if "choice" in answer and not answer["choice"]:
         return {"status": "unanswered"}
     pairs = answer.get("pairs")
-    if isinstance(pairs, dict) and not all(pairs.values()):
-        # As with built-in grading, an incomplete answer is not checked.
+    if _isinstance(pairs, _dict) and not all(pairs.values()):
         return {"status": "unanswered", "missing": [item for item, option in pairs.items() if not option]}
     fields = answer.get("fields")
-    given = dict(answer)
-    if isinstance(fields, dict):
-        given["fields"] = {field: {"text": text, **read_number(str(text))} for field, text in fields.items()}
+    given = _dict(answer)
+    if _isinstance(fields, _dict):
+        given["fields"] = {field: {"text": text, **read_number(_str(text))} for field, text in fields.items()}
         unreadable = {field: {"status": "unreadable", "error": reading["error"]}
                       for field, reading in given["fields"].items() if "error" in reading}
         if unreadable:
-            # What the number reader can't read never reaches the checker, as with built-in grading.
             return {"status": "unreadable", "fields": unreadable}
+    namespace: dict[str, Any] = {"__name__": "checker", "read_number": read_number, "within": within,
+                                 "grade_field": grade_field}
+    output = Output()
+    with learner_process(output):
+        error = _run_source(source, CHECK_FILE, namespace)
+        if error is None:
+            try:
+                verdict, message = _verdict(namespace["check"](given))
+                message = message.get(lang) or next(iter(message.values()), "") if _isinstance(message, _dict) \
+                    else message
+                message = _text_of(message)
+            except TimeLimit:
+                raise
+            except _BaseException as problem:  # noqa: BLE001 - reported, never raised into the page
+                _still_in_time()
+                error = describe_error(problem, CHECK_FILE)
+    if error is not None:
+        return {"status": "unreadable", "error": error}
+    return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": message}
+
+
+def run_values(path: str, **_: Any) -> dict[str, Any]:
+    """A module's values file (its folder importable, as for its notebooks): its `values()`, checked to be a dict
+    of names to finite numbers. An error carries the file and line (in the module's folder) where it happened."""
+    import runpy
+
+    file = Path(path)
+    folder = str(file.parent)
+    sys.path.insert(0, folder)
+    output = Output()
     try:
-        exec(compile(source, "<check>", "exec"), namespace)  # noqa: S102 - the author's own code
-        result = namespace["check"](given)
-        verdict, message = result if isinstance(result, tuple) else (result, "")
-    except Exception as error:  # noqa: BLE001 - reported, never raised into the page
-        return {"status": "unreadable", "error": describe_error(error)}
-    if isinstance(message, dict):
-        message = message.get(lang) or next(iter(message.values()), "")
-    return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": str(message)}
+        with learner_process(output):
+            try:
+                namespace = runpy.run_path(path)
+                if not callable(namespace.get("values")):
+                    return {"error": {"text": f"{file.name} must define a function values() returning a dict "
+                                              "of numbers"}}
+                # Called with the folder still importable: values() may import the module's other files.
+                result = namespace["values"]()
+            except TimeLimit:
+                raise
+            except _BaseException as error:  # noqa: BLE001 - the author's code: reported with its place
+                _still_in_time()
+                return {"error": {**describe_error(error, path), **_place_in(error, file.parent)}}
+    finally:
+        _forget_modules_in(file.parent)
+    if not _isinstance(result, _dict):
+        return {"error": {"text": f"values() in {file.name} must return a dict of names to numbers, "
+                                  f"not {_type(result).__name__}"}}
+    values: dict[str, float | int] = {}
+    for name, value in result.items():
+        if _type(value) not in (_int, _float) and not (_isinstance(value, (_int, _float)) and not _isinstance(
+                value, _bool)):
+            return {"error": {"text": f"values() in {file.name} gives {_text_of(value, _repr)[:60]} for '{name}': "
+                                      "each value must be a number"}}
+        if _isinstance(value, _float) and not math.isfinite(value):
+            return {"error": {"text": f"values() in {file.name} gives {value} for '{name}': each value must be a "
+                                      "finite number"}}
+        values[_str(name)] = value if _type(value) in (_int, _float) else _float(value)
+    return {"values": values}
 
 
-HANDLERS = {"run": run_code, "check": check_code, "checker": run_checker}
+def _place_in(error: BaseException, folder: Path) -> dict[str, Any]:
+    """The innermost line of the module's own files the error went through: {"file", "line"}."""
+    place: dict[str, Any] = {}
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename and Path(frame.filename).parent == folder or str(frame.filename).startswith(
+                str(folder) + os.sep):
+            place = {"file": frame.filename, "line": frame.lineno or 0}
+    if _isinstance(error, SyntaxError) and error.filename and str(error.filename).startswith(str(folder)):
+        place = {"file": error.filename, "line": error.lineno or 0}
+    return place
 
 
-def handle(kind: str, request: str) -> str:
-    """The browser's worker calls this with JSON and gets JSON back (no proxies cross into JavaScript)."""
-    import json
-
-    return json.dumps(HANDLERS[kind](**json.loads(request)))
-
-
-class TimeLimit(BaseException):
-    """Raised by the timer in the build's runner; a BaseException, so `except Exception` can't swallow it."""
+def _forget_modules_in(folder: Path) -> None:
+    """The folder's own modules are imported afresh next time: two modules may each have a helper.py."""
+    prefix = str(folder) + os.sep
+    for name, module in list(sys.modules.items()):
+        if str(getattr(module, "__file__", None) or "").startswith(prefix):
+            del sys.modules[name]
 
 
-def serve() -> None:
-    """The build's runner: one JSON request per line on stdin, one result per line on stdout, each request
-    with its own time limit (the parent kills this process if a limit is ever ignored)."""
-    import json
+HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "run": run_code, "check": check_code, "checker": run_checker, "values": run_values}
+
+
+# -- putting back what a call may have patched ---------------------------------------------------------------
+
+
+class Snapshot:
+    """The interpreter state learner code could patch to fool later checks, taken before the first call and put
+    back after every one: a few dictionaries compared by identity, so it costs well under a millisecond."""
+
+    def __init__(self) -> None:
+        import zadachnik
+
+        this = sys.modules[__name__]
+        harness = [this, _numbers]
+        self.namespaces = [(module, _dict(vars(module))) for module in
+                           (builtins, zadachnik, *harness, json, json.decoder, json.encoder, json.scanner,
+                            traceback, io, os, types)]
+        self.sys_values = _dict(vars(sys))
+        self.functions = []
+        self.classes = []
+        for module in harness:
+            for value in vars(module).values():
+                if _isinstance(value, types.FunctionType):
+                    self.functions.append((value, value.__code__, value.__defaults__, value.__kwdefaults__))
+                elif _isinstance(value, _type) and value.__module__ == module.__name__:
+                    self.classes.append((value, _dict(vars(value))))
+        self.modules = _dict(sys.modules)
+        self.lists = [(listed, list(listed)) for listed in (sys.path, sys.meta_path, sys.path_hooks)]
+        self.importer_cache = _dict(sys.path_importer_cache)
+        self.recursion_limit = sys.getrecursionlimit()
+
+    def restore(self) -> None:
+        for module, saved in self.namespaces:
+            _put_back(vars(module), saved, drop_added=True)
+        # sys gains attributes of its own (last_value, …); only what it had is put back.
+        _put_back(vars(sys), self.sys_values, drop_added=False)
+        for function, code, defaults, kwdefaults in self.functions:
+            function.__code__, function.__defaults__, function.__kwdefaults__ = code, defaults, kwdefaults
+        for cls, saved in self.classes:
+            for name in [name for name in vars(cls) if name not in saved]:
+                delattr(cls, name)
+            for name, value in saved.items():
+                if name not in ("__dict__", "__weakref__") and vars(cls).get(name) is not value:
+                    setattr(cls, name, value)
+        modules = sys.modules
+        for name in [name for name in modules if name not in self.modules and not _genuine(name, modules[name])]:
+            del modules[name]
+        _put_back(modules, self.modules, drop_added=False)
+        for listed, saved in self.lists:
+            if listed != saved:
+                listed[:] = saved
+        _put_back(sys.path_importer_cache, self.importer_cache, drop_added=True)
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.settrace(None)
+        sys.setprofile(None)
+
+
+def _put_back(current: dict[str, Any], saved: dict[str, Any], drop_added: bool) -> None:
+    if drop_added:
+        for name in [name for name in current if name not in saved]:
+            del current[name]
+    for name, value in saved.items():
+        if current.get(name, _put_back) is not value:
+            current[name] = value
+
+
+def _genuine(name: str, module: Any) -> bool:
+    """A module the import system made (kept, so NumPy is imported once), not one learner code planted."""
+    spec = getattr(module, "__spec__", None) if _isinstance(module, types.ModuleType) else None
+    return spec is not None and getattr(spec, "name", None) == name and getattr(module, "__name__", None) == name
+
+
+_snapshot: Snapshot | None = None
+
+
+def handle(kind: str, request_json: str, report: Report | None = None, *,
+           _restore: Callable[[Snapshot], None] = Snapshot.restore) -> str:
+    """The one entry point (the browser's worker and the build's runner both call it): JSON in, JSON out, no
+    proxies crossing into JavaScript. `report` gets one JSON event per step of a check."""
+    global _snapshot
+    if _snapshot is None:
+        _snapshot = Snapshot()
+    snapshot = _snapshot
+    try:
+        request = _json_loads(request_json)
+        result = HANDLERS[kind](**request, report=report)
+    finally:
+        _stop_host_clock()
+        _restore(snapshot)
+    return json.dumps(result)
+
+
+def _stop_host_clock() -> None:
+    """Replaced by the build's runner: the timer must not fire while the harness puts things back."""
+
+
+# -- the build's runner process ------------------------------------------------------------------------------
+
+# Address space for the runner: far beyond what an exercise needs, well short of taking the machine's memory.
+MEMORY_LIMIT = 2 * 1024**3
+
+
+def serve(requests_fd: int, replies_fd: int) -> None:
+    """The build's runner: one JSON request per line on its own pipe, events and the result as JSON lines on
+    another. Learner code's fd 1 and 2 point elsewhere (the parent passes /dev/null), so nothing it prints, even
+    with os.write, can garble the replies. Each step has its own time limit, timed with SIGALRM; the parent
+    kills the process group if a limit is ever ignored."""
+    import resource
     import signal
 
-    def out_of_time(signum: int, frame: Any) -> None:
-        raise TimeLimit
+    global _stop_host_clock
+    runner_pid = os.getpid()
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ValueError, OSError):
+        pass  # a lower limit already set by whoever started the build stands
 
-    signal.signal(signal.SIGALRM, out_of_time)
-    requests, replies = sys.stdin, sys.stdout
-    for line in requests:
-        request = json.loads(line)
-        kind, limit = request.pop("kind"), request.pop("time_limit")
-        sys.stdin = io.StringIO("")  # code that reads input must not eat the next request
-        signal.setitimer(signal.ITIMER_REAL, limit)
+    def send(line: str) -> None:
+        if os.getpid() != runner_pid:
+            # A process the code forked came back into the harness: it ends here, silently.
+            assert _REAL_EXIT is not None
+            _REAL_EXIT(0)
+        data = (line + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(replies_fd, data):]
+
+    def arm(seconds: float) -> None:
+        Clock.expired = False
+        signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+
+    def stop_clock() -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def report(event_json: str) -> None:
+        event = _json_loads(event_json)
+        if event.get("event") == "step":
+            arm(event["time_limit"])
+        send(event_json)
+
+    _stop_host_clock = stop_clock
+    requests = os.fdopen(requests_fd, "rb", buffering=0)
+    reader = io.BufferedReader(requests)
+    for line in reader:
+        envelope = _json_loads(line)
+        kind, limit = envelope["kind"], envelope["time_limit"]
+        signal.signal(signal.SIGALRM, time_is_up)
         try:
-            result = HANDLERS[kind](**request)
+            if kind != "check":
+                arm(limit)
+            reply = handle(kind, _json_dumps(envelope["request"]), report)
         except TimeLimit:
-            result = {"status": "wrong", "score": 0, "timeout": limit}
+            reply = _json_dumps({"status": "wrong", "score": 0, "timeout": limit})
+        except _BaseException as error:  # noqa: BLE001 - the runner reports instead of dying
+            reply = _json_dumps({"status": "unreadable", "error": {"type": _type(error).__name__,
+                                                                   "text": _text_of(error), "lines": []}})
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            sys.stdin = requests
-        replies.write(json.dumps(result) + "\n")
-        replies.flush()
+            stop_clock()
+        end_strays(runner_pid)
+        reap_children()
+        send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false") + "}")
+
+
+def _threads_left() -> bool:
+    """Threads the code started keep running after the call: the runner is replaced rather than trusted."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
+
+
+def end_strays(runner_pid: int) -> None:
+    """Kill the processes code started (in the runner's process group) once its call is over."""
+    import signal
+
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    group = os.getpgid(runner_pid)
+    killed: list[int] = []
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == runner_pid:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        # Fields after the name: state, ppid, pgrp, …
+        if _int(fields[2]) == group and fields[0] != b"Z":
+            try:
+                os.kill(_int(entry), signal.SIGKILL)
+            except OSError:
+                continue
+            killed.append(_int(entry))
+    for pid in killed:
+        try:
+            os.waitpid(pid, 0)  # the runner's own children: collected now, not left as zombies
+        except ChildProcessError:
+            pass  # a grandchild: its parent (or init) collects it
+
+
+def reap_children() -> None:
+    """Collect the exit status of processes the code forked, so none is left a zombie of the runner."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 if __name__ == "__main__":
-    serve()
+    serve(_int(sys.argv[1]), _int(sys.argv[2]))

@@ -1,65 +1,150 @@
-"""Running Python at build time: reference solutions and checkers in a separate CPython process, one for the
-whole build, with a time limit per run, so a solution that loops forever stops the build with a message
-instead of hanging it, and a hundred code exercises don't cost a hundred interpreter start-ups."""
+"""Running Python at build time: reference solutions, checkers and values files in a separate CPython process,
+one for the whole build, so a hundred code exercises don't cost a hundred interpreter start-ups.
+
+The runner (pyrunner.serve) speaks over two pipes of its own, never over the code's stdout, and runs in its own
+session: its fd 1 and 2 go to /dev/null, its memory is limited, each step of a run has a time limit its own
+timer enforces, and a watchdog here kills the whole process group when code ignores that timer. Whatever
+happens, the caller gets a result dict, never an exception.
+"""
 
 from __future__ import annotations
 
 import atexit
 import json
+import os
 import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 PACKAGE_PARENT = Path(__file__).resolve().parent.parent
-# Beyond a run's own limit: the runner's timer should fire first; this catches code that ignores it.
-GRACE = 5
+# Beyond a step's own limit: the runner's timer should fire first; this catches code that blocks or ignores it.
+GRACE = 3.0
+READ_SIZE = 1 << 16
+ENDED = object()
 
 
 class Runner:
     def __init__(self) -> None:
-        self.process: subprocess.Popen[str] | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.requests = -1
+        self.replies = -1
+        self.pending = b""
 
-    def start(self) -> subprocess.Popen[str]:
-        if self.process is None or self.process.poll() is not None:
+    def start(self) -> subprocess.Popen[bytes]:
+        if self.process is not None and self.process.poll() is None:
+            return self.process
+        self.stop()
+        to_runner, requests = os.pipe()
+        replies, from_runner = os.pipe()
+        try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "zadachnik.pyrunner"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, cwd=PACKAGE_PARENT, bufsize=1,
-                env={"PYTHONPATH": str(PACKAGE_PARENT), "PYTHONIOENCODING": "utf-8", "PATH": ""},
+                [sys.executable, "-m", "zadachnik.pyrunner", str(to_runner), str(from_runner)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(to_runner, from_runner), cwd=PACKAGE_PARENT, start_new_session=True,
+                env={"PYTHONPATH": str(PACKAGE_PARENT), "PYTHONIOENCODING": "utf-8", "PATH": "",
+                     "PYTHONDONTWRITEBYTECODE": "1"},
             )
+        finally:
+            os.close(to_runner)
+            os.close(from_runner)
+        self.requests, self.replies, self.pending = requests, replies, b""
         return self.process
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
+        """End the runner and everything it started (its whole process group)."""
+        process, self.process = self.process, None
+        if process is not None:
+            end_group(process.pid)
+            process.wait()
+            # Processes that left the group's leader behind can still be members: end them too.
+            end_group(process.pid)
+        for fd in (self.requests, self.replies):
+            if fd >= 0:
+                os.close(fd)
+        self.requests = self.replies = -1
+        self.pending = b""
 
     def run(self, kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
         process = self.start()
-        assert process.stdin is not None and process.stdout is not None
+        line = json.dumps({"kind": kind, "time_limit": time_limit, "request": request}).encode() + b"\n"
         try:
-            process.stdin.write(json.dumps({"kind": kind, "time_limit": time_limit, **request}) + "\n")
-            process.stdin.flush()
-        except BrokenPipeError:
-            return self.failed()
-        ready, _, _ = select.select([process.stdout], [], [], time_limit + GRACE)
-        if not ready:
-            self.stop()
-            return {"status": "wrong", "score": 0, "timeout": time_limit}
-        line = process.stdout.readline()
-        if not line:
-            return self.failed()
-        return json.loads(line)
+            while line:
+                line = line[os.write(self.requests, line):]
+        except OSError:
+            return self.failed(process)
+        step: str | int | None = None
+        limit = time_limit
+        finished: list[dict[str, Any]] = []
+        deadline = time.monotonic() + time_limit + GRACE
+        while True:
+            message = self.next_message(deadline)
+            if message is ENDED:
+                process.wait()
+                return self.failed(process)
+            if message is None and process.poll() is not None:
+                return self.failed(process)
+            if message is None:
+                # The code outlived its limit and the runner's own timer: it is killed, its group with it.
+                self.stop()
+                timed_out = {"status": "wrong", "score": 0, "timeout": limit}
+                return {**timed_out, "timed_out": step, "tests": finished, "output": []} if step is not None \
+                    else timed_out
+            if not isinstance(message, dict):
+                return self.failed(process, "the Python process sent something that is not a result")
+            if message.get("event") == "step":
+                step, limit = message["step"], float(message["time_limit"])
+                deadline = time.monotonic() + limit + GRACE
+            elif message.get("event") == "test":
+                finished.append(message["result"])
+            elif "result" in message:
+                if message.get("restart"):
+                    self.stop()
+                return message["result"]
 
-    def failed(self) -> dict[str, Any]:
-        error = ""
-        if self.process is not None and self.process.stderr is not None:
-            self.process.wait()
-            error = (self.process.stderr.read().strip().splitlines() or [""])[-1]
-        self.process = None
-        return {"status": "wrong", "score": 0, "error": {"text": error or "the Python process stopped"}}
+    def next_message(self, deadline: float) -> Any:
+        """The runner's next JSON line; ENDED when it closed its end (it died), None when the deadline passed."""
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.replies], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(self.replies, READ_SIZE)
+            if not chunk:
+                return ENDED
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return ""
+
+    def failed(self, process: subprocess.Popen[bytes], why: str = "") -> dict[str, Any]:
+        """The runner died (or talked nonsense): what killed it, as an error the build reports."""
+        self.stop()
+        status = process.returncode
+        if why:
+            text = why
+        elif status is not None and status < 0:
+            name = signal.Signals(-status).name if -status in signal.valid_signals() else str(-status)
+            text = f"the Python process running it was killed by {name}" + (
+                " (out of memory, or stopped from outside)" if -status == signal.SIGKILL else "")
+        else:
+            text = f"the Python process running it stopped (exit status {status})"
+        return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": text, "lines": [],
+                                                         "text": text, "code": "died"}}
+
+
+def end_group(leader: int) -> None:
+    try:
+        os.killpg(leader, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 _runner = Runner()
@@ -68,3 +153,8 @@ atexit.register(_runner.stop)
 
 def run_isolated(kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
     return _runner.run(kind, request, time_limit)
+
+
+def stop_runner() -> None:
+    """End the runner and whatever the code it ran started; the next run starts a fresh one."""
+    _runner.stop()

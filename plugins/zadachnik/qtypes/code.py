@@ -19,6 +19,8 @@ MAX_TIME_LIMIT = 60
 class CodeTest:
     test: str
     message: dict[str, str]
+    # Seconds for this test alone; None: the exercise's time_limit.
+    time_limit: float | None = None
 
 
 @dataclass
@@ -49,15 +51,15 @@ class Code(QuestionType):
         if not tests:
             raise Invalid("a code exercise needs hidden tests", ("tests",) if "tests" in config else (),
                           "add 'tests:' with items '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
-        limit = config.get("time_limit", DEFAULT_TIME_LIMIT)
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit <= MAX_TIME_LIMIT:
-            raise Invalid(f"'time_limit' is seconds, more than 0 and at most {MAX_TIME_LIMIT}", ("time_limit",),
-                          "write e.g. 'time_limit: 5'")
-        return CodeKey(solution, starter, tests, float(limit))
+        limit = read_time_limit(config.get("time_limit", DEFAULT_TIME_LIMIT), ("time_limit",))
+        return CodeKey(solution, starter, tests, limit)
 
     def spec(self, key: CodeKey) -> dict[str, Any]:
+        """The exercise's time_limit is for the learner's code itself and for each test without its own."""
         return {"starter": key.starter, "solution": key.solution, "time_limit": key.time_limit,
-                "tests": [{"test": test.test, "message": test.message} for test in key.tests]}
+                "tests": [{"test": test.test, "message": test.message,
+                           "time_limit": test.time_limit if test.time_limit is not None else key.time_limit}
+                          for test in key.tests]}
 
     def grade(self, spec: dict[str, Any], answer: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
         """The hidden tests in CPython (the browser runs the same pyrunner in Pyodide); test messages in `lang`,
@@ -66,8 +68,8 @@ class Code(QuestionType):
 
         tests = spec["tests"]
         lang = lang or (next(iter(tests[0]["message"])) if tests else "en")
-        return run_isolated("check", {"code": str(answer.get("code", "")), "tests": tests, "lang": lang},
-                            spec["time_limit"])
+        return run_isolated("check", {"code": str(answer.get("code", "")), "tests": tests, "lang": lang,
+                                      "time_limit": spec["time_limit"]}, spec["time_limit"])
 
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         return {"code": spec["solution"]}
@@ -85,14 +87,22 @@ def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
     if not isinstance(test, dict) or not isinstance(test.get("test"), str):
         raise Invalid("each test needs 'test:' (an expression that must be true, or asserts)", path,
                       "write '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
-    extra = set(test) - {"test", "message"}
+    extra = set(test) - {"test", "message", "time_limit"}
     if extra:
         raise Invalid(f"unknown key '{sorted(extra)[0]}' in a test", (*path, sorted(extra)[0]),
-                      "a test takes 'test' and 'message'")
+                      "a test takes 'test', 'message' and 'time_limit'")
     syntax_ok(test["test"], (*path, "test"))
     message = test.get("message")
     missing = [lang for lang in languages if not isinstance(message, dict) or not str(message.get(lang) or "")]
     if not isinstance(message, dict) or missing:
         raise Invalid(f"the test's message has no text in {', '.join(missing) or 'any language'}",
                       (*path, "message"), "write 'message: {ru: …, en: …}': the learner reads it when it fails")
-    return CodeTest(test["test"], {str(lang): str(text) for lang, text in message.items()})
+    limit = read_time_limit(test["time_limit"], (*path, "time_limit")) if "time_limit" in test else None
+    return CodeTest(test["test"], {str(lang): str(text) for lang, text in message.items()}, limit)
+
+
+def read_time_limit(limit: Any, path: tuple[str, ...]) -> float:
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit <= MAX_TIME_LIMIT:
+        raise Invalid(f"'time_limit' is seconds, more than 0 and at most {MAX_TIME_LIMIT}", path,
+                      "write e.g. 'time_limit: 5'")
+    return float(limit)
