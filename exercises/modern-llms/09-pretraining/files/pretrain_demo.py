@@ -264,6 +264,9 @@ def sharded_training(weights: Matrix, inputs: Matrix, targets: Matrix, steps: in
     4. updates its rows and their momentum; the gathered copy of W is then thrown away.
     """
     rows = len(weights)
+    if processes < 1 or rows % processes or len(inputs) % processes:
+        raise ValueError(f"cannot split {rows} rows and a batch of {len(inputs)} between {processes} processes: "
+                         "choose a number of processes that divides both (or change make_problem's rows and batch)")
     per = rows // processes
     shards = [Shard(r, range(r * per, (r + 1) * per), [weights[i][:] for i in range(r * per, (r + 1) * per)],
                     [[0.0] * len(weights[0]) for _ in range(per)]) for r in range(processes)]
