@@ -521,7 +521,8 @@ def test_e5_statement_adds_the_gather_buffer_where_the_table_does(module9: Modul
     assert all(row.gather_gb == (0.25 if (stage, processes) in ((3, 2), (3, 8)) else 0.0)
                for (stage, processes), row in ZERO_TABLE.items())
     statement = {e.id: e for e in module9.exercises}["E5"].statement
-    for lang, buffer, where in (("ru", "0,25 GB", "на нескольких процессах"), ("en", "0.25 GB", "more than one process")):
+    expected = (("ru", "0,25 GB", "на нескольких процессах"), ("en", "0.25 GB", "more than one process"))
+    for lang, buffer, where in expected:
         sentence = next(s for s in re.split(r"(?<=[.?!])\s+", statement[lang].markdown) if buffer in s)
         assert "ZeRO-3" in sentence and where in sentence, (lang, sentence)
 
