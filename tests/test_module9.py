@@ -743,3 +743,17 @@ def test_course_files_hold_a_readme_in_both_languages() -> None:
     for name in NOTEBOOKS + ["pretrain_calc.py", "pretrain_demo.py"]:
         assert f"`{name}`" in russian and f"`{name}`" in english, name
         assert (FILES / name).is_file()
+
+
+def test_the_home_page_says_which_pages_a_module_has(course: Course) -> None:
+    """A module may have a quiz, exercises or both (module 12 of the other course has only a quiz)."""
+    courses = load_courses(ROOT / "exercises", list(LANGS), ROOT)
+    kinds = {(m.quiz is not None, m.exercises is not None) for c in courses for m in c.modules}
+    assert (True, False) in kinds and (True, True) in kinds
+    russian = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    english = (ROOT / "docs" / "en" / "index.md").read_text(encoding="utf-8")
+    intro = {"ru": russian.split("\n## ")[0], "en": english.split("\n## ")[0]}
+    assert not re.search(r"[Уу] каждого модуля[^.]*две страницы", intro["ru"])
+    assert not re.search(r"[Ee]very module[^.]*two pages", intro["en"])
+    assert "тест, упражнения или и то и другое" in intro["ru"]
+    assert "a quiz, a set of exercises or both" in intro["en"]
