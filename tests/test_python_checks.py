@@ -41,7 +41,7 @@ def test_solution_that_raises_names_the_error(tmp_path: Path) -> None:
 def test_solution_that_never_ends_is_stopped(tmp_path: Path) -> None:
     [problem] = problems(tmp_path, code_question("def f(x):\n    while True:\n        pass",
                                                  extra="time_limit: 1\n"))
-    assert "did not finish within its time limit of 1 s" in problem.message
+    assert problem.message == "question Q1: the reference solution ran out of time in test 1 (f(2) равно 4)"
 
 
 def test_syntax_error_in_a_solution_is_reported_at_its_key(tmp_path: Path) -> None:
@@ -96,6 +96,66 @@ def test_wrong_without_check_and_check_without_function(tmp_path: Path) -> None:
     assert error.message == "'check' must define a function 'check(answer)'"
 
 
+def test_checker_that_returns_no_verdict_stops_the_build(tmp_path: Path) -> None:
+    quiz = checker_question(check="check: |\n  def check(answer):\n      return 42\n", wrong="")
+    [problem] = problems(tmp_path, quiz)
+    assert (problem.path, problem.line) == (QUIZ, line_with(quiz, "check: |"))
+    assert problem.message == "question Q1: check() returned 42: return True or False, or (bool, message)"
+
+
+def test_checker_that_gives_no_verdict_on_a_wrong_answer_stops_the_build(tmp_path: Path) -> None:
+    # Right for the revealed answer, nothing at all (None) for the others.
+    check = ("check: |\n  def check(answer):\n      if within(answer['fields']['x']['value'], 0.5, 0.01, 0):\n"
+             "          return True\n")
+    [problem] = problems(tmp_path, checker_question(check=check))
+    assert problem.message == "question Q1: check() returned None: return True or False, or (bool, message)"
+
+
+def test_checker_that_raises_on_a_wrong_answer_names_its_line(tmp_path: Path) -> None:
+    check = ("check: |\n  def check(answer):\n      value = answer['fields']['x']['value']\n"
+             "      if value < 0.45:\n          return 1 / 0\n      return True\n")
+    quiz = checker_question(check=check)
+    [problem] = problems(tmp_path, quiz)
+    assert (problem.path, problem.line) == (QUIZ, line_with(quiz, "return 1 / 0"))
+    assert problem.message == ("question Q1: its checker raised ZeroDivisionError: division by zero (line 4) "
+                               "on {'fields': {'x': '0.4'}}")
+
+
+def test_checker_that_loops_is_stopped_with_its_place(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("zadachnik.grading.CHECKER_TIME_LIMIT", 0.5)
+    check = "check: |\n  def check(answer):\n      while True:\n          pass\n"
+    quiz = checker_question(check=check, wrong="")
+    [problem] = problems(tmp_path, quiz)
+    assert (problem.path, problem.line) == (QUIZ, line_with(quiz, "check: |"))
+    assert problem.message == "question Q1: its checker ran out of time (0.5 s) on {'fields': {'x': '0,5'}}"
+
+
+def test_each_test_has_its_own_time_limit(tmp_path: Path) -> None:
+    tests = ('  - test: f(2) == 4\n    message: {ru: "f(2) равно 4", en: "f(2) is 4"}\n'
+             '  - test: slow()\n    time_limit: 0.5\n    message: {ru: "slow() быстрая", en: "slow() is quick"}\n')
+    solution = "def f(x):\n    return 2 * x\ndef slow():\n    while True:\n        pass"
+    [problem] = problems(tmp_path, code_question(solution, tests=tests))
+    assert problem.message == "question Q1: the reference solution ran out of time in test 2 (slow() быстрая)"
+    # The test's own half second, not the exercise's five.
+    assert problem.hint == "make it faster, or give that test a larger 'time_limit' (now 0.5 s)"
+
+
+def test_time_limit_counts_per_test_not_for_the_whole_check(tmp_path: Path) -> None:
+    # Four tests of 0.3 s each under a limit of 1 s: each is within it, though together they are not.
+    item = '  - test: nap()\n    message: {{ru: "тест {n}", en: "test {n}"}}\n'
+    tests = "".join(item.format(n=n) for n in range(4))
+    solution = "import time\ndef nap():\n    time.sleep(0.3)\n    return True"
+    assert problems(tmp_path, code_question(solution, tests=tests, extra="time_limit: 1\n")) == []
+
+
+def test_a_test_time_limit_is_validated(tmp_path: Path) -> None:
+    tests = '  - test: f(2) == 4\n    time_limit: 0\n    message: {ru: "f(2) равно 4", en: "f(2) is 4"}\n'
+    quiz = code_question("def f(x):\n    return 2 * x", tests=tests)
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.line == line_with(quiz, "time_limit: 0")
+    assert error.message == "'time_limit' is seconds, more than 0 and at most 60"
+
+
 # -- pyrunner, as the worker runs it -------------------------------------------------------------
 
 
@@ -141,7 +201,7 @@ def test_solution_that_swallows_the_time_limit_is_still_stopped(tmp_path: Path) 
     stubborn = ("def f(x):\n    try:\n        while True:\n            pass\n"
                 "    except BaseException:\n        while True:\n            pass")
     [problem] = problems(tmp_path, code_question(stubborn, extra="time_limit: 1\n"))
-    assert "did not finish within its time limit of 1 s" in problem.message
+    assert problem.message == "question Q1: the reference solution ran out of time in test 1 (f(2) равно 4)"
     # The next run gets a fresh runner.
     assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []
 

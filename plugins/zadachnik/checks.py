@@ -52,27 +52,51 @@ def check_question(question: Question, languages: list[str], path: Path, shown: 
 
 
 def check_solution(question: Question, spec: dict, languages: list[str], path: Path, shown: callable):
-    """The reference solution passes its own hidden tests, in CPython, within its time limit (failing tests are
+    """The reference solution passes its own hidden tests, in CPython, within its time limits (failing tests are
     named in the site's first language)."""
     answer = question.qtype.reference_answer(spec, None)
     verdict = question.qtype.grade(spec, answer, lang=languages[0])
     if verdict["status"] == "correct":
         return None
-    if "timeout" in verdict:
-        what = f"did not finish within its time limit of {verdict['timeout']:g} s"
+    hint = "fix the solution or the test"
+    if "timed_out" in verdict and verdict["timed_out"] != "code":
+        index = int(verdict["timed_out"])
+        what = f"ran out of time in test {index + 1} ({test_message(spec['tests'][index], languages[0])})"
+        hint = f"make it faster, or give that test a larger 'time_limit' (now {verdict['timeout']:g} s)"
+    elif "timeout" in verdict:
+        what = f"did not finish within its time limit of {verdict['timeout']:g} s before its tests ran"
+        hint = "the code outside functions must end: move the work into the functions the tests call"
     elif verdict.get("error"):
-        what = f"raised {verdict['error'].get('text')}"
+        what, hint = error_text(verdict["error"], hint)
     else:
         failed = [test for test in verdict.get("tests", []) if not test["passed"]]
         what = "fails its own test: " + "; ".join(
             test["message"] + (f" ({test['error']['text']})" if test.get("error") else "") for test in failed
         )
-    return SourceError(shown(path), question.line, f"question {question.id}: the reference solution {what}",
-                       "fix the solution or the test")
+    return SourceError(shown(path), question.line, f"question {question.id}: the reference solution {what}", hint)
+
+
+def test_message(test: dict, lang: str) -> str:
+    return test["message"].get(lang) or next(iter(test["message"].values()))
+
+
+def error_text(error: dict, hint: str) -> tuple[str, str]:
+    """What an error the runner reports says to the author, and what to do about it."""
+    code = error.get("code")
+    if code == "exit":
+        return f"exits instead of returning ({error['text']})", "remove the exit: the tests call the functions"
+    if code == "no_input":
+        return f"reads input ({error['text']})", "exercises read no input: take the data as arguments"
+    if code == "died":
+        return error["text"], "it may use too much memory, or end the process itself"
+    if error.get("type") == "MemoryError":
+        return f"raised {error['text']}", "the build gives Python code 2 GiB of memory: use less"
+    return f"raised {error.get('text')}", hint
 
 
 def check_checker(question: Question, spec: dict, languages: list[str], path: Path, shown: callable):
-    """An author's checker accepts the answer the page reveals and rejects the answers listed as wrong."""
+    """An author's checker accepts the answer the page reveals and rejects the answers listed as wrong, and
+    gives a verdict (never an error or a timeout) for each of them."""
     checker = question.checker
     for lang in languages:
 
@@ -81,12 +105,18 @@ def check_checker(question: Question, spec: dict, languages: list[str], path: Pa
 
         answer = question.qtype.reference_answer(spec, reveal)
         verdict = grade(spec, answer, lang)
+        failure = checker_failure(question, verdict, answer, path, shown)
+        if failure is not None:
+            return failure
         if verdict["status"] != "correct":
             return SourceError(shown(path), checker.line,
                                f"question {question.id}: its checker rejects the answer its '{lang}' page reveals "
                                f"({answer}){problem_text(verdict)}", "fix 'check' or the answer key")
     for wrong in checker.wrong:
         verdict = grade(spec, wrong, languages[0])
+        failure = checker_failure(question, verdict, wrong, path, shown)
+        if failure is not None:
+            return failure
         if verdict["status"] == "correct":
             return SourceError(shown(path), checker.line,
                                f"question {question.id}: its checker accepts {wrong}, listed under 'wrong'",
@@ -94,9 +124,23 @@ def check_checker(question: Question, spec: dict, languages: list[str], path: Pa
     return None
 
 
-def problem_text(verdict: dict) -> str:
+def checker_failure(question: Question, verdict: dict, answer: dict, path: Path, shown: callable):
+    """A checker that returns no verdict, raises, exits or runs out of time: the page would say "The check
+    failed" to every learner who gives that answer, so the build stops at the line it happened on."""
+    line = question.checker.line
+    error = verdict.get("error")
     if "timeout" in verdict:
-        return f": it ran past {verdict['timeout']:g} s"
-    if verdict.get("error"):
-        return f": {verdict['error'].get('text')}"
+        return SourceError(shown(path), line, f"question {question.id}: its checker ran out of time "
+                           f"({verdict['timeout']:g} s) on {answer}", "make 'check' faster")
+    if not error:
+        return None
+    if error.get("code") == "bad_verdict":
+        return SourceError(shown(path), line, f"question {question.id}: {error['message']}")
+    what, hint = error_text(error, "fix 'check'")
+    # Lines of the error count from the first line of the checker's code, the line under 'check: |'.
+    where = line + error["lines"][-1] if error.get("lines") else line
+    return SourceError(shown(path), where, f"question {question.id}: its checker {what} on {answer}", hint)
+
+
+def problem_text(verdict: dict) -> str:
     return f": {verdict['message']}" if verdict.get("message") else ""
