@@ -2,14 +2,17 @@
 and links to it, on its own page or on the module's other page; an unknown one fails the build with file:line.
 
 The sample course cites exercises only this way, and its notebooks and README, which the plugin does not
-render, cite each exercise by the label of their own language.
+render, cite each exercise by the label of their own language. The sample course, the site's pages and the
+page words in English use British spelling, checked here against a list of American spellings.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -418,3 +421,100 @@ def test_notebooks_and_readme_cite_the_labels_of_their_language(sample_module9: 
         cited_somewhere[lang] |= set(cited)
     # Each language's files do cite exercises, so the check above has something to check.
     assert all(cited_somewhere[lang] for lang in LANGS), cited_somewhere
+
+
+# -- British spelling in English --------------------------------------------------------------------------------
+
+AMERICAN = re.compile(
+    r"\b(?!(?:re|over|down)?siz|pri[sz]|seiz|capsiz|maiz)[a-z]+iz(?:e|es|ed|ing|er|ers|ation|ations|able)\b"
+    r"|\b[a-z]+yz(?:e|es|ed|ing|er|ers)\b"
+    r"|\b(?:behavio|colo|favo|hono|labo|neighbo|flavo|humo|rumo|harbo|endeavo|armo|odo|rigo|vigo)r\w*"
+    r"|\b(?:center|theater|fiber|liter|caliber|meager|luster|maneuver)(?:s|ed|ing)?\b"
+    r"|\b(?:defense|offense|pretense|license)s?\b"
+    r"|\b(?:travel|cancel|label|model|signal|level|total|fuel|channel|tunnel|marvel)(?:ed|ing|er|ers)\b"
+    r"|\b(?:enrollment|fulfillment|skillful|willful|installment|acknowledgment|judgment)s?\b"
+    r"|\b(?:gray|catalogs?|dialogs?|artifacts?|aluminum|toward|afterward|math)\b",
+    re.IGNORECASE,
+)
+# Words that match the patterns above and are British too.
+BRITISH_TOO = {"modeller", "modellers", "labeller", "traveller", "travellers"}
+_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\{[#.][^}\n]*\}",
+                   re.MULTILINE | re.DOTALL)
+
+
+def american(text: str) -> list[str]:
+    """American spellings in prose: code fences, code spans and math are left out."""
+    prose = _CODE.sub(" ", text)
+    return [word for word in (m.group(0) for m in AMERICAN.finditer(prose)) if word.lower() not in BRITISH_TOO]
+
+
+def python_prose(source: str) -> str:
+    """A Python file's comments and strings of several words (one-word strings are keys and names)."""
+    parts = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT or (token.type == tokenize.STRING and " " in token.string):
+            parts.append(token.string)
+    return "\n".join(parts)
+
+
+def english_texts() -> dict[str, str]:
+    """Every English text of the repository that a reader sees, by where it is."""
+    texts: dict[str, str] = {}
+    courses = load_courses(ROOT / "exercises", LANGS, ROOT)
+    for course in courses:
+        texts[f"{course.id}: title"] = course.title["en"]
+        for module in course.modules:
+            parts = [module.title["en"]]
+            for item in module.quiz or []:
+                localized = [item.title] if isinstance(item, Section) else [
+                    item.title, item.body, item.explanation,
+                    *[entry.text for entries in item.lists.values() for entry in entries]]
+                parts += [text["en"].markdown for text in localized]
+                if isinstance(item, Question) and item.type == "code":
+                    parts += [test.message["en"] for test in item.key.tests]
+            for exercise in module.exercises or []:
+                for text in (exercise.title, exercise.statement, exercise.solution, exercise.criteria or {}):
+                    parts += [text["en"].markdown] if text else []
+            texts[f"{course.id}/{module.slug}"] = "\n".join(parts)
+    for source in sorted((ROOT / "exercises").rglob("*.md")):
+        comments = re.findall(r"<!--.*?-->", source.read_text(encoding="utf-8"), re.DOTALL)
+        texts[f"{source.relative_to(ROOT)} (comments)"] = "\n".join(comments)
+    for source in sorted((ROOT / "exercises").rglob("*.py")):
+        texts[str(source.relative_to(ROOT))] = python_prose(source.read_text(encoding="utf-8"))
+    for notebook in sorted((ROOT / "exercises").rglob("*_en.ipynb")):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        parts = ["".join(cell["source"]) if cell["cell_type"] == "markdown" else python_prose("".join(cell["source"]))
+                 for cell in cells]
+        parts += ["".join(output.get("text", "")) for cell in cells for output in cell.get("outputs", [])]
+        texts[str(notebook.relative_to(ROOT))] = "\n".join(parts)
+    for readme in sorted((ROOT / "exercises").rglob("README.md")):
+        texts[f"{readme.relative_to(ROOT)} (English)"] = readme.read_text(encoding="utf-8").split("\n---\n")[-1]
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        texts[str(page.relative_to(ROOT))] = page.read_text(encoding="utf-8")
+    from zadachnik import i18n
+
+    def strings_in(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value]
+        inner = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else []
+        return [text for item in inner for text in strings_in(item)]
+
+    for name, value in vars(i18n).items():
+        if name.isupper() and isinstance(value, dict) and "en" in value:
+            texts[f"i18n.{name} (en)"] = "\n".join(strings_in(value["en"]))
+    return texts
+
+
+def test_the_spelling_list_finds_american_spellings() -> None:
+    sample = ("We normalize the color, optimize the optimizer, analyze its behavior, center the labeled "
+              "gray artifact and write the math in `normalize()` and $color$.")
+    assert american(sample) == ["normalize", "color", "optimize", "optimizer", "analyze", "behavior", "center",
+                                "labeled", "gray", "artifact", "math"]
+    assert american("Its size, the prize, seized, resized; a labelled colour, normalised, centred maths.") == []
+
+
+def test_english_text_uses_british_spelling() -> None:
+    texts = english_texts()
+    assert len([name for name in texts if name.endswith("(en)")]) >= 2  # the page words were found
+    found = {name: american(text) for name, text in texts.items()}
+    assert {name: words for name, words in found.items() if words} == {}

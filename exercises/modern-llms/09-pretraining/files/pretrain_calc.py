@@ -288,13 +288,13 @@ def state_bytes(params: float, bytes_per_param: float = BYTES_PER_PARAM) -> floa
 
 
 def zero_state_bytes(params: float, processes: int, stage: int) -> float:
-    """Training state per process under ZeRO: stage 1 shards the optimizer, 2 also gradients, 3 also weights."""
+    """Training state per process under ZeRO: stage 1 shards the optimiser, 2 also gradients, 3 also weights."""
     if stage not in (0, 1, 2, 3):
         raise ValueError("ZeRO stages are 0, 1, 2 and 3")
     weights = BYTES_WEIGHTS / (processes if stage >= 3 else 1)
     gradients = BYTES_GRADIENTS / (processes if stage >= 2 else 1)
-    optimizer = BYTES_OPTIMIZER / (processes if stage >= 1 else 1)
-    return params * (weights + gradients + optimizer)
+    optimiser = BYTES_OPTIMIZER / (processes if stage >= 1 else 1)
+    return params * (weights + gradients + optimiser)
 
 
 # -- 7. Pipeline bubble

@@ -37,9 +37,9 @@ DOCUMENTS = [
     Document("D3", "ru", 0.88, "Градиентный спуск сдвигает веса в сторону, где функция потерь на пакете "
                                "примеров убывает."),
     Document("D4", "en", 0.05, "click here best prices buy now click here free shipping best prices click here"),
-    Document("D5", "en", 0.30, "Tokenizers cut text into pieces, and a larger vocabulary means shorter sequences "
+    Document("D5", "en", 0.30, "Tokenisers cut text into pieces, and a larger vocabulary means shorter sequences "
                                "but a bigger embedding table. Log in to read more. Log in to read more."),
-    Document("D6", "en", 0.80, "Tokenizers cut text into pieces, and a larger vocabulary means shorter sequences "
+    Document("D6", "en", 0.80, "Tokenisers cut text into pieces, and a larger vocabulary means shorter sequences "
                                "but a bigger embedding table."),
     Document("D7", "de", 0.86, "Der Lernratenplan beginnt mit einer Aufwärmphase und fällt danach langsam ab."),
     Document("D8", "en", 0.75, "Gradient descent with momentum moves the weights in the direction of an average "
@@ -295,7 +295,7 @@ def max_difference(first: Matrix, second: Matrix) -> float:
 
 # -- Demo 2: memory per process under ZeRO 0-3
 
-BYTES = {"weights": 2, "gradients": 2, "optimizer": 12}  # bf16, bf16, fp32 master + two AdamW moments
+BYTES = {"weights": 2, "gradients": 2, "optimiser": 12}  # bf16, bf16, fp32 master + two AdamW moments
 
 
 @dataclass(frozen=True)
@@ -322,11 +322,11 @@ def zero_memory(params_b: float = 1.0, processes: int = 1, stage: int = 0, layer
                 prefetch_layers: int = 2, activations_gb: float = 3.0) -> MemoryRow:
     """Memory per process in GB (1 GB = 10^9 bytes) for a model of params_b billion parameters.
 
-    Stage 1 shards the optimizer state, stage 2 also the gradients, stage 3 also the weights. Under stage 3
+    Stage 1 shards the optimiser state, stage 2 also the gradients, stage 3 also the weights. Under stage 3
     with more than one process, the full bf16 weights of `prefetch_layers` layers are gathered at a time.
     The activation reserve depends on the micro-batch each process runs, not on the number of processes.
     """
-    split = {"optimizer": stage >= 1, "gradients": stage >= 2, "weights": stage >= 3}
+    split = {"optimiser": stage >= 1, "gradients": stage >= 2, "weights": stage >= 3}
     state = sum(params_b * b / (processes if split[part] else 1) for part, b in BYTES.items())
     gather = prefetch_layers * params_b / layers * BYTES["weights"] if stage == 3 and processes > 1 else 0.0
     return MemoryRow(stage, processes, state, gather, activations_gb, params_b)
