@@ -518,3 +518,16 @@ def test_english_text_uses_british_spelling() -> None:
     assert len([name for name in texts if name.endswith("(en)")]) >= 2  # the page words were found
     found = {name: american(text) for name, text in texts.items()}
     assert {name: words for name, words in found.items() if words} == {}
+
+
+def test_links_follow_the_site_url_style(tmp_path: Path) -> None:
+    """With `use_directory_urls: false` (as the offline copy needs) a reference links to the .html page."""
+    sources = site_sources(tmp_path / "src")
+    site = build_site(sources / "mkdocs.yml", tmp_path / "site", use_directory_urls=False)
+    quiz, exercises = site / "en/course/01-m/quiz.html", site / "en/course/01-m/exercises.html"
+    assert ("exercises.html#e-E1", "E1") in links_in(quiz)
+    assert ("quiz.html#q-1.1.1", "1.1.1") in links_in(exercises)
+    for page in (quiz, exercises):
+        for href, _ in links_in(page):
+            target, anchor = resolve(page, href)
+            assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), (page, href)
