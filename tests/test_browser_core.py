@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+import yaml
+from conftest import ROOT, build_site, serve
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
+EXERCISES = "modern-llms/09-pretraining/exercises/"
+GUIDE = "authoring/"
 
 
 @pytest.fixture
@@ -27,11 +32,11 @@ def test_language_selector_keeps_the_page(page, sample_server) -> None:
     page.locator('a.md-select__link[hreflang="en"]').click()
     page.wait_for_url(re.compile(r"/en/rl-for-llm/12-infrastructure/quiz/"))
     assert page.locator("html").get_attribute("lang") == "en"
-    assert page.locator("#q-P05 h3").inner_text().startswith("Question P05")
+    assert page.locator("#q-P05 .zq-question__title").inner_text().startswith("Question P05")
     page.locator(".md-header .md-select").hover()
     page.locator('a.md-select__link[hreflang="ru"]').click()
-    page.wait_for_url(re.compile(r"/rl-for-llm/12-infrastructure/quiz/$"))
-    assert page.locator("#q-P05 h3").inner_text().startswith("Вопрос P05")
+    page.wait_for_url(re.compile(r"/rl-for-llm/12-infrastructure/quiz/(#q-P05)?$"))
+    assert page.locator("#q-P05 .zq-question__title").inner_text().startswith("Вопрос P05")
 
 
 def test_search_finds_a_question(page, sample_server) -> None:
@@ -61,3 +66,145 @@ def test_math_is_rendered_without_a_math_script(page, sample_server) -> None:
     font_loaded = page.evaluate("document.fonts.check('16px KaTeX_Main')")
     assert font_loaded
     assert all(url.startswith(sample_server) or url.startswith("data:") for url in page.requests), page.requests
+
+
+# -- the learner's place when switching language -------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def instant_server(tmp_path_factory):
+    """The sample site with mkdocs-material's instant navigation: pages swapped in without a reload."""
+    theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
+    theme["features"] = [*theme["features"], "navigation.instant"]
+    site = build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("instant") / "site", theme=theme)
+    url, server = serve(site)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def offline_sample(tmp_path_factory) -> Path:
+    """The sample site as its copy for disk (opened from file://), as the offline build makes it."""
+    plugins = [{"search": {"lang": ["ru", "en"]}}, "offline",
+               {"zadachnik": {"exercises_dir": "exercises", "languages": ["ru", "en"], "offline": True}}]
+    return build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("offline-sample") / "site",
+                      use_directory_urls=False, plugins=plugins)
+
+
+# The block (question, exercise) under a point just below the header, found by this test's own means.
+BLOCK_AT_TOP = """() => {
+  const top = Math.max(0, document.querySelector('.md-header').getBoundingClientRect().bottom);
+  const content = document.querySelector('.md-content').getBoundingClientRect();
+  const element = document.elementFromPoint(content.left + content.width / 2, top + 30);
+  const block = element && element.closest('[data-zq-question], [data-zq-exercise]');
+  return block ? block.id : '';
+}"""
+
+
+def reading_top(page) -> float:
+    return page.evaluate("Math.max(0, document.querySelector('.md-header').getBoundingClientRect().bottom)")
+
+
+def scroll_into(page, element_id: str, depth: int) -> None:
+    """Scroll so the element starts `depth` pixels above the bottom of the header (the learner reads it)."""
+    page.evaluate("""([id, depth]) => {
+      const top = Math.max(0, document.querySelector('.md-header').getBoundingClientRect().bottom);
+      window.scrollTo({top: document.getElementById(id).getBoundingClientRect().top + scrollY - top + depth,
+                       behavior: 'instant'});
+    }""", [element_id, depth])
+    assert page.evaluate(BLOCK_AT_TOP) == element_id
+
+
+def choose_language(page, lang: str) -> None:
+    page.locator(".md-header .md-select").hover()
+    page.locator(f'a.md-select__link[hreflang="{lang}"]').click()
+    page.wait_for_selector(f'.zq-page[data-zq-lang="{lang}"][data-zq-ready=yes], html[lang="{lang}"]')
+    page.wait_for_load_state("load")
+
+
+def assert_block_at_top(page, element_id: str) -> None:
+    """The block is what the learner sees first: right under the header, its title in view."""
+    page.wait_for_function(f"({BLOCK_AT_TOP})() === {element_id!r}", timeout=5000)
+    top = page.evaluate(f"document.getElementById({element_id!r}).getBoundingClientRect().top")
+    assert reading_top(page) - 1 <= top <= reading_top(page) + 60, top
+
+
+@pytest.fixture(params=["plain", "instant"])
+def site_url(request, sample_server, instant_server) -> str:
+    return sample_server if request.param == "plain" else instant_server
+
+
+def test_language_switch_opens_the_question_at_the_top(page, site_url) -> None:
+    page.goto(site_url + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P05", 150)
+    choose_language(page, "en")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert_block_at_top(page, "q-P05")
+    # Back and forth: the same place each time, no drift to a neighbour.
+    choose_language(page, "ru")
+    assert_block_at_top(page, "q-P05")
+    choose_language(page, "en")
+    assert_block_at_top(page, "q-P05")
+
+
+def test_language_switch_follows_the_learner_not_an_old_hash(page, site_url) -> None:
+    page.goto(site_url + "en/" + QUIZ + "#q-P02")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P07", 40)
+    choose_language(page, "ru")
+    assert_block_at_top(page, "q-P07")
+
+
+def test_language_switch_from_the_top_opens_the_top(page, site_url) -> None:
+    page.goto(site_url + QUIZ + "#q-P03")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
+    choose_language(page, "en")
+    assert page.evaluate("location.hash") == ""
+    assert page.evaluate("window.scrollY") == 0
+
+
+def test_language_switch_opens_the_exercise_at_the_top(page, site_url) -> None:
+    page.goto(site_url + EXERCISES)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "e-E3", 80)
+    choose_language(page, "en")
+    assert_block_at_top(page, "e-E3")
+
+
+def test_language_switch_opens_the_heading_at_the_top(page, site_url) -> None:
+    page.goto(site_url + "en/" + GUIDE)
+    heading = page.locator("h2#math")
+    heading.scroll_into_view_if_needed()
+    page.evaluate("""() => {
+      const top = document.querySelector('.md-header').getBoundingClientRect().bottom;
+      window.scrollTo({top: document.getElementById('math').getBoundingClientRect().top + scrollY - top - 10,
+                       behavior: 'instant'});
+    }""")
+    choose_language(page, "ru")
+    page.wait_for_function("document.getElementById('math') && document.documentElement.lang === 'ru'")
+    page.wait_for_function("""() => {
+      const top = document.querySelector('.md-header').getBoundingClientRect().bottom;
+      const at = document.getElementById('math').getBoundingClientRect().top;
+      return at >= top - 1 && at <= top + 60;
+    }""", timeout=5000)
+    assert page.locator("h2#math").inner_text().startswith("Формулы")
+
+
+def test_language_switch_keeps_the_place_on_disk(browser, offline_sample: Path) -> None:
+    context = browser.new_context()
+    context.route("http://**/*", lambda route: route.abort())
+    context.route("https://**/*", lambda route: route.abort())
+    page = context.new_page()
+    try:
+        page.goto((offline_sample / "rl-for-llm/12-infrastructure/quiz.html").as_uri())
+        page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+        scroll_into(page, "q-P06", 120)
+        choose_language(page, "en")
+        assert page.url.startswith("file://") and "/en/" in page.url
+        assert_block_at_top(page, "q-P06")
+        choose_language(page, "ru")
+        assert_block_at_top(page, "q-P06")
+    finally:
+        context.close()

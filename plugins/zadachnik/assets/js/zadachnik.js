@@ -3,6 +3,7 @@
 import { COUNTED, gradeAnywhere, moduleFor, needsPython } from "./grading.js";
 import { startPython } from "./pyclient.js";
 import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
+import { keepPlace } from "./place.js";
 import { Store, entryKey } from "./storage.js";
 
 let store = null;
@@ -297,6 +298,7 @@ function start(root) {
 export function init() {
   store = store || new Store();
   for (const root of document.querySelectorAll(".zq-page")) start(root);
+  keepPlace();
 }
 
 // mkdocs-material's document$ emits on every page, instant navigation included.
