@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -419,7 +420,7 @@ def reference_targets(module: Module) -> dict[str, Target]:
     return targets
 
 
-def referring_fragments(module: Module):
+def referring_fragments(module: Module) -> Iterator[tuple[str, Path, str, Fragment, bool]]:
     """Author text that may refer: (page, source, language, fragment, linked). Titles and list entries get the
     label without a link: a heading's line in the contents is plain text, and a link inside an option's label
     would take a click meant for the option."""
