@@ -296,3 +296,102 @@ def test_link_outside_fails_the_build_naming_the_link(tmp_path: Path, caplog) ->
     assert "exercises/demo/01-basics/files/passwd: " in message and "/etc/passwd" in message
     assert "Traceback" not in message
     assert not (tmp_path / "out/demo/01-basics/01-basics-files.zip").exists()
+
+
+# -- TeX: sizes, expansion, nesting, and messages that quote a window, not the whole formula ----------------
+
+HUGE_SIZES = [
+    r"\rule{100000em}{1em}",
+    r"a\kern{99999em}b",
+    r"a\hspace{5000cm}b",
+    r"\raisebox{9999em}{x}",
+    r"\begin{aligned}a\\[9999em]b\end{aligned}",
+    r"\def\wide{99999em}\rule{\wide}{1pt}",
+    r"a\kern -99999pt b",
+    r"\def\arraystretch{1000}\begin{array}{c}a\\b\end{array}",
+]
+
+
+@pytest.fixture(scope="module")
+def katex():
+    from zadachnik.mathtex import Katex
+
+    return Katex()
+
+
+@pytest.mark.parametrize("tex", HUGE_SIZES)
+def test_huge_size_is_refused(katex, tex: str) -> None:
+    from zadachnik.mathtex import MathError
+
+    with pytest.raises(MathError) as info:
+        katex.render_now(tex, True)
+    assert "too large" in str(info.value)
+
+
+@pytest.mark.parametrize("tex", [r"\rule{0pt}{2.5em}x", r"a\hspace{2em}b\kern-0.2em c", r"a\\[1ex]b",
+                                 r"a\quad b\qquad c", r"\rule{10cm}{0.4pt}",
+                                 r"\def\arraystretch{1.5}\begin{array}{c}a\\b\end{array}"])
+def test_ordinary_sizes_render(katex, tex: str) -> None:
+    assert "katex" in katex.render_now(tex, True)
+
+
+def test_macro_expansion_bomb_is_refused(katex) -> None:
+    from zadachnik.mathtex import MathError
+
+    # 30 characters, ten by ten by nine times: 300 kB of HTML and a second of V8 within KaTeX's default limit.
+    tex = (r"\def\a{\b\b\b\b\b\b\b\b\b\b}\def\b{\c\c\c\c\c\c\c\c\c\c}\def\c{xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}"
+           r"\a\a\a\a\a\a\a\a\a")
+    with pytest.raises(MathError) as info:
+        katex.render_now(tex, True)
+    assert "expansions" in str(info.value)
+
+
+def test_deep_nesting_is_refused_with_a_short_quote(katex) -> None:
+    from zadachnik.mathtex import MathError
+
+    tex = "{" * 3000 + "x" + "}" * 3000
+    with pytest.raises(MathError) as info:
+        katex.render_now(tex, False)
+    assert "nested" in str(info.value)
+    assert len(info.value.tex) < 100 and len(str(info.value)) < 200
+
+
+def test_parse_error_in_a_long_formula_quotes_a_window(katex) -> None:
+    from zadachnik.mathtex import MathError
+
+    tex = "x+" * 5000 + r"\frac{1"
+    with pytest.raises(MathError) as info:
+        katex.render_now(tex, True)
+    assert info.value.tex.endswith(r"x+x+\frac{1") and info.value.tex.startswith("…")
+    assert len(info.value.tex) < 100 and len(str(info.value)) < 200
+    assert info.value.source == tex
+
+
+def test_short_formula_is_quoted_whole(katex) -> None:
+    from zadachnik.mathtex import MathError
+
+    with pytest.raises(MathError) as info:
+        katex.render_now(r"\frac{1", True)
+    assert info.value.tex == r"\frac{1"
+
+
+def test_huge_rule_fails_the_build_with_file_and_line(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text().replace("Почему небо голубое?", r"Почему небо $\rule{99999em}{99999em}$ голубое?")
+    quiz.write_text(text)
+    line = text.splitlines().index(r"Почему небо $\rule{99999em}{99999em}$ голубое?") + 1
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message and "too large" in message
+
+
+def test_error_in_a_10_kb_formula_is_reported_in_a_short_message(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    formula = "$" + "x+" * 5000 + r"\frac{1" + "$"
+    text = quiz.read_text().replace("Почему небо голубое?", f"Почему небо {formula} голубое?")
+    quiz.write_text(text)
+    line = text.splitlines().index(f"Почему небо {formula} голубое?") + 1
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message
+    assert len(message) < 600, message

@@ -31,22 +31,109 @@ _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annot
 MATH_START, MATH_END = "<!--zq-math-->", "<!--/zq-math-->"
 _MARKED = re.compile(r"<!--zq-math-->(.*?)<!--/zq-math-->", re.DOTALL)
 
-_RENDER_JS = """
+# Limits on what a formula may ask of KaTeX. The sample course needs at most 10 macro expansions per formula,
+# sizes of a few em and nesting of a few levels; beyond these a formula only breaks the page or the build.
+MAX_SIZE_EM = 50  # about the width of a page's text column
+MAX_ARRAY_STRETCH = 10
+MAX_EXPAND = 200
+MAX_NESTING = 50
+# A formula longer than this is quoted in messages as a window around the error.
+QUOTE_WHOLE = 80
+QUOTE_AROUND = 30
+
+_LIMITS_JS = (f"const zadachnikLimits = {{maxSize: {MAX_SIZE_EM}, maxStretch: {MAX_ARRAY_STRETCH}, "
+              f"maxExpand: {MAX_EXPAND}}};")
+_RENDER_JS = _LIMITS_JS + """
+// Points per unit as KaTeX's units.js has them; an em is 10pt at KaTeX's normal size.
+const zadachnikPoints = {pt: 1, mm: 7227 / 2540, cm: 7227 / 254, in: 72.27, bp: 803 / 800, pc: 12,
+  dd: 1238 / 1157, cc: 14856 / 1157, nd: 685 / 642, nc: 1370 / 107, sp: 1 / 65536, px: 803 / 800};
+// Only these can carry a size: a number and a unit, or a macro that makes one.
+const zadachnikSized = [/\\d\\s*(?:em|ex|mu|pt|mm|cm|in|bp|pc|dd|cc|nd|nc|sp|px)/, /arraystretch/,
+  /\\\\(?:[gex]?def|let|futurelet|(?:re|provide)?newcommand|global)/];
+
+function zadachnikEm(size) {
+  if (size.unit === "em") return size.number;
+  if (size.unit === "ex") return size.number * 0.431;
+  if (size.unit === "mu") return size.number / 18;
+  return size.number * (zadachnikPoints[size.unit] || 0) / 10;
+}
+
+// KaTeX caps sizes at maxSize without a word: find the first one too large in the parse tree, to refuse it.
+function zadachnikTooLarge(tex, settings) {
+  const pending = [[katex.__parse(tex, settings), null]];
+  const seen = new Set();
+  while (pending.length) {
+    const [value, loc] = pending.pop();
+    if (value === null || typeof value !== "object" || seen.has(value)) continue;
+    seen.add(value);
+    const here = value.loc && typeof value.loc.start === "number" ? value.loc : loc;
+    if (typeof value.number === "number" && typeof value.unit === "string"
+        && Math.abs(zadachnikEm(value)) > zadachnikLimits.maxSize) {
+      return {error: `the size ${value.number}${value.unit} is too large (at most ${zadachnikLimits.maxSize}em)`,
+              position: here ? here.start : null};
+    }
+    if (typeof value.arraystretch === "number" && value.arraystretch > zadachnikLimits.maxStretch) {
+      return {error: `\\\\arraystretch ${value.arraystretch} is too large (at most ${zadachnikLimits.maxStretch})`,
+              position: here ? here.start : null};
+    }
+    for (const key of Object.keys(value)) {
+      if (key !== "loc") pending.push([value[key], here]);
+    }
+  }
+  return null;
+}
+
 function zadachnikRender(tex, display) {
+  const settings = {displayMode: display, throwOnError: true, output: "htmlAndMathml",
+                    maxSize: zadachnikLimits.maxSize, maxExpand: zadachnikLimits.maxExpand};
   try {
-    return {html: katex.renderToString(tex, {displayMode: display, throwOnError: true, output: "htmlAndMathml"})};
+    const sized = zadachnikSized.some(pattern => pattern.test(tex));
+    const refused = sized ? zadachnikTooLarge(tex, settings) : null;
+    return refused || {html: katex.renderToString(tex, settings)};
   } catch (error) {
-    return {error: String(error && error.message || error)};
+    const position = error && typeof error.position === "number" ? error.position : null;
+    return {error: String(error && error.message || error), position: position};
   }
 }
 """
+# KaTeX's own message ends with its context, which the plugin's message quotes already.
+_KATEX_CONTEXT = re.compile(r" at (position \d+|end of input): .*\Z", re.DOTALL)
+_NESTING_TOKEN = re.compile(r"\\(?:left\b|right\b|begin\s*\{|end\s*\{|.)|[{}]", re.DOTALL)
 
 
 class MathError(ValueError):
-    def __init__(self, tex: str, message: str, display: bool = False):
+    """A formula KaTeX refuses. `source` is the whole formula, to find its line; `tex` is what messages quote:
+    all of a short formula, a window around the error in a long one."""
+
+    def __init__(self, tex: str, message: str, display: bool = False, position: int | None = None):
         super().__init__(message)
-        self.tex = tex
+        self.source = tex
+        self.position = position
+        self.tex = quote(tex, position)
         self.display = display
+
+
+def quote(tex: str, position: int | None) -> str:
+    if len(tex) <= QUOTE_WHOLE:
+        return tex
+    at = min(max(position or 0, 0), len(tex))
+    start, end = max(0, at - QUOTE_AROUND), min(len(tex), at + QUOTE_AROUND)
+    return ("…" if start > 0 else "") + tex[start:end] + ("…" if end < len(tex) else "")
+
+
+def too_deep(tex: str) -> int | None:
+    """Where a formula's groups ({…}, \\left…\\right, \\begin…\\end) first nest deeper than MAX_NESTING: KaTeX
+    would run out of stack and say only that."""
+    depth = 0
+    for token in _NESTING_TOKEN.finditer(tex):
+        text = token.group()
+        if text == "{" or text.startswith(("\\left", "\\begin")):
+            depth += 1
+            if depth > MAX_NESTING:
+                return token.start()
+        elif text == "}" or text.startswith(("\\right", "\\end")):
+            depth = max(0, depth - 1)
+    return None
 
 
 class KatexUnavailable(RuntimeError):
@@ -60,7 +147,8 @@ class Katex:
         self.katex_js = katex_js
         self.cache: dict[tuple[str, bool], str] = {}
         self.pending: dict[tuple[str, bool], Future] = {}
-        self.failed: dict[tuple[str, bool], str] = {}
+        # (message, position) of formulas a prefetch process could not render.
+        self.failed: dict[tuple[str, bool], tuple[str, int | None]] = {}
         self._pool = None
         self.renders = 0
         self._context = None
@@ -93,9 +181,19 @@ class Katex:
     def render_now(self, tex: str, display: bool) -> str:
         """Render with this instance's own V8, whatever is cached or under way."""
         key = (tex, display)
+        deep_at = too_deep(tex)
+        if deep_at is not None:
+            raise MathError(tex, f"groups nested more than {MAX_NESTING} deep: write it flatter", display, deep_at)
         result = self._engine().call("zadachnikRender", tex, display)
         if "error" in result:
-            raise MathError(tex, str(result["error"]).removeprefix("KaTeX parse error: "), display)
+            message = _KATEX_CONTEXT.sub(r" at \1", str(result["error"]).removeprefix("KaTeX parse error: "))
+            # KaTeX's own advice names settings an author can't change.
+            if message.startswith("Too many expansions"):
+                message = (f"more than {MAX_EXPAND} macro expansions: a macro that calls itself, or macros that "
+                           "multiply text")
+            elif "call stack" in message:
+                message = "nested too deeply for KaTeX: write it flatter"
+            raise MathError(tex, message, display, result.get("position"))
         self.renders += 1
         # Search indexes the visible rendering once; MathML and its TeX annotation stay for screen readers.
         rendered = result["html"].replace(
@@ -143,7 +241,8 @@ class Katex:
             return None
         self._store_batch(future)
         if key in self.failed:
-            raise MathError(key[0], self.failed[key], key[1])
+            message, position = self.failed[key]
+            raise MathError(key[0], message, key[1], position)
         return self.cache.get(key)
 
 
@@ -153,8 +252,9 @@ PREFETCH_MINIMUM = 200
 _batch_engine: Katex | None = None
 
 
-def render_batch(katex_js: str, items: list[tuple[str, bool]]) -> list[tuple[tuple[str, bool], str, str | None]]:
-    """In a prefetch process: each formula's HTML, or its error."""
+def render_batch(katex_js: str, items: list[tuple[str, bool]]
+                 ) -> list[tuple[tuple[str, bool], str, tuple[str, int | None] | None]]:
+    """In a prefetch process: each formula's HTML, or its error and where in the formula it is."""
     global _batch_engine
     if _batch_engine is None:
         _batch_engine = Katex(Path(katex_js))
@@ -163,7 +263,7 @@ def render_batch(katex_js: str, items: list[tuple[str, bool]]) -> list[tuple[tup
         try:
             results.append(((tex, display), _batch_engine.render_now(tex, display), None))
         except MathError as error:
-            results.append(((tex, display), "", str(error)))
+            results.append(((tex, display), "", (str(error), error.position)))
     return results
 
 
@@ -254,13 +354,16 @@ def annotations(page_html: str) -> list[str]:
 
 def line_of(sources: list[tuple[str, int]], error: MathError) -> int | None:
     """The line of a bad formula among (text, first line) sources: delimited first, so `$\\frac{1$` is not
-    taken for the start of `$\\frac{16}{7}$`; None when it is in none of them."""
-    candidates = [error.tex] if error.display else [f"${error.tex}$", error.tex]
-    for candidate in candidates:
+    taken for the start of `$\\frac{16}{7}$`; None when it is in none of them. In a formula over several lines,
+    the line of the error within it."""
+    tex = error.source
+    candidates = [(tex, 0)] if error.display else [(f"${tex}$", 1), (tex, 0)]
+    within = min(max(error.position or 0, 0), len(tex))
+    for candidate, opening in candidates:
         for text, first_line in sources:
             index = text.find(candidate)
             if index >= 0:
-                return first_line + text.count("\n", 0, index)
+                return first_line + text.count("\n", 0, index + opening + within)
     return None
 
 
