@@ -395,3 +395,14 @@ def test_error_in_a_10_kb_formula_is_reported_in_a_short_message(tmp_path: Path,
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message
     assert len(message) < 600, message
+
+
+def test_error_in_a_formula_over_several_lines_names_its_own_line(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    formula = "$$\na + b\n+ \\nosuch c\n+ d\n$$\n"
+    text = quiz.read_text().replace("Почему небо голубое?", "Почему небо голубое?\n\n" + formula)
+    quiz.write_text(text)
+    line = text.splitlines().index("+ \\nosuch c") + 1
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message and "\\nosuch" in message
