@@ -223,3 +223,40 @@ def test_admonitions_tabs_and_code_inside_author_text(fixture_site: Path) -> Non
         "First tab", "Second tab"]
     # Math is protected from Markdown and code is protected from math: dollars in code stay as typed.
     assert explanation.select_one("code").get_text() == "cost = $5 + $x$"
+
+
+def sidebar_links(site: Path, html_file: Path) -> list[tuple[str, Path | None]]:
+    """(accessible name, page it leads to) of every link in a page's sidebar; None for a link within the page."""
+    soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+    links = []
+    for link in soup.select("nav.md-nav--primary a"):
+        name = link.get_text(" ", strip=True) or link.get("aria-label", "").strip() or link.get("title", "").strip()
+        href = link.get("href", "").split("#")[0]
+        if not href:
+            links.append((name, None))
+            continue
+        assert not href.startswith(("/", "http")), (html_file, href)
+        target = (html_file.parent / href).resolve()
+        links.append((name, target / "index.html" if target.is_dir() else target))
+    return links
+
+
+@pytest.mark.parametrize("lang, prefix, own", [
+    ("ru", "", ["index.html", "authoring/index.html", "glossary/index.html"]),
+    ("en", "en/", ["en/index.html", "en/authoring/index.html", "en/glossary/index.html"]),
+])
+def test_every_page_has_its_own_language_sidebar(sample_site: Path, lang: str, prefix: str, own: list[str]) -> None:
+    """Was a bug (plugin.language_nav): the en/ folder stayed a nested list, so English pages lost their home, the
+    authoring guide and the glossary, and showed an unnamed link to the Russian home instead."""
+    pages = [path for path in sample_site.rglob("index.html") if "assets" not in path.parts
+             and (path.relative_to(sample_site).as_posix().startswith("en/")) == (lang == "en")]
+    assert len(pages) >= 6
+    expected = {(sample_site / path).resolve() for path in own}
+    for html_file in pages:
+        links = sidebar_links(sample_site, html_file)
+        assert all(name for name, _ in links), (html_file, [target for name, target in links if not name])
+        targets = {target for _, target in links if target is not None}
+        assert all(target.is_file() for target in targets), html_file
+        english = {target for target in targets if target.relative_to(sample_site).parts[0] == "en"}
+        assert english == (targets if lang == "en" else set()), (html_file, "a page of the other language")
+        assert expected <= targets, (html_file, sorted(str(path) for path in expected - targets))

@@ -362,7 +362,9 @@ def language_nav(
 ) -> Navigation:
     """The site's navigation as seen from one language: its own pages, with the courses after its home."""
     generated = {module_page_uri(c, m, k, lang, languages) for c in courses for m in c.modules for k in KINDS}
-    items = [item for item in (filter_item(i, languages, lang, generated) for i in nav.items) if item is not None]
+    # This language's folder (en/) comes back from filter_item as a list of its pages: they belong at the top.
+    items = flatten([item for item in (filter_item(i, languages, lang, generated) for i in nav.items)
+                     if item is not None])
     home_uri = f"{languages.prefix(lang)}index.md"
     home_at = next((i for i, item in enumerate(items) if isinstance(item, Page) and item.file.src_uri == home_uri), -1)
     t = strings(lang)
