@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from .coursefiles import CourseFiles
 from .i18n import file_size, files_contents, format_number, rounded_answer, runtime_strings, strings
+from .mathtex import MATH_START, for_search
 from .model import Course, Module, Question, Section
 from .qtypes.mixed import MixedKey
 from .qtypes.numeric import NumericField, NumericKey
@@ -144,6 +145,12 @@ class Renderer:
             piece = pieces[plan.index(fragment)]
             return Markup(piece if block else inline(piece))
 
+        def name(fragment: Fragment) -> str:
+            """The accessible name a control labelled by this text needs: '' when its label already gives it
+            (no formula in it), else the words with each formula's TeX."""
+            piece = pieces[plan.index(fragment)]
+            return spoken(piece) if has_math(piece) else ""
+
         template = self.environment.get_template(f"{plan.kind}.html")
         return template.render(
             plan=plan, course=plan.course, module=plan.module, lang=plan.lang, t=strings(plan.lang), text=text,
@@ -152,7 +159,7 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of, spoken=spoken, file_size=file_size, files_contents=files_contents,
+            label_of=label_of, name=name, file_size=file_size, files_contents=files_contents,
             runtime=Markup(safe_json(runtime_strings(plan.lang))),
         )
 
@@ -162,11 +169,22 @@ def auto_type(question: Question) -> str:
     return question.key.auto.name if isinstance(question.key, MixedKey) else question.type
 
 
-def spoken(fragment: Fragment) -> str:
-    """A label's words without TeX markup, as the input's accessible name when the label holds math
-    (accessibility checkers can't read a name out of MathML)."""
-    text = re.sub(r"\$+([^$]*)\$+", r"\1", fragment.markdown)
-    return re.sub(r"\\([A-Za-z]+)|[{}\\^_]", r"\1", text).strip()
+_TAG = re.compile(r"<[^>]+>")
+_SPACE_BEFORE = re.compile(r"\s+([,.;:!?»)\]])")
+_SPACE_AFTER = re.compile(r"([«(\[])\s+")
+
+
+def spoken(piece_html: str) -> str:
+    """A rendered piece of text as an accessible name: its words, and each formula as the TeX it was written in.
+    Chromium names a control from its label's MathML without the formulas, and cutting the TeX's backslashes
+    gave "binom496" for \\binom{96}{4}; the TeX source is what the author wrote and what search holds too."""
+    text = html.unescape(_TAG.sub(" ", for_search(piece_html)))
+    text = _SPACE_AFTER.sub(r"\1", _SPACE_BEFORE.sub(r"\1", " ".join(text.split())))
+    return text.strip()
+
+
+def has_math(piece_html: str) -> bool:
+    return MATH_START in piece_html
 
 
 def label_of(question: Question, field_id: str) -> Fragment | None:
