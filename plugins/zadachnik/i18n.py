@@ -36,6 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "exact": "точный ответ",
         "notes_label": "Ваш ответ или заметки",
         "explanation_label": "Ваше объяснение",
+        "exercise_notes_label": "Ваши заметки и решение",
         "open_note": "Этот вопрос не проверяется автоматически: сравните свои заметки с авторским разбором.",
         "mixed_note": (
             "Автоматически проверяется только первая часть (выбор или число). Объяснение сверьте "
@@ -88,6 +89,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "exact": "exact answer",
         "notes_label": "Your answer or notes",
         "explanation_label": "Your explanation",
+        "exercise_notes_label": "Your notes and working",
         "open_note": "This question is not checked automatically: compare your notes with the author's solution.",
         "mixed_note": (
             "Only the first part (the choice or the number) is checked automatically. Compare your explanation "
@@ -139,12 +141,31 @@ RUNTIME: dict[str, dict[str, str]] = {
         "significant": "{count} значащих цифр",
         "storage_unavailable": (
             "Прогресс не удаётся сохранить в этом браузере (хранилище недоступно или переполнено): "
-            "ответы останутся только до закрытия страницы."
+            "новые ответы останутся только до закрытия страницы. Чтобы не потерять их, сохраните прогресс в файл."
         ),
-        "storage_corrupt": "Часть сохранённого прогресса повреждена и пропущена; остальное на месте.",
+        "storage_corrupt": (
+            "Часть сохранённого прогресса повреждена и отложена (в файл прогресса она всё равно попадёт); "
+            "остальное на месте."
+        ),
         "reset_confirm": "Стереть все ответы, черновики и отметки на этой странице?",
         "imported": "Загружено записей: {imported}. Оставлено более новых из этого браузера: {kept}.",
         "import_invalid": "Этот файл не похож на файл прогресса Задачника: ничего не изменено.",
+        "imported_unsaved": (
+            "Загружено записей: {imported}, но только до закрытия страницы: в хранилище браузера нет места. "
+            "Оставлено более новых из этого браузера: {kept}."
+        ),
+        "import_bad_key": "Файл не загружен, ничего не изменено: «{key}» — не ключ записи Задачника.",
+        "import_bad_field": "Файл не загружен, ничего не изменено: в записи {key} поле {field} должно быть {expected}.",
+        "import_bad_value": "Файл не загружен, ничего не изменено: запись {key} должна быть {expected}.",
+        "expected_object": "объектом {…}",
+        "expected_text": "строкой в кавычках",
+        "expected_number": "числом",
+        "expected_boolean": "значением true или false",
+        "expected_texts": "списком строк […]",
+        "expected_numbers": "списком чисел […]",
+        "expected_list": "списком […]",
+        "expected_status": "названием статуса, например \"correct\"",
+        "expected_text_map": "объектом со строковыми значениями {…}",
         "checking": "Проверяем…",
         "running": "Выполняем…",
         "stopped_after": (
@@ -182,13 +203,34 @@ RUNTIME: dict[str, dict[str, str]] = {
         "decimals": "{count} decimal places",
         "significant": "{count} significant digits",
         "storage_unavailable": (
-            "Progress can't be saved in this browser (storage is unavailable or full): answers last only until "
-            "the page is closed."
+            "Progress can't be saved in this browser (storage is unavailable or full): new answers last only "
+            "until the page is closed. Export your progress to keep them."
         ),
-        "storage_corrupt": "Some saved progress was damaged and skipped; the rest is in place.",
+        "storage_corrupt": (
+            "Some saved progress was damaged and has been set aside (an export still includes it); the rest is "
+            "in place."
+        ),
         "reset_confirm": "Erase every answer, draft and opened reveal on this page?",
         "imported": "Imported entries: {imported}. Newer ones kept from this browser: {kept}.",
         "import_invalid": "This file is not a Zadachnik progress file: nothing was changed.",
+        "imported_unsaved": (
+            "Imported entries: {imported}, but only until the page is closed: this browser's storage is full. "
+            "Newer ones kept from this browser: {kept}."
+        ),
+        "import_bad_key": "The file was not imported and nothing was changed: “{key}” is not a Zadachnik entry's key.",
+        "import_bad_field": (
+            "The file was not imported and nothing was changed: in the entry {key}, {field} should be {expected}."
+        ),
+        "import_bad_value": "The file was not imported and nothing was changed: the entry {key} should be {expected}.",
+        "expected_object": "an object {…}",
+        "expected_text": "a string in quotes",
+        "expected_number": "a number",
+        "expected_boolean": "true or false",
+        "expected_texts": "a list of strings […]",
+        "expected_numbers": "a list of numbers […]",
+        "expected_list": "a list […]",
+        "expected_status": "a status word such as \"correct\"",
+        "expected_text_map": "an object of strings {…}",
         "checking": "Checking…",
         "running": "Running…",
         "stopped_after": "Stopped after {seconds} s: the code ran past its time limit. Is there an endless loop?",

@@ -1,10 +1,16 @@
 // Saved progress: one localStorage entry per question or exercise, keyed by course, module and id, so the
-// Russian and English pages of a module share it. Broken storage never breaks the page: it falls back to
-// memory and says so once.
+// Russian and English pages of a module share it. Storage that is broken, full, shared or hostile never breaks
+// the page: reading never needs room to write, an entry that could not be written stays in memory (and in
+// exports), an entry of the wrong shape is set aside under a quarantine key, and every write re-reads the
+// entry first so another tab's changes to its other fields survive.
 
 export const PREFIX = "zadachnik:";
+export const QUARANTINE_PREFIX = "zadachnik-quarantine:";
 export const SCHEMA = 1;
 export const EXPORT_FORMAT = "zadachnik-progress";
+
+// course/module/id: other keys under our prefix belong to someone else and are never touched.
+const ENTRY_KEY = /^zadachnik:[^/]+\/[^/]+\/[^/]+$/;
 
 // Older entries are brought up to SCHEMA one version at a time, never dropped.
 // Version 0 is an entry written before entries carried a version: the same fields, unversioned.
@@ -16,18 +22,107 @@ export function entryKey(course, module, id) {
   return `${PREFIX}${course}/${module}/${id}`;
 }
 
+export function isEntryKey(key) {
+  return typeof key === "string" && ENTRY_KEY.test(key);
+}
+
 export function migrate(entry) {
   let current = { ...entry, v: Number.isInteger(entry.v) ? entry.v : 0 };
   while (current.v < SCHEMA && MIGRATIONS[current.v]) current = MIGRATIONS[current.v](current);
   return current;
 }
 
-function probeStorage(candidate) {
+// -- shapes: what is wrong is {field, expected}, so an import can tell the learner exactly that ---------------
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const KINDS = {
+  object: isObject,
+  text: (value) => typeof value === "string",
+  number: (value) => typeof value === "number" && Number.isFinite(value),
+  boolean: (value) => typeof value === "boolean",
+  texts: (value) => Array.isArray(value) && value.every((item) => typeof item === "string"),
+  numbers: (value) => Array.isArray(value) && value.every((item) => typeof item === "number"),
+  list: Array.isArray,
+  // Any word: graders may add statuses, and an unknown one is shown as it is, never thrown on.
+  status: (value) => typeof value === "string" && value.length > 0,
+};
+
+// The first of `fields` (name → kind) present in `value` but not of its kind; absent fields are fine.
+function fieldsProblem(value, fields, path) {
+  for (const [name, kind] of Object.entries(fields)) {
+    if (value[name] !== undefined && !KINDS[kind](value[name])) return { field: `${path}${name}`, expected: kind };
+  }
+  return null;
+}
+
+function errorProblem(error, path) {
+  if (!isObject(error)) return { field: path, expected: "object" };
+  return fieldsProblem(error, { text: "text", type: "text", message: "text", lines: "numbers" }, `${path}.`);
+}
+
+// A verdict as any question type's grader (or Python) writes it.
+export function verdictProblem(verdict) {
+  if (!isObject(verdict)) return { field: "verdict", expected: "object" };
+  if (!KINDS.status(verdict.status)) return { field: "verdict.status", expected: "status" };
+  const problem = fieldsProblem(verdict, {
+    score: "number", fields: "object", missing: "texts", wrong: "texts", tests: "list", error: "object",
+    timeout: "number", message: "text", precision: "boolean",
+  }, "verdict.");
+  if (problem) return problem;
+  for (const [id, result] of Object.entries(verdict.fields || {})) {
+    const path = `verdict.fields.${id}`;
+    if (!isObject(result)) return { field: path, expected: "object" };
+    if (!KINDS.status(result.status)) return { field: `${path}.status`, expected: "status" };
+    const inner = fieldsProblem(result, { precision: "boolean", error: "text" }, `${path}.`);
+    if (inner) return inner;
+  }
+  for (const [index, test] of (verdict.tests || []).entries()) {
+    const path = `verdict.tests.${index}`;
+    if (!isObject(test)) return { field: path, expected: "object" };
+    const inner = fieldsProblem(test, { passed: "boolean", message: "text" }, `${path}.`)
+      || (test.error !== undefined ? errorProblem(test.error, `${path}.error`) : null);
+    if (inner) return inner;
+  }
+  return verdict.error !== undefined ? errorProblem(verdict.error, "verdict.error") : null;
+}
+
+// What every entry must look like, whatever its question; a question's type adds its answer's shape.
+export function entryProblem(entry) {
+  if (!isObject(entry)) return { field: "", expected: "object" };
+  const problem = fieldsProblem(entry, { v: "number", t: "number", notes: "text", reveals: "object" }, "");
+  if (problem) return problem;
+  if (entry.answer !== undefined && entry.answer !== null && !isObject(entry.answer)) {
+    return { field: "answer", expected: "object" };
+  }
+  for (const [name, open] of Object.entries(entry.reveals || {})) {
+    if (typeof open !== "boolean") return { field: `reveals.${name}`, expected: "boolean" };
+  }
+  return entry.verdict === undefined || entry.verdict === null ? null : verdictProblem(entry.verdict);
+}
+
+function parseEntry(text) {
+  try {
+    const entry = JSON.parse(text);
+    return isObject(entry) ? migrate(entry) : null;
+  } catch {
+    return null;
+  }
+}
+
+// An import that is refused as a whole: `reason` is not_export, key or entry (with key, field, expected).
+export class ImportRefused extends Error {
+  constructor(reason, details = {}) {
+    super(`import refused: ${reason}`);
+    this.reason = reason;
+    Object.assign(this, details);
+  }
+}
+
+function openStorage(candidate) {
   try {
     const storage = candidate();
-    const probe = `${PREFIX}probe`;
-    storage.setItem(probe, "1");
-    storage.removeItem(probe);
+    // Reading is all that is asked here: a full storage must still show what it holds.
+    void storage.length;
     return storage;
   } catch {
     return null;
@@ -36,8 +131,16 @@ function probeStorage(candidate) {
 
 export class Store {
   constructor(candidate = () => window.localStorage) {
-    this.backend = probeStorage(candidate);
-    this.memory = new Map();
+    this.backend = openStorage(candidate);
+    // Entries whose last write failed: for this session they are the truth, and exports carry them.
+    this.unsaved = new Map();
+    // What this session wrote: when storage cannot be read back, it still shows and exports.
+    this.written = new Map();
+    // Bad entries that could not be moved aside (storage full): kept here so an export still has them.
+    this.setAside = new Map();
+    this.checks = new Map();
+    // How many entries were set aside: each page says so once if its own reading added to it.
+    this.setAsideCount = 0;
     this.problems = new Set(this.backend ? [] : ["unavailable"]);
     this.listeners = [];
   }
@@ -47,51 +150,46 @@ export class Store {
     for (const problem of this.problems) listener(problem);
   }
 
+  // Each problem is said once per store; pages decide what to show.
   report(problem) {
     if (this.problems.has(problem)) return;
     this.problems.add(problem);
     for (const listener of this.listeners) listener(problem);
   }
 
-  get(key) {
-    if (this.memory.has(key)) return this.memory.get(key);
-    if (!this.backend) return null;
-    let text = null;
+  // A question's own check of its entries (its answer's shape), used on every read and import.
+  expect(key, check) {
+    this.checks.set(key, check);
+  }
+
+  problemOf(key, entry) {
+    const check = this.checks.get(key);
+    return entryProblem(entry) || (check ? check(entry) : null);
+  }
+
+  // The stored text, null when there is none, undefined when storage cannot be read.
+  read(key) {
+    if (!this.backend) return undefined;
     try {
-      text = this.backend.getItem(key);
+      return this.backend.getItem(key);
     } catch {
       this.report("unavailable");
-      return null;
-    }
-    if (text === null) return null;
-    try {
-      const entry = JSON.parse(text);
-      if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new Error("not an entry");
-      return migrate(entry);
-    } catch {
-      // Left as it is: nothing else is lost, and a later save of this question replaces it.
-      this.report("corrupt");
-      return null;
+      return undefined;
     }
   }
 
-  set(key, entry) {
-    const stored = { ...entry, v: SCHEMA, t: Date.now() };
-    this.memory.set(key, stored);
-    if (!this.backend) return;
+  write(key, text) {
+    if (!this.backend) return false;
     try {
-      this.backend.setItem(key, JSON.stringify(stored));
+      this.backend.setItem(key, text);
+      return true;
     } catch {
       this.report("unavailable");
+      return false;
     }
   }
 
-  update(key, change) {
-    this.set(key, { ...(this.get(key) || {}), ...change });
-  }
-
-  remove(key) {
-    this.memory.delete(key);
+  erase(key) {
     if (!this.backend) return;
     try {
       this.backend.removeItem(key);
@@ -100,58 +198,165 @@ export class Store {
     }
   }
 
-  keys() {
-    const keys = new Set([...this.memory.keys()]);
-    if (this.backend) {
-      try {
-        for (let index = 0; index < this.backend.length; index += 1) {
-          const key = this.backend.key(index);
-          if (key && key.startsWith(PREFIX) && key !== `${PREFIX}probe`) keys.add(key);
-        }
-      } catch {
-        this.report("unavailable");
-      }
-    }
-    return [...keys].sort();
+  // The saved entry, read afresh (another tab may have written it), or null; a bad one is set aside.
+  get(key) {
+    if (this.unsaved.has(key)) return this.unsaved.get(key);
+    const text = this.read(key);
+    if (text === undefined) return this.written.get(key) || null;
+    if (text === null) return null;
+    const entry = parseEntry(text);
+    if (entry && !this.problemOf(key, entry)) return entry;
+    this.quarantine(key, text);
+    return null;
   }
 
-  // One JSON document with every saved entry of the site.
+  // Moves a bad entry out of its question's way, keeping it as it was; never overwrites an older one.
+  quarantine(key, text) {
+    this.setAsideCount += 1;
+    this.report("corrupt");
+    const base = QUARANTINE_PREFIX + key.slice(PREFIX.length);
+    const existing = this.read(base);
+    if (existing === text) {
+      this.erase(key);
+      return;
+    }
+    const target = existing === null ? base : `${base}~${Date.now()}`;
+    if (this.write(target, text)) this.erase(key);
+    else this.setAside.set(target, text);
+  }
+
+  set(key, entry) {
+    const stored = { ...entry, v: SCHEMA, t: Date.now() };
+    this.remember(key, stored, this.write(key, JSON.stringify(stored)));
+    return stored;
+  }
+
+  remember(key, entry, written) {
+    if (written) {
+      this.written.set(key, entry);
+      this.unsaved.delete(key);
+    } else {
+      this.unsaved.set(key, entry);
+    }
+  }
+
+  // Changes only the given fields (reveals one by one) of the entry as stored now.
+  update(key, change) {
+    const current = this.get(key) || {};
+    const merged = { ...current, ...change };
+    if (change.reveals) merged.reveals = { ...(current.reveals || {}), ...change.reveals };
+    return this.set(key, merged);
+  }
+
+  remove(key) {
+    this.removeAll([key]);
+  }
+
+  // Removes entries and whatever of theirs was set aside (a reset erases everything of a page).
+  removeAll(keys) {
+    const asideOf = new Set(keys.map((key) => QUARANTINE_PREFIX + key.slice(PREFIX.length)));
+    const belongs = (target) => asideOf.has(target.replace(/~\d+$/, ""));
+    for (const key of keys) {
+      this.unsaved.delete(key);
+      this.written.delete(key);
+      this.erase(key);
+    }
+    for (const target of this.storedKeys(QUARANTINE_PREFIX)) if (belongs(target)) this.erase(target);
+    for (const target of [...this.setAside.keys()]) if (belongs(target)) this.setAside.delete(target);
+  }
+
+  storedKeys(prefix) {
+    const keys = [];
+    if (!this.backend) return keys;
+    try {
+      for (let index = 0; index < this.backend.length; index += 1) {
+        const key = this.backend.key(index);
+        if (key && key.startsWith(prefix)) keys.push(key);
+      }
+    } catch {
+      this.report("unavailable");
+    }
+    return keys;
+  }
+
+  keys() {
+    const stored = this.storedKeys(PREFIX).filter(isEntryKey);
+    return [...new Set([...stored, ...this.unsaved.keys(), ...this.written.keys()])].sort();
+  }
+
+  // One JSON document with every saved entry of the site, from storage and memory, and what was set aside.
   exportAll() {
     const entries = {};
     for (const key of this.keys()) {
-      const entry = this.get(key);
-      if (entry) entries[key] = entry;
-    }
-    return { format: EXPORT_FORMAT, schema: SCHEMA, exported: new Date().toISOString(), entries };
-  }
-
-  // Merges an export: for each entry the newer one wins. Throws on anything that is not an export.
-  importAll(document) {
-    if (!document || document.format !== EXPORT_FORMAT || typeof document.entries !== "object"
-        || document.entries === null || Array.isArray(document.entries)) {
-      throw new Error("not a Zadachnik progress file");
-    }
-    let imported = 0;
-    let kept = 0;
-    for (const [key, value] of Object.entries(document.entries)) {
-      if (!key.startsWith(PREFIX) || !value || typeof value !== "object" || Array.isArray(value)) continue;
-      const incoming = migrate(value);
-      const local = this.get(key);
-      if (local && (local.t || 0) > (incoming.t || 0)) {
-        kept += 1;
+      if (this.unsaved.has(key)) {
+        entries[key] = this.unsaved.get(key);
         continue;
       }
-      const stored = { ...incoming, v: SCHEMA };
-      this.memory.set(key, stored);
-      if (this.backend) {
-        try {
-          this.backend.setItem(key, JSON.stringify(stored));
-        } catch {
-          this.report("unavailable");
-        }
-      }
-      imported += 1;
+      // Only read here: another page's bad entry is set aside by that page, which knows its question.
+      const text = this.read(key);
+      const entry = text === undefined ? this.written.get(key) : text === null ? null : parseEntry(text);
+      if (entry && !entryProblem(entry)) entries[key] = entry;
     }
-    return { imported, kept };
+    const quarantined = Object.fromEntries(this.setAside);
+    for (const key of this.storedKeys(QUARANTINE_PREFIX)) {
+      const text = this.read(key);
+      if (typeof text === "string") quarantined[key] = text;
+    }
+    const document = { format: EXPORT_FORMAT, schema: SCHEMA, exported: new Date().toISOString(), entries };
+    if (Object.keys(quarantined).length) document.quarantined = quarantined;
+    return document;
+  }
+
+  // Merges an export: for each entry the newer one wins. The whole file is checked first and refused
+  // (ImportRefused) on the first problem; then it is written all or nothing: if storage fills up half-way,
+  // what was written is rolled back and the whole file is kept in memory for this session instead.
+  importAll(document) {
+    if (!isObject(document) || document.format !== EXPORT_FORMAT || !isObject(document.entries)) {
+      throw new ImportRefused("not_export");
+    }
+    const incoming = [];
+    for (const [key, value] of Object.entries(document.entries)) {
+      if (!isEntryKey(key)) throw new ImportRefused("key", { key });
+      if (!isObject(value)) throw new ImportRefused("entry", { key, field: "", expected: "object" });
+      const entry = migrate(value);
+      const problem = this.problemOf(key, entry);
+      if (problem) throw new ImportRefused("entry", { key, ...problem });
+      incoming.push([key, { ...entry, v: SCHEMA }]);
+    }
+    const asides = document.quarantined === undefined ? {} : document.quarantined;
+    if (!isObject(asides)) throw new ImportRefused("entry", { key: "quarantined", field: "", expected: "object" });
+    for (const [key, text] of Object.entries(asides)) {
+      if (!key.startsWith(QUARANTINE_PREFIX)) throw new ImportRefused("key", { key });
+      if (typeof text !== "string") throw new ImportRefused("entry", { key, field: "", expected: "text" });
+    }
+
+    const writes = [];
+    let kept = 0;
+    for (const [key, entry] of incoming) {
+      const local = this.get(key);
+      if (local && (local.t || 0) > (entry.t || 0)) kept += 1;
+      else writes.push([key, entry]);
+    }
+    const texts = writes.map(([key, entry]) => [key, JSON.stringify(entry)]);
+    for (const [key, text] of Object.entries(asides)) if (this.read(key) === null) texts.push([key, text]);
+    const unsaved = !this.writeAll(texts);
+    for (const [key, entry] of writes) this.remember(key, entry, !unsaved);
+    if (unsaved) for (const [key, text] of Object.entries(asides)) this.setAside.set(key, text);
+    return { imported: writes.length, kept, unsaved };
+  }
+
+  // Writes every (key, text) or none: on a failure the earlier ones get their old values back.
+  writeAll(texts) {
+    if (!this.backend) return false;
+    const before = texts.map(([key]) => [key, this.read(key)]);
+    for (const [index, [key, text]] of texts.entries()) {
+      if (this.write(key, text)) continue;
+      for (const [oldKey, oldText] of before.slice(0, index)) {
+        if (oldText === null) this.erase(oldKey);
+        else if (oldText !== undefined) this.write(oldKey, oldText);
+      }
+      return false;
+    }
+    return true;
   }
 }

@@ -1,12 +1,27 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, moduleFor, needsPython } from "./grading.js";
+import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython } from "./grading.js";
 import { startPython } from "./pyclient.js";
 import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
-import { Store, entryKey } from "./storage.js";
+import { ImportRefused, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
 
 let store = null;
+// The pages set up in this document (more than one after instant navigation or a reset): storage events and
+// leaving the page reach those still shown.
+const pages = new Set();
+
+function livePages() {
+  for (const page of pages) if (!page.root.isConnected) pages.delete(page);
+  return [...pages];
+}
+
+// The text control the learner is typing in inside `element`, if any: another tab's change never replaces it.
+function typingIn(element) {
+  const active = document.activeElement;
+  if (!active || !document.hasFocus() || !element.contains(active)) return null;
+  return active.matches("input[type=text], textarea") || active.closest(".ace_editor") ? active : null;
+}
 
 function readJson(root, selector) {
   const element = root.querySelector(selector);
@@ -83,8 +98,11 @@ class Page {
     if (Object.values(this.specs).some(needsPython)) this.startPython();
     for (const question of this.root.querySelectorAll("[data-zq-question]")) this.setupQuestion(question);
     for (const exercise of this.root.querySelectorAll("[data-zq-exercise]")) {
-      this.setupReveals(exercise, exercise.dataset.zqExercise);
+      const id = exercise.dataset.zqExercise;
+      this.setupNotes(exercise, id, store.get(this.key(id)) || {});
+      this.setupReveals(exercise, id);
     }
+    this.noticeSetAside();
     this.setupTools();
     this.updateProgress();
   }
@@ -98,18 +116,37 @@ class Page {
   }
 
   showStorageProblems() {
-    const note = this.root.querySelector("[data-zq-storage]");
-    if (!note) return;
-    store.onProblem((problem) => {
-      note.textContent = this.say(problem === "corrupt" ? "storage_corrupt" : "storage_unavailable");
-      note.hidden = false;
-    });
+    this.storageNote = this.root.querySelector("[data-zq-storage]");
+    this.storageProblems = new Set();
+    this.setAsideSeen = store.setAsideCount;
+    // Each page saves its entries under its own keys, and storage events find them here.
+    this.elements = new Map();
+    if (store.problems.has("unavailable")) this.showProblem("unavailable");
+  }
+
+  // Each storage problem is said once on the page, all of them in one note.
+  showProblem(problem) {
+    if (!this.storageNote || this.storageProblems.has(problem)) return;
+    this.storageProblems.add(problem);
+    this.storageNote.textContent = [...this.storageProblems].map((name) => this.say(`storage_${name}`)).join(" ");
+    this.storageNote.hidden = false;
+  }
+
+  // Entries of this page that were set aside while it read them.
+  noticeSetAside() {
+    if (store.setAsideCount > this.setAsideSeen) this.showProblem("corrupt");
+    this.setAsideSeen = store.setAsideCount;
   }
 
   setupQuestion(question) {
     const id = question.dataset.zqQuestion;
     const spec = this.specs[id];
     const module = spec ? moduleFor(spec) : null;
+    // Saved answers come from storage and imported files: their shape is checked before restore() sees them.
+    if (module && module.answerProblem) {
+      const answerSpec = gradedSpec(spec);
+      store.expect(this.key(id), (saved) => (saved.answer ? module.answerProblem(saved.answer, answerSpec) : null));
+    }
     const entry = store.get(this.key(id)) || {};
     if (module) {
       module.restore(question, entry.answer);
@@ -132,25 +169,102 @@ class Page {
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
     }
-    const notes = question.querySelector("[data-zq-notes]");
-    if (notes) {
-      notes.value = typeof entry.notes === "string" ? entry.notes : "";
-      notes.addEventListener("input", () => store.update(this.key(id), { notes: notes.value }));
-    }
+    this.setupNotes(question, id, entry);
     this.setupReveals(question, id);
   }
 
+  setupNotes(element, id, entry) {
+    const notes = element.querySelector("[data-zq-notes]");
+    if (!notes) return;
+    notes.value = typeof entry.notes === "string" ? entry.notes : "";
+    notes.addEventListener("input", () => store.update(this.key(id), { notes: notes.value }));
+  }
+
   setupReveals(element, id) {
-    const saved = (store.get(this.key(id)) || {}).reveals || {};
+    const key = this.key(id);
+    this.elements.set(key, element);
+    // Another tab's change held back while the learner typed here is shown once they leave the control.
+    element.addEventListener("focusout", (event) => {
+      if (element.zqPending && !element.contains(event.relatedTarget)) this.showStored(element);
+    });
+    const saved = (store.get(key) || {}).reveals || {};
     for (const details of element.querySelectorAll("details[data-zq-reveal]")) {
       const name = details.dataset.zqReveal;
       details.open = Boolean(saved[name]);
-      details.addEventListener("toggle", () => {
-        const reveals = (store.get(this.key(id)) || {}).reveals || {};
-        // Setting .open above fires a toggle later too: only a change by the learner is saved.
-        if (Boolean(reveals[name]) === details.open) return;
-        store.update(this.key(id), { reveals: { ...reveals, [name]: details.open } });
-      });
+      // The state last saved (or restored): setting .open fires a toggle later too, and only a change is saved.
+      details.zqSaved = details.open;
+      const save = (open) => {
+        if (details.zqSaved === open) return;
+        details.zqSaved = open;
+        store.update(key, { reveals: { [name]: open } });
+      };
+      // The toggle event comes a task after the click: too late when the learner leaves at once (or instant
+      // navigation swaps the page), so the click (Enter and Space on the summary are clicks too) saves the state
+      // it is about to produce, and toggle saves whatever opened it otherwise.
+      const summary = details.querySelector(":scope > summary");
+      if (summary) {
+        summary.addEventListener("click", (event) => {
+          if (!event.defaultPrevented && !event.target.closest("a")) save(!details.open);
+        });
+      }
+      details.addEventListener("toggle", () => save(details.open));
+    }
+  }
+
+  // Leaving the page: a reveal opened without a click (find in page, a link into it) whose toggle has not come
+  // yet. Only such changes are written: what another tab saved or erased meanwhile is left alone.
+  saveReveals() {
+    for (const [key, element] of this.elements) {
+      const reveals = [...element.querySelectorAll("details[data-zq-reveal]")];
+      const changed = reveals.filter((item) => item.open !== item.zqSaved);
+      if (!changed.length) continue;
+      for (const item of changed) item.zqSaved = item.open;
+      store.update(key, { reveals: Object.fromEntries(changed.map((item) => [item.dataset.zqReveal, item.open])) });
+    }
+  }
+
+  // Another tab changed an entry (`key`), or cleared storage (null): show it here.
+  refresh(key) {
+    const keys = key === null ? [...this.elements.keys()] : [key];
+    const elements = keys.map((target) => this.elements.get(target)).filter(Boolean);
+    for (const element of elements) this.showStored(element);
+    if (elements.length) {
+      this.updateProgress();
+      this.noticeSetAside();
+    }
+  }
+
+  // The stored state of one question or exercise, except in a control the learner is typing in, which keeps its
+  // text (the rest of its answer is still brought up to date) until they leave it.
+  showStored(element) {
+    element.zqPending = false;
+    const id = element.dataset.zqQuestion || element.dataset.zqExercise;
+    const entry = store.get(this.key(id)) || {};
+    const typing = typingIn(element);
+    const notes = element.querySelector("[data-zq-notes]");
+    const spec = element.dataset.zqQuestion ? this.specs[id] : null;
+    if (spec && typing && typing.closest(".ace_editor")) {
+      element.zqPending = true;
+    } else if (spec) {
+      const kept = typing && typing !== notes ? { control: typing, value: typing.value,
+        start: typing.selectionStart, end: typing.selectionEnd } : null;
+      moduleFor(spec).restore(element, entry.answer);
+      const differs = kept && kept.control.value !== kept.value;
+      if (differs) {
+        kept.control.value = kept.value;
+        kept.control.setSelectionRange(kept.start, kept.end);
+        element.zqPending = true;
+      }
+      // A verdict belongs to the answer it checked, not to text being typed over it.
+      this.showVerdict(element, spec, differs ? null : entry.verdict || null);
+      this.showReadings(element, spec);
+    }
+    if (notes && typing === notes) element.zqPending = true;
+    else if (notes) notes.value = typeof entry.notes === "string" ? entry.notes : "";
+    const reveals = entry.reveals || {};
+    for (const details of element.querySelectorAll("details[data-zq-reveal]")) {
+      details.open = Boolean(reveals[details.dataset.zqReveal]);
+      details.zqSaved = details.open;
     }
   }
 
@@ -243,9 +357,7 @@ class Page {
     const result = this.root.querySelector("[data-zq-tools-result]");
     tools.querySelector("[data-zq-reset]").addEventListener("click", () => {
       if (!window.confirm(this.say("reset_confirm"))) return;
-      for (const element of this.root.querySelectorAll("[data-zq-question], [data-zq-exercise]")) {
-        store.remove(this.key(element.dataset.zqQuestion || element.dataset.zqExercise));
-      }
+      store.removeAll([...this.elements.keys()]);
       this.reload();
     });
     tools.querySelector("[data-zq-export]").addEventListener("click", () => {
@@ -263,14 +375,26 @@ class Page {
       const [file] = picker.files;
       picker.value = "";
       if (!file) return;
+      let counts;
       try {
-        const counts = store.importAll(JSON.parse(await file.text()));
-        result.textContent = this.say("imported", counts);
-        this.reload();
-      } catch {
-        result.textContent = this.say("import_invalid");
+        counts = store.importAll(JSON.parse(await file.text()));
+      } catch (error) {
+        result.textContent = this.importRefusal(error);
+        return;
       }
+      result.textContent = this.say(counts.unsaved ? "imported_unsaved" : "imported", counts);
+      this.reload();
     });
+  }
+
+  // Why a file was not imported, naming the entry and the field at fault.
+  importRefusal(error) {
+    if (!(error instanceof ImportRefused) || error.reason === "not_export") return this.say("import_invalid");
+    if (error.reason === "key") return this.say("import_bad_key", { key: error.key });
+    const key = error.key.startsWith(PREFIX) ? error.key.slice(PREFIX.length) : error.key;
+    const expected = this.say(`expected_${error.expected}`);
+    return error.field ? this.say("import_bad_field", { key, field: error.field, expected })
+      : this.say("import_bad_value", { key, expected });
   }
 
   // Puts the page back into its saved state (after a reset or an import).
@@ -292,11 +416,34 @@ class Page {
 function start(root) {
   if (root.dataset.zqReady === "yes") return;
   root.dataset.zqReady = "yes";
-  new Page(root).setup();
+  const page = new Page(root);
+  pages.add(page);
+  page.setup();
+}
+
+// Once per document: the store, and what reaches every page shown from then on.
+function startStore() {
+  store = new Store();
+  store.onProblem((problem) => {
+    if (problem === "unavailable") for (const page of livePages()) page.showProblem(problem);
+  });
+  // The other tab's writes (the page in another language, most often): answers, verdicts, notes, reveals.
+  window.addEventListener("storage", (event) => {
+    if (!store.backend || event.storageArea !== store.backend) return;
+    if (event.key !== null && !isEntryKey(event.key)) return;
+    for (const page of livePages()) page.refresh(event.key);
+  });
+  const leaving = () => {
+    for (const page of livePages()) page.saveReveals();
+  };
+  window.addEventListener("pagehide", leaving);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") leaving();
+  });
 }
 
 export function init() {
-  store = store || new Store();
+  if (!store) startStore();
   for (const root of document.querySelectorAll(".zq-page")) start(root);
   keepPlace();
 }

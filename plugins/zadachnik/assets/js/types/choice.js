@@ -35,3 +35,11 @@ export function clear(question) {
 export function inputs(question) {
   return question.querySelectorAll("[data-zq-option]");
 }
+
+// What is wrong with a saved answer's shape ({field, expected}), or null: saved answers come from storage and
+// imported files, so they are checked before restore() trusts them.
+export function answerProblem(answer) {
+  const choice = answer && answer.choice;
+  const markers = Array.isArray(choice) && choice.every((marker) => typeof marker === "string");
+  return choice === undefined || markers ? null : { field: "answer.choice", expected: "texts" };
+}

@@ -150,3 +150,10 @@ export function show(question, verdict, say) {
     list.append(item);
   }
 }
+
+// What is wrong with a saved answer's shape ({field, expected}), or null: saved answers come from storage and
+// imported files, so they are checked before restore() trusts them.
+export function answerProblem(answer) {
+  const code = answer && answer.code;
+  return code === undefined || typeof code === "string" ? null : { field: "answer.code", expected: "text" };
+}

@@ -46,3 +46,15 @@ export function show(question, verdict, say) {
     if (mark) mark.textContent = status ? say.status({ status }) : "";
   }
 }
+
+// What is wrong with a saved answer's shape ({field, expected}), or null: saved answers come from storage and
+// imported files, so they are checked before restore() trusts them.
+export function answerProblem(answer) {
+  const pairs = answer && answer.pairs;
+  if (pairs === undefined) return null;
+  if (pairs === null || typeof pairs !== "object" || Array.isArray(pairs)) {
+    return { field: "answer.pairs", expected: "text_map" };
+  }
+  const bad = Object.keys(pairs).find((item) => typeof pairs[item] !== "string");
+  return bad === undefined ? null : { field: `answer.pairs.${bad}`, expected: "text" };
+}

@@ -41,3 +41,15 @@ export function show(question, verdict, say) {
     if (mark) mark.textContent = result ? say.status(result) : "";
   }
 }
+
+// What is wrong with a saved answer's shape ({field, expected}), or null: saved answers come from storage and
+// imported files, so they are checked before restore() trusts them.
+export function answerProblem(answer) {
+  const fields = answer && answer.fields;
+  if (fields === undefined) return null;
+  if (fields === null || typeof fields !== "object" || Array.isArray(fields)) {
+    return { field: "answer.fields", expected: "text_map" };
+  }
+  const bad = Object.keys(fields).find((id) => typeof fields[id] !== "string");
+  return bad === undefined ? null : { field: `answer.fields.${bad}`, expected: "text" };
+}
