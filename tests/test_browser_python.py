@@ -91,9 +91,11 @@ def test_output_flood_is_capped(page) -> None:
     page.click("#q-Q7 [data-zq-run]")
     page.wait_for_function("document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('output cut')",
                            timeout=30_000)
-    lines = page.locator("#q-Q7 [data-zq-output]").inner_text().splitlines()
-    assert lines[0] == "0" and lines[9999] == "9999" and lines[-1] == "… output cut after 10,000 lines."
-    assert len(lines) == 10_001
+    text = page.locator("#q-Q7 [data-zq-output]").inner_text()
+    shown, _, note = text.rpartition("\n")
+    assert shown.startswith("0\n1\n2\n") and note == "… output cut here: the code printed more than the page shows."
+    # pyrunner keeps 20,000 characters of output, both streams together.
+    assert 19_900 <= len(shown) <= 20_000, len(shown)
 
 
 @pytest.mark.parametrize("code, shown", [

@@ -171,13 +171,26 @@ RUNTIME: dict[str, dict[str, str]] = {
         "stopped_after": (
             "Остановлено через {seconds} с: код работал дольше лимита. Проверьте, нет ли бесконечного цикла."
         ),
-        "output_truncated": "… вывод обрезан после 10 000 строк.",
+        "output_truncated": "… вывод обрезан: код напечатал больше, чем показывает страница.",
         "no_output": "(код ничего не вывел)",
         "error_line": " (строка {line} вашего кода)",
         "python_starting": "Python запускается в браузере…",
         "python_ready": "Python готов.",
         "python_failed": "Python не удалось запустить в этом браузере: проверка кода недоступна.",
         "python_error": "Проверка не удалась: {text}",
+        "python_unavailable_files": "Python здесь недоступен: не загрузились его файлы.",
+        "python_unavailable_no_wasm": "Python здесь недоступен: этот браузер не поддерживает WebAssembly.",
+        "python_unavailable_crashed": "Python здесь недоступен: он аварийно остановился при запуске.",
+        "python_retry": "Попробовать снова",
+        "test_timed_out": "✗ Неверно: тест {number} не уложился в {seconds} с.",
+        "test_line_timed_out": "{message} (тест не уложился в {seconds} с)",
+        "checker_timeout": "Проверка не уложилась в {seconds} с, и ответ остался непроверенным.",
+        "error_exit": "Код завершил программу (код выхода {status}), поэтому дальше ничего не выполнялось.",
+        "error_no_input": (
+            "Код ждёт ввода, но в этом упражнении ввода нет: значения передаются аргументами функции."
+        ),
+        "error_bad_verdict": "проверяющая функция вопроса вернула {returned} вместо вердикта.",
+        "error_crashed": "Python аварийно остановился на этом коде и запущен заново.",
     },
     "en": {
         "decimal_point": ".",
@@ -234,13 +247,26 @@ RUNTIME: dict[str, dict[str, str]] = {
         "checking": "Checking…",
         "running": "Running…",
         "stopped_after": "Stopped after {seconds} s: the code ran past its time limit. Is there an endless loop?",
-        "output_truncated": "… output cut after 10,000 lines.",
+        "output_truncated": "… output cut here: the code printed more than the page shows.",
         "no_output": "(the code printed nothing)",
         "error_line": " (line {line} of your code)",
         "python_starting": "Python is starting in the browser…",
         "python_ready": "Python is ready.",
         "python_failed": "Python could not start in this browser: code checks are unavailable.",
         "python_error": "The check failed: {text}",
+        "python_unavailable_files": "Python is not available here: its files did not load.",
+        "python_unavailable_no_wasm": "Python is not available here: this browser does not run WebAssembly.",
+        "python_unavailable_crashed": "Python is not available here: it crashed while starting.",
+        "python_retry": "Try again",
+        "test_timed_out": "✗ Wrong: test {number} did not finish in {seconds} s.",
+        "test_line_timed_out": "{message} (the test did not finish in {seconds} s)",
+        "checker_timeout": "The check ran out of time ({seconds} s), so the answer was not checked.",
+        "error_exit": "The code exited (exit status {status}), so nothing after that ran.",
+        "error_no_input": (
+            "The code asks for input, but this exercise reads no input: values come as the function's arguments."
+        ),
+        "error_bad_verdict": "the question's checker returned {returned} instead of a verdict.",
+        "error_crashed": "Python crashed on this code and has been started again.",
     },
 }
 # Decimal point, thousands separator, and the digit count from which thousands are grouped.

@@ -3,7 +3,8 @@
 Chromium refuses ES modules, module workers and fetch() for file:// pages. So the offline build gives the page
 the runtime as one classic script (`bundle`), and Pyodide as one classic script that carries its loader, its
 engine turned from an ES module into a classic script, and its WebAssembly and standard library as base64
-text. The page hands those to a classic worker made from a Blob, which loads Pyodide from memory.
+text. The page hands those to a classic worker made from a Blob, which loads Pyodide from memory and runs the
+same worker code (assets/js/python-worker.js) as the http site.
 """
 
 from __future__ import annotations
@@ -24,48 +25,9 @@ INDEX_URL = "file:///zadachnik/pyodide/"
 WORKER_PRELUDE = """
 self.importScripts = () => { throw new Error("importScripts is not used here: everything comes from memory"); };
 """
-WORKER_BOOTSTRAP = r"""
-let pyodide = null;
-const waiting = [];
-function decode(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
-async function boot(embed) {
-  const wasm = decode(embed.wasm);
-  const stdlib = decode(embed.stdlib);
-  const realFetch = self.fetch.bind(self);
-  self.fetch = (url, init) => String(url).endsWith(".wasm")
-    ? Promise.resolve(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }))
-    : realFetch(url, init);
-  pyodide = await loadPyodide({
-    indexURL: embed.indexURL, lockFileContents: embed.lock, createPyodideModule: _createPyodideModule,
-    stdLibURL: URL.createObjectURL(new Blob([stdlib], { type: "application/zip" })),
-  });
-  pyodide.FS.mkdirTree("/home/pyodide/zadachnik");
-  pyodide.FS.writeFile("/home/pyodide/zadachnik/__init__.py", "");
-  for (const [name, text] of Object.entries(embed.files)) pyodide.FS.writeFile(`/home/pyodide/zadachnik/${name}`, text);
-  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide'); import zadachnik.pyrunner");
-  postMessage({ ready: true });
-  for (const data of waiting.splice(0)) run(data);
-}
-function run(data) {
-  try {
-    pyodide.globals.set("kind", data.kind);
-    pyodide.globals.set("request", JSON.stringify(data.request));
-    postMessage({ id: data.id, result: JSON.parse(pyodide.runPython("zadachnik.pyrunner.handle(kind, request)")) });
-  } catch (error) {
-    postMessage({ id: data.id, result: { status: "unreadable", error: { text: String(error).split("\n").pop() } } });
-  }
-}
-onmessage = ({ data }) => {
-  if (data.embed) boot(data.embed).catch((error) => postMessage({ failed: String(error) }));
-  else if (pyodide) run(data);
-  else waiting.push(data);
-};
-"""
+# The worker's own code, the same text the http site runs as a module worker: here it follows Pyodide's
+# classic loader and engine, and takes them and the Python files from its start message.
+WORKER_SCRIPT = Path(__file__).parent / "assets" / "js" / "python-worker.js"
 
 
 def classic_engine(module_text: str) -> str:
@@ -83,7 +45,7 @@ def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str]) -> str:
     embed = {
         "worker": WORKER_PRELUDE + (pyodide_dir / "pyodide.js").read_text(encoding="utf-8") + "\n"
         + classic_engine((pyodide_dir / "pyodide.asm.mjs").read_text(encoding="utf-8")) + "\n"
-        + WORKER_BOOTSTRAP,
+        + WORKER_SCRIPT.read_text(encoding="utf-8"),
         "indexURL": INDEX_URL,
         # Only the standard library is used: no packages to describe.
         "lock": {"info": lock["info"], "packages": {}},

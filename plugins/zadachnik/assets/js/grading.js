@@ -31,5 +31,12 @@ export function needsPython(spec) {
 }
 
 export function gradeAnywhere(spec, answer, lang) {
-  return needsPython(spec) ? gradeWithPython(spec, answer, lang) : Promise.resolve(grade(spec, answer));
+  if (!needsPython(spec)) return Promise.resolve(grade(spec, answer));
+  if (spec.type !== "code") {
+    // As with built-in grading, an answer that is missing or can't be read never reaches the author's
+    // checker: the page asks for it at once, without waiting for Python (or when Python is unavailable).
+    const builtIn = grade(spec, answer);
+    if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
+  }
+  return gradeWithPython(spec, answer, lang);
 }

@@ -1,33 +1,187 @@
-// Pyodide in a module worker: runs learners' code, hidden tests and authors' checkers with the same
-// pyrunner.py the build uses in CPython. The page terminates this worker when a run exceeds its time limit.
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+// Pyodide in a worker: runs learners' code, hidden tests and authors' checkers with the same pyrunner.py the
+// build uses in CPython. The page terminates this worker when a job runs past its time limit.
+//
+// One text for both ways the worker starts. Over http it is a module worker that imports Pyodide and fetches
+// the two Python files; in the offline copy (offline.py) it follows Pyodide's classic loader and engine in a
+// Blob worker, and Pyodide's bytes and the Python files arrive in the start message. So it has no import or
+// export statements, and everything else (start-up, the request loop, the output cap) exists only here.
+(() => {
+  "use strict";
 
-const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
+  // Learner code reaches this global scope through Python's `js` module: what the worker relies on is taken
+  // before any of it runs, and the page's secret lives only in this closure. The page ignores any message
+  // without the secret, so code that calls js.postMessage cannot forge a verdict.
+  const post = self.postMessage.bind(self);
+  const listen = self.addEventListener.bind(self);
+  const { parse, stringify } = JSON;
+  const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
+  const HOME = "/home/pyodide";
+  // Nothing longer reaches the page: pyrunner caps output itself, this also covers error messages and any
+  // text it does not cap (a renderer that receives hundreds of megabytes crashes).
+  const MAX_OUTPUT_CHARS = 200_000;
+  const MAX_TEXT_CHARS = 2_000;
 
-async function boot() {
-  const pyodide = await loadPyodide();
-  const directory = "/home/pyodide/zadachnik";
-  pyodide.FS.mkdirTree(directory);
-  pyodide.FS.writeFile(`${directory}/__init__.py`, "");
-  for (const name of PYTHON_FILES) {
-    const response = await fetch(new URL(`../py/${name}`, import.meta.url));
-    pyodide.FS.writeFile(`${directory}/${name}`, await response.text());
+  let secret = null;
+  let handle = null;
+  let dead = false;
+  let busy = false;
+  const waiting = [];
+
+  class StartFailure extends Error {
+    constructor(reason, detail) {
+      super(detail);
+      this.reason = reason;
+    }
   }
-  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide'); import zadachnik.pyrunner");
-  return pyodide;
-}
 
-const ready = boot();
-ready.then(() => postMessage({ ready: true }), (error) => postMessage({ failed: String(error) }));
-
-onmessage = async ({ data }) => {
-  const pyodide = await ready;
-  try {
-    pyodide.globals.set("kind", data.kind);
-    pyodide.globals.set("request", JSON.stringify(data.request));
-    const result = JSON.parse(pyodide.runPython("zadachnik.pyrunner.handle(kind, request)"));
-    postMessage({ id: data.id, result });
-  } catch (error) {
-    postMessage({ id: data.id, result: { status: "unreadable", error: { text: String(error).split("\n").pop() } } });
+  function send(message) {
+    post({ ...message, secret });
   }
-};
+
+  async function fromServer() {
+    const here = self.location.href;
+    let loadPyodide;
+    try {
+      ({ loadPyodide } = await import(new URL("../pyodide/pyodide.mjs", here).href));
+    } catch (error) {
+      throw new StartFailure("files", `Pyodide did not load: ${error}`);
+    }
+    const files = {};
+    for (const name of PYTHON_FILES) {
+      const url = new URL(`../py/${name}`, here).href;
+      const response = await fetch(url).catch(() => null);
+      if (!response || !response.ok) throw new StartFailure("files", `${url} did not load`);
+      files[name] = await response.text();
+    }
+    return { files, load: () => loadPyodide() };
+  }
+
+  function decode(text) {
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+    return bytes;
+  }
+
+  // The offline copy: loadPyodide and _createPyodideModule are defined by the scripts before this one.
+  function fromMemory(embed) {
+    const wasm = decode(embed.wasm);
+    const stdlib = decode(embed.stdlib);
+    const realFetch = self.fetch.bind(self);
+    self.fetch = (url, init) => String(url).endsWith(".wasm")
+      ? Promise.resolve(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }))
+      : realFetch(url, init);
+    return {
+      files: embed.files,
+      load: () => loadPyodide({
+        indexURL: embed.indexURL, lockFileContents: embed.lock, createPyodideModule: _createPyodideModule,
+        stdLibURL: URL.createObjectURL(new Blob([stdlib], { type: "application/zip" })),
+      }),
+    };
+  }
+
+  async function boot(start) {
+    if (typeof WebAssembly !== "object") throw new StartFailure("no_wasm", "WebAssembly is not available");
+    const { files, load } = start.embed ? fromMemory(start.embed) : await fromServer();
+    let pyodide;
+    try {
+      pyodide = await load();
+    } catch (error) {
+      const reason = error instanceof WebAssembly.CompileError ? "no_wasm" : "files";
+      throw new StartFailure(reason, `Pyodide did not start: ${error}`);
+    }
+    // pyrunner collects what the code prints; anything written past it (os.write, sys.__stdout__) is
+    // dropped here rather than flooding the console, and reading input ends at once instead of waiting.
+    pyodide.setStdout({ batched: () => {} });
+    pyodide.setStderr({ batched: () => {} });
+    pyodide.setStdin({ error: true });
+    pyodide.FS.mkdirTree(`${HOME}/zadachnik`);
+    pyodide.FS.writeFile(`${HOME}/zadachnik/__init__.py`, "");
+    for (const [name, text] of Object.entries(files)) pyodide.FS.writeFile(`${HOME}/zadachnik/${name}`, text);
+    // Held here, so code that replaces names inside Pyodide's JavaScript API cannot swap the runner.
+    handle = pyodide.runPython(`import sys; sys.path.insert(0, '${HOME}')\nimport zadachnik.pyrunner\n`
+      + "zadachnik.pyrunner.handle");
+  }
+
+  function clip(text, limit) {
+    return text.length > limit ? `${text.slice(0, limit)}…` : text;
+  }
+
+  // The result as at most MAX_OUTPUT_CHARS of output and MAX_TEXT_CHARS for every other text.
+  function capped(resultJson) {
+    if (resultJson.length <= MAX_OUTPUT_CHARS) return resultJson;
+    const result = parse(resultJson);
+    let room = MAX_OUTPUT_CHARS;
+    const output = [];
+    for (const chunk of Array.isArray(result.output) ? result.output : []) {
+      const text = String(chunk.text);
+      if (room <= 0) {
+        result.truncated = true;
+        break;
+      }
+      if (text.length > room) result.truncated = true;
+      output.push({ stream: chunk.stream, text: text.slice(0, room) });
+      room -= text.length;
+    }
+    if (Array.isArray(result.output)) result.output = output;
+    const shorten = (value) => {
+      if (typeof value === "string") return clip(value, MAX_TEXT_CHARS);
+      if (Array.isArray(value)) return value.map(shorten);
+      if (value && typeof value === "object") {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "output" ? item : shorten(item)]));
+      }
+      return value;
+    };
+    return stringify(shorten(result));
+  }
+
+  function lastLine(error) {
+    return clip(String(error).trim().split("\n").pop(), MAX_TEXT_CHARS);
+  }
+
+  function run(job) {
+    // A job is never started from inside another one (learner code calling back into this scope).
+    if (dead || busy) return;
+    busy = true;
+    try {
+      runNow(job);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function runNow(job) {
+    const report = (event) => send({ id: job.id, report: clip(String(event), MAX_TEXT_CHARS * 4) });
+    let result;
+    try {
+      result = String(handle(job.kind, stringify(job.request), report));
+    } catch (error) {
+      if (error && error.pyodide_fatal_error) {
+        // os._exit() or a crash inside Pyodide: this runtime can't be used again, the page starts another.
+        dead = true;
+        const exited = typeof error.status === "number";
+        send({ id: job.id, fatal: { exit: exited, exit_status: exited ? error.status : null, text: lastLine(error) } });
+        return;
+      }
+      result = stringify({ status: "unreadable", error: { text: lastLine(error) } });
+    }
+    send({ id: job.id, result: capped(result) });
+  }
+
+  // Only the page's own messages: learner code could dispatch a made-up message event to this scope.
+  listen("message", ({ data, isTrusted }) => {
+    if (!isTrusted) return;
+    if (data && data.start) {
+      if (secret !== null) return;
+      secret = data.start.secret;
+      boot(data.start).then(() => {
+        send({ ready: true });
+        for (const job of waiting.splice(0)) run(job);
+      }, (error) => send({ failed: { reason: error.reason || "crashed", detail: String(error.message || error) } }));
+    } else if (handle) {
+      run(data);
+    } else {
+      waiting.push(data);
+    }
+  });
+})();

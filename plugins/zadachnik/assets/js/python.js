@@ -1,77 +1,182 @@
 // The page's side of Python: one worker started as soon as a page with Python opens, jobs run one at a
-// time, each with a time limit after which the worker is terminated and a fresh one started.
+// time. Each job has a time limit, restarted at every step the worker reports (the learner's code, then each
+// hidden test); when it runs out the worker is terminated, the verdict is built from the reports received,
+// and a fresh worker is started.
 
 const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 const EMBED_URL = new URL("../pyodide-embed.js", import.meta.url);
+// Pyodide starts in a few seconds; a start that has not finished after this long is not going to.
+const START_LIMIT = 120;
+
+// A result that is no verdict on the answer: Python is not available, for `reason`.
+export function unavailable(reason) {
+  return { status: "unavailable", reason };
+}
+
+function newSecret() {
+  return Array.from(crypto.getRandomValues(new Uint32Array(4)), (part) => part.toString(36)).join("-");
+}
 
 export class Python {
-  constructor(onState = () => {}) {
-    this.onState = onState;
+  constructor() {
+    this.listeners = [];
+    this.state = ["starting"];
     this.queue = [];
     this.current = null;
     this.nextId = 1;
+    this.worker = null;
+    this.failure = null;
     this.start();
+  }
+
+  listen(onState) {
+    this.listeners.push(onState);
+    onState(...this.state);
+  }
+
+  onState(...state) {
+    this.state = state;
+    for (const listener of this.listeners) listener(...state);
   }
 
   start() {
     this.ready = false;
+    this.failure = null;
+    // Each worker has its own secret: messages from an old worker, or made up by learner code, carry none.
+    const secret = newSecret();
+    this.secret = secret;
     this.onState("starting");
-    // The offline copy's one-script runtime (see bundle.py) always takes Pyodide from its embedded copy.
-    const spawned = location.protocol === "file:" || typeof __zqOfflineCopy !== "undefined"
-      ? embeddedWorker()
-      : Promise.resolve(new Worker(WORKER_URL, { type: "module" }));
-    this.worker = null;
-    spawned.then((worker) => {
+    if (typeof WebAssembly !== "object") {
+      this.fail("no_wasm", "this browser has no WebAssembly");
+      return;
+    }
+    clearTimeout(this.startTimer);
+    this.startTimer = setTimeout(() => this.fail("crashed", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
+    spawn(secret).then((worker) => {
+      if (this.secret !== secret) {
+        worker.terminate();
+        return;
+      }
       this.worker = worker;
-      worker.onmessage = ({ data }) => this.received(data);
-      // A crashed worker is replaced; the job it was running gets an error, the queue goes on. A worker that
-      // fails before it is ready would only fail again: Python is reported unavailable instead.
-      worker.onerror = (event) => {
+      worker.addEventListener("message", ({ data }) => {
+        if (this.secret === secret && data && data.secret === secret) this.received(data);
+      });
+      worker.addEventListener("error", (event) => {
         event.preventDefault();
+        if (this.secret !== secret) return;
+        // A script that fails to load gives a plain Event; an exception thrown in the worker an ErrorEvent.
+        const reason = event instanceof ErrorEvent ? "crashed" : "files";
         const text = event.message || "the Python worker stopped";
-        if (!this.ready) this.received({ failed: text });
-        else this.restart({ status: "unreadable", error: { text } });
-      };
-    }, (error) => this.received({ failed: String(error) }));
+        if (!this.ready) this.fail(reason, text);
+        else this.restart({ status: "unreadable", error: { code: "crashed", text } });
+      });
+    }, (error) => {
+      if (this.secret === secret) this.fail("files", String(error));
+    });
   }
 
-  restart(resultForCurrent) {
+  stopWorker() {
     if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.secret = null;
+  }
+
+  // The current job gets `resultForCurrent`, a fresh worker starts, and the queue goes on there.
+  restart(resultForCurrent) {
+    this.stopWorker();
+    this.finishCurrent(resultForCurrent);
+    this.start();
+  }
+
+  finishCurrent(result) {
     const job = this.current;
     this.current = null;
-    if (job) {
-      clearTimeout(job.timer);
-      job.resolve(resultForCurrent);
-    }
-    this.start();
+    if (!job) return;
+    clearTimeout(job.timer);
+    job.resolve(result);
+  }
+
+  fail(reason, detail) {
+    console.error(`Zadachnik: Python could not start (${reason}):`, detail);
+    clearTimeout(this.startTimer);
+    this.stopWorker();
+    this.ready = false;
+    this.failure = reason;
+    this.onState("failed", reason);
+    this.finishCurrent(unavailable(reason));
+    for (const job of this.queue.splice(0)) job.resolve(unavailable(reason));
+  }
+
+  // After a failed start: try again (the learner may have come back online, or the files may be back).
+  retry() {
+    if (this.failure) this.start();
   }
 
   received(data) {
     if (data.ready) {
+      clearTimeout(this.startTimer);
       this.ready = true;
       this.onState("ready");
       this.next();
       return;
     }
     if (data.failed) {
-      console.error("Zadachnik: Python could not start:", data.failed);
-      if (this.worker) this.worker.terminate();
-      this.onState("failed");
-      for (const job of this.queue.splice(0)) job.resolve({ status: "unreadable", error: { text: data.failed } });
+      this.fail(data.failed.reason, data.failed.detail);
       return;
     }
     const job = this.current;
     if (!job || job.id !== data.id) return;
-    clearTimeout(job.timer);
-    this.current = null;
-    job.resolve(data.result);
-    this.next();
+    if (data.report) {
+      this.reported(job, data.report);
+    } else if (data.fatal) {
+      // os._exit() or a crash inside Pyodide: the code that caused it hears why; Python starts again.
+      const code = data.fatal.exit ? "exit" : "crashed";
+      const error = { code, exit_status: data.fatal.exit_status, text: data.fatal.text };
+      this.restart(job.kind === "run" ? { output: [], error } : { status: job.kind === "check" ? "wrong" : "unreadable",
+        score: 0, error, tests: job.tests });
+    } else if (typeof data.result === "string") {
+      let result;
+      try {
+        result = JSON.parse(data.result);
+      } catch {
+        result = { status: "unreadable", error: { code: "crashed", text: "unreadable result" } };
+      }
+      this.finishCurrent(result);
+      this.next();
+    }
   }
 
-  // Resolves with pyrunner's result, or {timeout: seconds} when the limit ran out.
+  reported(job, text) {
+    let event;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (event.event === "step") {
+      job.step = event.step;
+      const seconds = Number(event.time_limit);
+      this.arm(job, Number.isFinite(seconds) && seconds > 0 ? seconds : job.seconds);
+    } else if (event.event === "test" && event.result && event.index === job.tests.length) {
+      job.tests.push(event.result);
+    }
+  }
+
+  arm(job, seconds) {
+    clearTimeout(job.timer);
+    job.limit = seconds;
+    job.timer = setTimeout(() => this.restart(timedOut(job)), seconds * 1000);
+  }
+
+  // Resolves with pyrunner's result; with the same shape built from the worker's reports when a limit ran
+  // out; or with `unavailable(reason)` when Python can't start.
   call(kind, request, seconds) {
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, kind, request, seconds, resolve });
+      if (this.failure) {
+        resolve(unavailable(this.failure));
+        return;
+      }
+      this.queue.push({ id: this.nextId++, kind, request, seconds, resolve, tests: [], step: null });
       this.next();
     });
   }
@@ -80,32 +185,56 @@ export class Python {
     if (!this.ready || this.current || !this.queue.length) return;
     const job = this.queue.shift();
     this.current = job;
-    // The limit counts from when the worker receives the job, never its start-up.
-    job.timer = setTimeout(() => this.restart({ status: "wrong", score: 0, timeout: job.seconds }), job.seconds * 1000);
+    // The limit counts from when the worker receives the job, never its start-up; a check re-arms it at
+    // every step it reports.
+    this.arm(job, job.seconds);
     this.worker.postMessage({ id: job.id, kind: job.kind, request: job.request });
   }
+}
+
+// What a job that ran out of time comes to: for a check, the tests that finished and the step that did not.
+function timedOut(job) {
+  if (job.kind === "check") {
+    return { status: "wrong", score: 0, timeout: job.limit, timed_out: job.step ?? "code", tests: job.tests };
+  }
+  if (job.kind === "checker") return { status: "unreadable", score: 0, timeout: job.limit, checker: true };
+  return { timeout: job.limit };
+}
+
+async function spawn(secret) {
+  // The offline copy's one-script runtime (see bundle.py) always takes Pyodide from its embedded copy.
+  if (location.protocol === "file:" || typeof __zqOfflineCopy !== "undefined") {
+    const embed = await loadEmbed();
+    // A real thread, even where mkdocs-material's offline search has replaced window.Worker (native-worker.js).
+    const RealWorker = window.__zqNativeWorker || Worker;
+    const worker = new RealWorker(URL.createObjectURL(new Blob([embed.worker], { type: "text/javascript" })));
+    const { wasm, stdlib, lock, files, indexURL } = embed;
+    worker.postMessage({ start: { secret, embed: { wasm, stdlib, lock, files, indexURL } } });
+    return worker;
+  }
+  const worker = new Worker(WORKER_URL, { type: "module" });
+  worker.postMessage({ start: { secret } });
+  return worker;
 }
 
 let embedLoading = null;
 
 // Opened from disk, browsers refuse module workers and fetch(): the offline build embeds Pyodide in a classic
 // script, whose worker code becomes a Blob worker and whose bytes are handed over by message.
-function embeddedWorker() {
+function loadEmbed() {
   if (!embedLoading) {
     embedLoading = new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = EMBED_URL.href;
       script.onload = () => resolve(window.__zqPyodideEmbed);
-      script.onerror = () => reject(new Error("Python is not part of this offline copy"));
+      script.onerror = () => {
+        // A retry loads the script again.
+        embedLoading = null;
+        script.remove();
+        reject(new Error("Python is not part of this offline copy"));
+      };
       document.head.append(script);
     });
   }
-  return embedLoading.then((embed) => {
-    // A real thread, even where mkdocs-material's offline search has replaced window.Worker (native-worker.js).
-    const RealWorker = window.__zqNativeWorker || Worker;
-    const worker = new RealWorker(URL.createObjectURL(new Blob([embed.worker], { type: "text/javascript" })));
-    const { wasm, stdlib, lock, files, indexURL } = embed;
-    worker.postMessage({ embed: { wasm, stdlib, lock, files, indexURL } });
-    return worker;
-  });
+  return embedLoading;
 }

@@ -1,7 +1,7 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
 import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython } from "./grading.js";
-import { startPython } from "./pyclient.js";
+import { describeError, retryButton, startPython } from "./pyclient.js";
 import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
 import { ImportRefused, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
@@ -69,8 +69,14 @@ function fieldMessage(say, field, text, verdict) {
 function questionMessage(say, verdict) {
   if (!verdict) return "";
   if (verdict.status === "partial") return say("partial", { percent: Math.round(verdict.score * 100) });
+  if (verdict.status === "unavailable") return say(`python_unavailable_${verdict.reason}`);
+  if (verdict.timeout && verdict.checker) return say("checker_timeout", { seconds: verdict.timeout });
+  // Only code that never returns, or a first test that never does, suggests an endless loop.
+  if (verdict.timeout && typeof verdict.timed_out === "number" && verdict.timed_out > 0) {
+    return say("test_timed_out", { number: verdict.timed_out + 1, seconds: verdict.timeout });
+  }
   if (verdict.timeout) return say("stopped_after", { seconds: verdict.timeout });
-  if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: verdict.error.text });
+  if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: describeError(verdict.error, say) });
   if (verdict.message) return `${say(verdict.status)} ${verdict.message}`;
   if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
   if (verdict.status === "wrong" && verdict.wrong) return say("wrong_items", { items: verdict.wrong.join(", ") });
@@ -110,8 +116,13 @@ class Page {
   // Started as soon as the page opens, so Python is ready by the time the learner checks.
   startPython() {
     const status = this.root.querySelector("[data-zq-python-status]");
-    startPython((state) => {
-      if (status) status.textContent = this.say(`python_${state}`);
+    startPython((state, reason) => {
+      if (!status) return;
+      if (state !== "failed") {
+        status.textContent = this.say(`python_${state}`);
+        return;
+      }
+      status.replaceChildren(this.say(`python_unavailable_${reason}`), " ", retryButton(this.say));
     });
   }
 
@@ -288,6 +299,15 @@ class Page {
     }
     const verdict = await gradeAnywhere(spec, answer, this.root.dataset.zqLang);
     if (button) button.removeAttribute("aria-busy");
+    if (verdict.status === "unavailable") {
+      // Python could not start: no verdict on this answer (nothing is saved), and a way to try again.
+      if (line) {
+        line.replaceChildren(questionMessage(this.say, verdict), " ",
+          retryButton(this.say, () => this.check(question, spec, module)));
+      }
+      if (module.show) module.show(question, verdict, this.say);
+      return;
+    }
     // The learner may have edited while Python was busy: that verdict no longer belongs to the answer.
     if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return;
     store.update(this.key(id), { answer, verdict });

@@ -1,5 +1,5 @@
 // Code exercises: a real editor (Ace, vendored), Run, Check against hidden tests, Reset to the starter.
-import { runCode } from "../pyclient.js";
+import { describeError, retryButton, runCode } from "../pyclient.js";
 
 export const types = ["code"];
 
@@ -57,14 +57,25 @@ function editorTheme() {
 export function setup(question, spec, page, changed) {
   const textarea = source(question);
   const output = question.querySelector("[data-zq-output]");
+  const lang = page.root.dataset.zqLang;
+  question.zqTestMessages = (spec.tests || []).map((test) => test.message[lang] || Object.values(test.message)[0]);
   // The editor is parsed only when its exercise comes near the screen, never during page start-up.
   whenNear(question, () => mountEditor(question, textarea, changed));
   textarea.addEventListener("input", changed);
-  question.querySelector("[data-zq-run]").addEventListener("click", async () => {
+  const run = async () => {
     output.textContent = page.say("running");
     const result = await runCode(spec, collect(question).code);
-    output.textContent = describeRun(result, page.say);
-  });
+    if (result.status === "unavailable") {
+      output.textContent = page.say(`python_unavailable_${result.reason}`);
+      output.append(" ", retryButton(page.say, run));
+      return;
+    }
+    output.textContent = describeOutput(result, page.say);
+  };
+  question.querySelector("[data-zq-run]").addEventListener("click", run);
+  // Check runs the code too: the Output area then shows what the check printed, never an earlier Run's.
+  const check = question.querySelector("[data-zq-check]");
+  if (check) check.addEventListener("click", () => { output.textContent = page.say("checking"); });
   question.querySelector("[data-zq-code-reset]").addEventListener("click", () => {
     restore(question, null);
     changed();
@@ -94,9 +105,19 @@ function mountEditor(question, textarea, changed) {
     });
     editor.session.setUndoManager(new ace.UndoManager());
     editor.textInput.getElement().setAttribute("aria-label", textarea.getAttribute("aria-label"));
+    // Hiding a focused textarea would drop focus to <body>: the learner stays where they were, caret too.
+    const focused = document.activeElement === textarea;
+    const { selectionStart, selectionEnd } = textarea;
     question.zqEditor = editor;
     textarea.hidden = true;
     holder.hidden = false;
+    if (focused) {
+      const doc = editor.session.getDocument();
+      const start = doc.indexToPosition(selectionStart);
+      const end = doc.indexToPosition(selectionEnd);
+      editor.selection.setSelectionRange({ start, end });
+      editor.focus();
+    }
     // setValue() is a removal then an insertion: compare once the edit is complete.
     let pending = false;
     editor.on("change", () => {
@@ -115,33 +136,41 @@ function mountEditor(question, textarea, changed) {
   }, () => { /* Without the editor the plain textarea still works. */ });
 }
 
-function describeRun(result, say) {
-  if (result.timeout) return say("stopped_after", { seconds: result.timeout });
+// What the code printed, stdout and stderr in the order written, then how it ended.
+function describeOutput(result, say) {
   const parts = [];
-  if (result.stdout) parts.push(result.stdout.replace(/\n$/, ""));
-  if (result.stderr) parts.push(result.stderr.replace(/\n$/, ""));
+  const printed = (result.output || []).map((chunk) => chunk.text).join("");
+  if (printed) parts.push(printed.replace(/\n$/, ""));
   if (result.truncated) parts.push(say("output_truncated"));
-  if (result.error) parts.push(errorText(result.error, say));
+  if (result.timeout && !("timed_out" in result)) parts.push(say("stopped_after", { seconds: result.timeout }));
+  if (result.error) parts.push(describeError(result.error, say));
   return parts.join("\n") || say("no_output");
-}
-
-function errorText(error, say) {
-  const where = error.lines && error.lines.length ? say("error_line", { line: error.lines[error.lines.length - 1] }) : "";
-  return `${error.type ? `${error.type}: ${error.message}` : error.text}${where}`;
 }
 
 // The hidden tests' results, one line each, in words (never as HTML).
 export function show(question, verdict, say) {
   const list = question.querySelector("[data-zq-tests]");
+  const output = question.querySelector("[data-zq-output]");
+  if (output && verdict && verdict.output) output.textContent = describeOutput(verdict, say);
+  // Python unavailable, or the answer edited while it was being checked: no check output to show.
+  if (output && (verdict ? verdict.status === "unavailable" : output.textContent === say("checking"))) {
+    output.textContent = "";
+  }
   if (!list) return;
   list.replaceChildren();
   if (!verdict) return;
   const lines = [];
-  if (verdict.timeout) lines.push(["wrong", say("stopped_after", { seconds: verdict.timeout })]);
-  if (verdict.error) lines.push(["wrong", errorText(verdict.error, say)]);
+  const timedOutTest = verdict.timeout && typeof verdict.timed_out === "number" ? verdict.timed_out : null;
+  if (verdict.timeout && timedOutTest === null) lines.push(["wrong", say("stopped_after", { seconds: verdict.timeout })]);
+  if (verdict.error) lines.push(["wrong", describeError(verdict.error, say)]);
   for (const test of verdict.tests || []) {
-    const text = test.error ? `${test.message} — ${errorText(test.error, say)}` : test.message;
+    const text = test.error ? `${test.message} — ${describeError(test.error, say)}` : test.message;
     lines.push([test.passed ? "correct" : "wrong", `${test.passed ? "✓" : "✗"} ${text}`]);
+  }
+  if (timedOutTest !== null) {
+    // The test that ran out of time, with the author's message for it (often the hint the learner needs).
+    const message = (question.zqTestMessages || [])[timedOutTest] || `#${timedOutTest + 1}`;
+    lines.push(["wrong", `✗ ${say("test_line_timed_out", { message, seconds: verdict.timeout })}`]);
   }
   for (const [status, text] of lines) {
     const item = document.createElement("li");
