@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_SITE, build_site, copy_site
+from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz.html"
 
@@ -59,6 +61,16 @@ def test_zip_holds_the_site_and_no_pyodide_outside_the_embed(offline_copy: Path)
     assert "unpkg.com" not in html and 'type="module"' not in html
 
 
+def test_the_offline_worker_runs_the_same_worker_code_as_the_http_site(offline_copy: Path) -> None:
+    embed_script = (offline_copy / "assets/zadachnik/pyodide-embed.js").read_text(encoding="utf-8")
+    embed = json.loads(embed_script.removeprefix("window.__zqPyodideEmbed = ").removesuffix(";\n"))
+    worker = (ROOT / "plugins/zadachnik/assets/js/python-worker.js").read_text(encoding="utf-8")
+    # Pyodide's classic loader and engine, then the very file the http site runs as its module worker.
+    assert embed["worker"].endswith("\n" + worker)
+    assert (offline_copy / "assets/zadachnik/js/python-worker.js").read_text(encoding="utf-8") == worker
+    assert "runPython" not in (ROOT / "plugins/zadachnik/offline.py").read_text(encoding="utf-8")
+
+
 def test_answers_language_switch_and_reload_from_disk(page, offline_copy: Path) -> None:
     open_page(page, offline_copy, QUIZ)
     page.fill("#zq-Q3-ratio", "2,2857")
@@ -68,7 +80,8 @@ def test_answers_language_switch_and_reload_from_disk(page, offline_copy: Path) 
     page.locator(".md-header .md-select").hover()
     page.locator('a.md-select__link[hreflang="en"]').click()
     page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
-    assert page.url.endswith("/en/demo/01-basics/quiz.html")
+    # The switch may keep the learner's place on the page (#q-Q3): the file is what matters here.
+    assert page.url.split("#")[0].endswith("/en/demo/01-basics/quiz.html")
     assert page.input_value("#zq-Q3-mem") == "78,23"
     assert page.locator("#q-Q3 [data-zq-verdict]").inner_text() == "✓ Correct"
     page.locator(".md-header .md-select").hover()
@@ -109,3 +122,20 @@ def test_search_from_disk(page, offline_copy: Path) -> None:
     first = page.locator(".md-search-result__item").first
     first.wait_for(timeout=20_000)
     assert "Open" in first.inner_text()
+
+
+def test_a_copy_without_pyodide_says_python_is_unavailable_and_the_rest_works(page, offline_copy: Path,
+                                                                             tmp_path: Path) -> None:
+    broken = tmp_path / "copy"
+    shutil.copytree(offline_copy, broken, ignore=shutil.ignore_patterns("pyodide-embed.js"))
+    open_page(page, broken, "en/" + QUIZ)
+    unavailable = "Python is not available here: its files did not load."
+    page.wait_for_function("text => document.querySelector('[data-zq-python-status]').textContent.includes(text)",
+                           arg=unavailable, timeout=10_000)
+    page.fill("#zq-Q8-x", "8/14")
+    page.click("#q-Q8 [data-zq-check]")
+    page.wait_for_function("text => document.querySelector('#q-Q8 [data-zq-verdict]').textContent.includes(text)",
+                           arg=unavailable, timeout=5_000)
+    page.check("#q-Q1 input[value=B]")
+    page.click("#q-Q1 [data-zq-check]")
+    assert page.locator("#q-Q1 [data-zq-verdict]").inner_text() == "✓ Correct"
