@@ -333,3 +333,13 @@ def test_recursion_limit_is_put_back() -> None:
     limit = sys.getrecursionlimit()
     check_via_handle("import sys\nsys.setrecursionlimit(50)\n" + WRONG)
     assert sys.getrecursionlimit() == limit
+
+
+def test_the_state_is_taken_once_and_kept() -> None:
+    # The snapshot is of the state before any learner code: taking it again after a call would keep a patch.
+    from zadachnik import pyrunner
+
+    check_via_handle(WRONG)
+    first = pyrunner._snapshot
+    check_via_handle(WRONG)
+    assert first is not None and pyrunner._snapshot is first

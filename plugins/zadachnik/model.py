@@ -251,10 +251,10 @@ class Loader:
         try:
             if not path.is_file():
                 raise ValueError(f"'values' names {name}, which is not in the module's folder")
-            values = load_values(path)
+            values = load_values(path, module.path)
         except Exception as error:  # noqa: BLE001 - the author's code: any failure is reported, with its file
             self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
-                                           "values() must return a dict of names to numbers"))
+                                           getattr(error, "hint", "values() must return a dict of names to numbers")))
             return
         for source, fragments in module_fragments(module):
             for lang, fragment in fragments:

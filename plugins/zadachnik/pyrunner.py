@@ -22,6 +22,7 @@ import traceback
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +228,7 @@ def describe_error(error: BaseException, filename: str = LEARNER_FILE) -> dict[s
     elif _isinstance(error, _SystemExit):
         status = error.code
         described = {"code": "exit", "exit_status": status if _type(status) is _int else (0 if status is None else 1)}
-        message = _text_of(status)
+        message = "" if status is None else _text_of(status)
     elif _isinstance(error, NoInput):
         name, message, described = "EOFError", "the exercise reads no input", {"code": "no_input"}
     elif _isinstance(error, BadVerdict):
@@ -406,14 +407,15 @@ def run_values(path: str, **_: Any) -> dict[str, Any]:
                                   f"not {_type(result).__name__}"}}
     values: dict[str, float | int] = {}
     for name, value in result.items():
-        if _type(value) not in (_int, _float) and not (_isinstance(value, (_int, _float)) and not _isinstance(
-                value, _bool)):
+        # NumPy's numbers count (they register as numbers.Real); True and False do not.
+        if not _isinstance(value, Real) or _isinstance(value, _bool) or _is_bool(value):
             return {"error": {"text": f"values() in {file.name} gives {_text_of(value, _repr)[:60]} for '{name}': "
                                       "each value must be a number"}}
-        if _isinstance(value, _float) and not math.isfinite(value):
-            return {"error": {"text": f"values() in {file.name} gives {value} for '{name}': each value must be a "
+        number = _int(value) if _isinstance(value, Integral) else _float(value)
+        if _isinstance(number, _float) and not math.isfinite(number):
+            return {"error": {"text": f"values() in {file.name} gives {number} for '{name}': each value must be a "
                                       "finite number"}}
-        values[_str(name)] = value if _type(value) in (_int, _float) else _float(value)
+        values[_str(name)] = number
     return {"values": values}
 
 
@@ -469,6 +471,8 @@ class Snapshot:
         self.lists = [(listed, list(listed)) for listed in (sys.path, sys.meta_path, sys.path_hooks)]
         self.importer_cache = _dict(sys.path_importer_cache)
         self.recursion_limit = sys.getrecursionlimit()
+        # This module's own record of the snapshot is part of the state put back.
+        next(saved for module, saved in self.namespaces if module is this)["_snapshot"] = self
 
     def restore(self) -> None:
         for module, saved in self.namespaces:
@@ -579,6 +583,7 @@ def serve(requests_fd: int, replies_fd: int) -> None:
         send(event_json)
 
     _stop_host_clock = stop_clock
+    become_subreaper()
     requests = os.fdopen(requests_fd, "rb", buffering=0)
     reader = io.BufferedReader(requests)
     for line in reader:
@@ -607,36 +612,61 @@ def _threads_left() -> bool:
     return threading is not None and threading.active_count() > 1
 
 
-def end_strays(runner_pid: int) -> None:
-    """Kill the processes code started (in the runner's process group) once its call is over."""
-    import signal
-
+def strays(runner_pid: int) -> list[int]:
+    """Live processes the runner's code started: its descendants (by parent links; the runner is their
+    subreaper, so orphans stay linked) and the members of its process group, on Linux (/proc)."""
+    table: dict[int, tuple[int, int, bytes]] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return
-    group = os.getpgid(runner_pid)
-    killed: list[int] = []
+        return []
     for entry in entries:
-        if not entry.isdigit() or int(entry) == runner_pid:
+        if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
         except OSError:
-            continue
-        # Fields after the name: state, ppid, pgrp, …
-        if _int(fields[2]) == group and fields[0] != b"Z":
+            continue  # ended meanwhile
+        # After the name: state, ppid, pgrp, …
+        table[_int(entry)] = (_int(fields[1]), _int(fields[2]), fields[0])
+    found = {pid for pid, (_parent, group, _state) in table.items() if group == runner_pid}
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _group, _state) in table.items():
+        children.setdefault(parent, []).append(pid)
+    frontier = [runner_pid]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            if child not in found:
+                found.add(child)
+                frontier.append(child)
+    found.discard(runner_pid)
+    return [pid for pid in found if table[pid][2] != b"Z"]
+
+
+def end_strays(runner_pid: int) -> None:
+    """Kill what the code started once its call is over (again while any appear: one may fork meanwhile)."""
+    import signal
+
+    for _attempt in range(50):
+        found = strays(runner_pid)
+        if not found:
+            break
+        for pid in found:
             try:
-                os.kill(_int(entry), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except OSError:
-                continue
-            killed.append(_int(entry))
-    for pid in killed:
-        try:
-            os.waitpid(pid, 0)  # the runner's own children: collected now, not left as zombies
-        except ChildProcessError:
-            pass  # a grandchild: its parent (or init) collects it
+                pass
+
+
+def become_subreaper() -> None:
+    """Processes orphaned below the runner are re-parented to it, not to init, so `strays` still finds them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass  # not Linux: the process group is what is left to end
 
 
 def reap_children() -> None:

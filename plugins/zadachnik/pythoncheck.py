@@ -141,6 +141,11 @@ class Runner:
 
 
 def end_group(leader: int) -> None:
+    """Kill the runner's descendants while it still links them (even those that left its group with setsid),
+    then its whole process group."""
+    from .pyrunner import end_strays
+
+    end_strays(leader)
     try:
         os.killpg(leader, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

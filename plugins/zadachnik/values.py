@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import runpy
-import sys
 from pathlib import Path
 
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>[A-Za-z_]\w*)\s*(?::(?P<spec>[^}]*))?\}\}")
@@ -24,20 +22,56 @@ class PlaceholderError(ValueError):
         self.hint = hint
 
 
-def load_values(path: Path) -> dict[str, float]:
-    """Run the values file (its folder importable, as for its notebooks) and call its `values()`."""
-    sys.path.insert(0, str(path.parent))
+# A values file computes figures for text; a minute is far beyond what that needs.
+VALUES_TIME_LIMIT = 60.0
+
+
+class ValuesError(ValueError):
+    def __init__(self, message: str, hint: str = "values() must return a dict of names to numbers"):
+        super().__init__(message)
+        self.hint = hint
+
+
+def load_values(path: Path, base: Path | None = None) -> dict[str, float]:
+    """Run the values file (its folder importable, as for its notebooks) and call its `values()`, in the build's
+    Python runner as reference solutions are run: with a time limit and a memory limit, where an exit or a crash
+    of the author's code is an error of its file and line, never the end of the build. `base` is the folder
+    the places in messages are written from (the module's folder); by default the file's own."""
+    from .pythoncheck import run_isolated, stop_runner
+
+    base = base or path.parent
     try:
-        namespace = runpy.run_path(str(path))
-        if not callable(namespace.get("values")):
-            raise ValueError(f"{path.name} must define a function values() returning a dict of numbers")
-        # Called with the folder still importable: values() may import the module's other files.
-        result = namespace["values"]()
+        result = run_isolated("values", {"path": str(path.resolve())}, VALUES_TIME_LIMIT)
     finally:
-        sys.path.remove(str(path.parent))
-    if not isinstance(result, dict) or not all(isinstance(v, (int, float)) for v in result.values()):
-        raise ValueError(f"values() in {path.name} must return a dict of names to numbers")
-    return {str(name): value for name, value in result.items()}
+        # Nothing the file started outlives its run.
+        stop_runner()
+    if "values" in result:
+        return result["values"]
+    if "timeout" in result:
+        raise ValuesError(f"{shown_from(path, base)} did not finish within {result['timeout']:g} s",
+                          "values() computes figures for the text: make it faster")
+    error = result.get("error") or {}
+    place = f" at {shown_from(Path(error['file']), base)}:{error['line']}" if error.get("file") else ""
+    code = error.get("code")
+    if code == "exit":
+        raise ValuesError(f"{shown_from(path, base)} exits the process ({error['text']}{place})",
+                          "a values file defines values() and returns: remove the exit")
+    if code == "no_input":
+        raise ValuesError(f"{shown_from(path, base)} reads input{place}", "a values file reads no input")
+    if code == "died":
+        raise ValuesError(f"{shown_from(path, base)}: {error['text']}",
+                          "it may use too much memory (the build gives it 2 GiB), or end the process itself")
+    if "type" in error:
+        message = error.get("message") or error["type"]
+        raise ValuesError(f"{message} ({error['type']}{place})")
+    raise ValuesError(error.get("text") or "the values file failed")
+
+
+def shown_from(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def substitute(text: str, values: dict[str, float], lang: str) -> str:

@@ -1,0 +1,347 @@
+"""Hostile or careless Python at build time: reference solutions, checkers and values files that loop, ignore the
+timer, fork, flood the output, exit, read input, write to fd 1, raise BaseException, recurse or eat memory.
+
+Each is stopped with file:line and a message, and a build that meets one exits non-zero; nothing the code
+started is left running. Most cases grade a small course directly (`problems`); a few run `mkdocs build`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_checks import problems
+from test_format_errors import MODULE, MODULE_YML, QUIZ, block, line_with, write_course
+from test_python_checks import checker_question, code_question
+from zadachnik import pythoncheck
+from zadachnik.errors import SourceErrors
+from zadachnik.model import load_courses
+from zadachnik.pythoncheck import run_isolated
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS_RU = "f(2) равно 4"
+
+
+@pytest.fixture(autouse=True)
+def short_grace(monkeypatch) -> None:
+    # Code that ignores its timer is killed this long after its limit; short, so the tests stay quick.
+    monkeypatch.setattr(pythoncheck, "GRACE", 1.0)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+def pids_in(folder: Path) -> list[int]:
+    return [int(path.read_text()) for path in folder.glob("pid-*") if path.read_text().strip()]
+
+
+def solution_problem(tmp_path: Path, solution: str, limit: float = 0.5) -> str:
+    [problem] = problems(tmp_path, code_question(solution, extra=f"time_limit: {limit}\n"))
+    assert (problem.path, problem.line) == (QUIZ, 1)
+    return problem.message
+
+
+# -- reference solutions ---------------------------------------------------------------------------------------
+
+LOOP = "    while True:\n        pass\n"
+TIMED_OUT_IN_TEST = f"question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})"
+NEVER_STARTED = "question Q1: the reference solution did not finish within its time limit of 0.5 s before its tests ran"
+
+
+@pytest.mark.parametrize("solution, expected", [
+    ("def f(x):\n" + LOOP, TIMED_OUT_IN_TEST),
+    ("while True:\n    pass\ndef f(x):\n    return 2 * x", NEVER_STARTED),
+    ("def f(x):\n    while True:\n        try:\n            while True:\n                pass\n"
+     "        except BaseException:\n            pass", TIMED_OUT_IN_TEST),
+    ("import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\ndef f(x):\n" + LOOP, TIMED_OUT_IN_TEST),
+    ("import signal\ndef f(x):\n    signal.setitimer(signal.ITIMER_REAL, 0)\n" + LOOP, TIMED_OUT_IN_TEST),
+    ("import signal\ndef f(x):\n    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n" + LOOP,
+     TIMED_OUT_IN_TEST),
+    ("import time\ndef f(x):\n    time.sleep(1000)", TIMED_OUT_IN_TEST),
+    # A partial line on the real stdout, then the timer ignored: once a hang, once a JSONDecodeError traceback.
+    ("import os, signal\nos.write(1, b'{\"result\": ')\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+     "def f(x):\n" + LOOP, TIMED_OUT_IN_TEST),
+], ids=["loop", "loop-at-top", "swallows-the-limit", "ignores-SIGALRM", "cancels-the-timer", "blocks-SIGALRM",
+        "sleeps", "partial-line-on-fd-1"])
+def test_solutions_that_never_end_are_stopped(tmp_path: Path, solution: str, expected: str) -> None:
+    assert solution_problem(tmp_path, solution) == expected
+
+
+@pytest.mark.parametrize("solution, expected", [
+    ("import sys\nsys.exit(0)\ndef f(x):\n    return 2 * x",
+     "exits instead of returning (SystemExit: 0 (line 2))"),
+    ("import os\nos._exit(0)", "exits instead of returning (SystemExit: 0 (line 2))"),
+    ("import posix\ndef f(x):\n    posix._exit(1)", f"fails its own test: {TESTS_RU} (SystemExit: 1 (line 3))"),
+    ("exit(3)", "exits instead of returning (SystemExit: 3 (line 1))"),
+    ("data = input()\ndef f(x):\n    return 2 * x", "reads input (EOFError: the exercise reads no input (line 1))"),
+    ("import sys\ndef f(x):\n    return int(sys.stdin.readline())",
+     f"fails its own test: {TESTS_RU} (EOFError: the exercise reads no input (line 3))"),
+    ("raise KeyboardInterrupt", "raised KeyboardInterrupt (line 1)"),
+    ("class Escape(BaseException):\n    pass\ndef f(x):\n    raise Escape('out')",
+     f"fails its own test: {TESTS_RU} (Escape: out (line 4))"),
+    ("raise GeneratorExit('gone')", "raised GeneratorExit: gone (line 1)"),
+    ("def f(x):\n    return f(x + 1)",
+     f"fails its own test: {TESTS_RU} (RecursionError: maximum recursion depth exceeded (line 2))"),
+    ("data = bytearray(10**10)", "raised MemoryError (line 1)"),
+    ("def f(x):\n    return len([0] * 10**9)", f"fails its own test: {TESTS_RU} (MemoryError (line 2))"),
+], ids=["sys.exit", "os._exit", "posix._exit-in-a-test", "exit", "input", "stdin-in-a-test", "KeyboardInterrupt",
+        "BaseException-subclass", "GeneratorExit", "recursion", "memory", "memory-in-a-test"])
+def test_solutions_that_exit_read_input_raise_or_eat_memory(tmp_path: Path, solution: str, expected: str) -> None:
+    assert solution_problem(tmp_path, solution, limit=5) == f"question Q1: the reference solution {expected}"
+
+
+def test_memory_error_says_how_much_the_build_gives(tmp_path: Path) -> None:
+    [problem] = problems(tmp_path, code_question("data = bytearray(10**10)"))
+    assert problem.hint == "the build gives Python code 2 GiB of memory: use less"
+
+
+@pytest.mark.parametrize("solution", [
+    "import os\nos.kill(os.getpid(), 9)",
+    "import os\nos.abort()",
+    # C recursion past the real stack once the limit is lifted: the runner itself crashes.
+    "import sys\nsys.setrecursionlimit(10**7)\nnested = []\nfor _ in range(10**6):\n    nested = [nested]\n"
+    "text = repr(nested)",
+], ids=["SIGKILL", "abort", "stack-overflow"])
+def test_a_runner_the_code_kills_is_reported_and_replaced(tmp_path: Path, solution: str) -> None:
+    message = solution_problem(tmp_path / "bad", solution, limit=10)
+    assert message.startswith("question Q1: the reference solution the Python process running it was killed by SIG")
+    # The next question gets a fresh runner.
+    assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []
+
+
+def test_huge_output_and_writes_to_fd_1_and_2_change_nothing(tmp_path: Path) -> None:
+    flood = ("import os, sys\nprint('x' * 50_000_000)\nfor i in range(200_000):\n    print(i, file=sys.stderr)\n"
+             "os.write(1, b'{\"result\": {\"status\": \"correct\"}}\\n' * 1000)\nos.write(2, b'y' * 10**6)\n"
+             "def f(x):\n    print('z' * 10**6)\n    return 2 * x")
+    assert problems(tmp_path / "right", code_question(flood)) == []
+    wrong = flood.replace("return 2 * x", "return x")
+    assert solution_problem(tmp_path / "wrong", wrong, limit=5) == (
+        f"question Q1: the reference solution fails its own test: {TESTS_RU}")
+
+
+def test_fork_bomb_is_limited_and_ended(tmp_path: Path) -> None:
+    bomb = (f"import os, time\nfolder = {str(tmp_path)!r}\n"
+            "def f(x):\n    while True:\n        pid = os.fork()\n        if pid == 0:\n"
+            "            open(f'{folder}/pid-{os.getpid()}', 'w').write(str(os.getpid()))\n"
+            "            time.sleep(300)\n")
+    message = solution_problem(tmp_path / "course", bomb, limit=5)
+    assert message == (f"question Q1: the reference solution fails its own test: {TESTS_RU} (BlockingIOError: "
+                       "[Errno 11] no more processes: code here may start at most 16 (line 5))")
+    started = pids_in(tmp_path)
+    assert 0 < len(started) <= 16
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path) -> None:
+    # A child that starts its own session, and a grandchild orphaned by its parent: neither outlives the check.
+    code = (f"import os, subprocess, time\nfolder = {str(tmp_path)!r}\n"
+            "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n"
+            "        open(f'{folder}/pid-a', 'w').write(str(os.getpid()))\n        time.sleep(300)\n"
+            "    script = f'echo $$ > {folder}/pid-b; exec /bin/sleep 300'\n"
+            "    subprocess.run(['/bin/sh', '-c', f'(/bin/sh -c \"{script}\" &)'])\n"
+            "    while len(os.listdir(folder)) < 3:\n        time.sleep(0.01)\n    return 2 * x\n")
+    assert problems(tmp_path / "course", code_question(code)) == []
+    started = pids_in(tmp_path)
+    assert len(started) == 2
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_a_thread_left_running_cannot_fool_the_next_check(tmp_path: Path) -> None:
+    patcher = ("import builtins, threading, time\ndef keep_patching():\n    while True:\n"
+               "        builtins.all = lambda results: True\n        time.sleep(0.001)\n"
+               "threading.Thread(target=keep_patching, daemon=True).start()\ndef f(x):\n    return 2 * x")
+    assert problems(tmp_path / "a", code_question(patcher)) == []
+    assert solution_problem(tmp_path / "b", "def f(x):\n    return x", limit=5) == (
+        f"question Q1: the reference solution fails its own test: {TESTS_RU}")
+
+
+# -- checkers --------------------------------------------------------------------------------------------------
+
+
+def checker_problem(tmp_path: Path, body: str) -> tuple[int, str, str]:
+    check = "check: |\n  def check(answer):\n" + "".join(f"      {line}\n" for line in body.splitlines())
+    quiz = checker_question(check=check, wrong="")
+    [problem] = problems(tmp_path, quiz)
+    assert problem.path == QUIZ
+    return problem.line - line_with(quiz, "check: |"), problem.message, problem.hint
+
+
+REVEALED = "{'fields': {'x': '0,5'}}"
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("while True:\n    pass", (0, f"question Q1: its checker ran out of time (0.5 s) on {REVEALED}")),
+    ("import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass",
+     (0, f"question Q1: its checker ran out of time (0.5 s) on {REVEALED}")),
+    ("import os\nos._exit(0)", (3, f"question Q1: its checker exits instead of returning (SystemExit: 0 (line 3)) "
+                                   f"on {REVEALED}")),
+    ("return input() == '0.5'", (2, "question Q1: its checker reads input (EOFError: the exercise reads no input "
+                                    f"(line 2)) on {REVEALED}")),
+    ("raise SystemExit", (2, f"question Q1: its checker exits instead of returning (SystemExit (line 2)) "
+                             f"on {REVEALED}")),
+    ("class Odd(BaseException):\n    pass\nraise Odd('odd')",
+     (4, f"question Q1: its checker raised Odd: odd (line 4) on {REVEALED}")),
+    ("return 'True'", (0, "question Q1: check() returned 'True': return True or False, or (bool, message)")),
+    ("import os\nos.write(1, b'garbage')\nprint('x' * 10**7)\nreturn [True]",
+     (0, "question Q1: check() returned [True]: return True or False, or (bool, message)")),
+], ids=["loop", "ignores-SIGALRM", "os._exit", "input", "SystemExit", "BaseException", "string", "floods"])
+def test_hostile_checkers(tmp_path: Path, monkeypatch, body: str, expected: tuple[int, str]) -> None:
+    monkeypatch.setattr("zadachnik.grading.CHECKER_TIME_LIMIT", 0.5)
+    offset, message, _hint = checker_problem(tmp_path, body)
+    assert (offset, message) == expected
+
+
+def test_checker_that_kills_its_runner(tmp_path: Path) -> None:
+    offset, message, hint = checker_problem(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
+    assert message == (f"question Q1: its checker the Python process running it was killed by SIGKILL (out of "
+                       f"memory, or stopped from outside) on {REVEALED}")
+    assert hint == "it may use too much memory, or end the process itself"
+
+
+# -- values files ----------------------------------------------------------------------------------------------
+
+
+def values_error(tmp_path: Path, calc: str, files: dict[str, str] | None = None):
+    exercises_dir = write_course(tmp_path, quiz=block(), module=MODULE + "values: calc.py\n")
+    module_dir = exercises_dir / "course/01-m"
+    (module_dir / "calc.py").write_text(calc, encoding="utf-8")
+    for name, text in (files or {}).items():
+        (module_dir / name).write_text(text, encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, ["ru", "en"], tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (MODULE_YML, 5)
+    return error
+
+
+@pytest.mark.parametrize("calc, message, hint", [
+    ("import sys\nsys.exit(0)\n", "calc.py exits the process (SystemExit: 0 (line 2) at calc.py:2)",
+     "a values file defines values() and returns: remove the exit"),
+    ("import os\ndef values():\n    os._exit(0)\n", "calc.py exits the process (SystemExit: 0 (line 3) at calc.py:3)",
+     "a values file defines values() and returns: remove the exit"),
+    ("def values():\n    return {'x': input()}\n", "calc.py reads input at calc.py:2", "a values file reads no input"),
+    ("def values():\n    return {'x': float('nan')}\n",
+     "values() in calc.py gives nan for 'x': each value must be a finite number",
+     "values() must return a dict of names to numbers"),
+    ("def values():\n    return {'x': 1e308 * 10}\n",
+     "values() in calc.py gives inf for 'x': each value must be a finite number",
+     "values() must return a dict of names to numbers"),
+    ("def values():\n    return {'x': '3'}\n", "values() in calc.py gives '3' for 'x': each value must be a number",
+     "values() must return a dict of names to numbers"),
+    ("def values():\n    return {'x': True}\n", "values() in calc.py gives True for 'x': each value must be a number",
+     "values() must return a dict of names to numbers"),
+    ("def values():\n    return [1]\n", "values() in calc.py must return a dict of names to numbers, not list",
+     "values() must return a dict of names to numbers"),
+    ("class Stop(BaseException):\n    pass\nraise Stop('no')\n", "no (Stop at calc.py:3)",
+     "values() must return a dict of names to numbers"),
+    ("def values():\n    return {'x': len(bytearray(10**10))}\n", "MemoryError (MemoryError at calc.py:2)",
+     "values() must return a dict of names to numbers"),
+], ids=["sys.exit", "os._exit", "input", "nan", "inf", "text", "bool", "list", "BaseException", "memory"])
+def test_values_files_that_exit_crash_or_give_no_numbers(tmp_path: Path, calc: str, message: str, hint: str) -> None:
+    error = values_error(tmp_path, calc)
+    assert (error.message, error.hint) == (f"cannot read the module's values: {message}", hint)
+
+
+def test_values_file_that_loops_is_stopped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("zadachnik.values.VALUES_TIME_LIMIT", 0.5)
+    error = values_error(tmp_path, "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n"
+                                   "    pass\n")
+    assert error.message == "cannot read the module's values: calc.py did not finish within 0.5 s"
+
+
+def test_values_error_in_an_imported_module_names_that_file(tmp_path: Path) -> None:
+    error = values_error(tmp_path, "from helper import ratio\ndef values():\n    return {'r': ratio()}\n",
+                         {"helper.py": "def ratio():\n    return 1 / 0\n"})
+    assert error.message == "cannot read the module's values: division by zero (ZeroDivisionError at helper.py:2)"
+
+
+def test_values_files_import_their_own_folder_each_its_own(tmp_path: Path) -> None:
+    # Two modules, each with a helper.py of its own: neither sees the other's.
+    for number, figure in ((1, 10), (2, 20)):
+        folder = tmp_path / "exercises/course" / f"0{number}-m"
+        folder.mkdir(parents=True)
+        (folder / "module.yml").write_text(MODULE.replace("number: 1", f"number: {number}") + "values: calc.py\n")
+        (folder / "calc.py").write_text("from helper import FIGURE\ndef values():\n    return {'n': FIGURE}\n")
+        (folder / "helper.py").write_text(f"FIGURE = {figure}\n")
+        en = "The figure is {{ n }}.\n\nexplanation:\nSo."
+        (folder / "quiz.md").write_text(block(yaml="type: open", ident=f"Q{number}", ru=en, en=en))
+    (tmp_path / "exercises/course/course.yml").write_text(
+        "id: course\ntitle:\n  ru: Курс\n  en: Course\nmodules: 3\n")
+    modules = load_courses(tmp_path / "exercises", ["ru", "en"], tmp_path)[0].modules
+    assert [module.questions[0].body["en"].markdown for module in modules] == ["The figure is 10.",
+                                                                                "The figure is 20."]
+
+
+# -- whole builds ----------------------------------------------------------------------------------------------
+
+MKDOCS_YML = """site_name: Hostile
+docs_dir: docs
+site_dir: {site}
+theme:
+  name: material
+markdown_extensions:
+  - pymdownx.superfences
+plugins:
+  - zadachnik:
+      exercises_dir: exercises
+      languages: [ru, en]
+"""
+
+
+def mkdocs_build(tmp_path: Path, quiz: str, module: str = MODULE, calc: str | None = None):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "old.html").write_text("an earlier build")
+    (tmp_path / "mkdocs.yml").write_text(MKDOCS_YML.format(site=site))
+    (tmp_path / "docs/en").mkdir(parents=True)
+    (tmp_path / "docs/index.md").write_text("# Курсы\n")
+    (tmp_path / "docs/en/index.md").write_text("# Courses\n")
+    exercises_dir = write_course(tmp_path, quiz=quiz, module=module)
+    if calc is not None:
+        (exercises_dir / "course/01-m/calc.py").write_text(calc)
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+@pytest.mark.parametrize("call", ["sys.exit(0)", "os._exit(0)"])
+def test_a_values_file_that_exits_fails_the_build(tmp_path: Path, call: str) -> None:
+    built = mkdocs_build(tmp_path, block(), MODULE + "values: calc.py\n", f"import os, sys\n{call}\n")
+    assert built.returncode != 0
+    assert (f"{MODULE_YML}:5: cannot read the module's values: calc.py exits the process (SystemExit: 0 (line 2) "
+            "at calc.py:2)") in built.stderr
+
+
+def test_a_build_with_a_solution_that_hangs_on_fd_1_fails_with_its_place_and_leaves_nothing_running(
+        tmp_path: Path) -> None:
+    solution = (f"import os, signal, subprocess, time\nfolder = {str(tmp_path)!r}\n"
+                "os.write(1, b'{\"resu')\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n"
+                "        open(f'{folder}/pid-a', 'w').write(str(os.getpid()))\n        time.sleep(300)\n"
+                "    child = subprocess.Popen(['/bin/sleep', '300'])\n"
+                "    open(f'{folder}/pid-b', 'w').write(str(child.pid))\n"
+                "    while True:\n        pass")
+    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 0.5\n"))
+    assert built.returncode != 0
+    assert f"{QUIZ}:1: question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})" in built.stderr
+    assert "Traceback" not in built.stderr
+    started = pids_in(tmp_path)
+    assert len(started) == 2
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_the_runner_protocol_ignores_what_code_writes_to_fd_1() -> None:
+    forged = json.dumps({"result": {"status": "correct", "score": 1}})
+    code = f"import os\nos.write(1, {forged!r}.encode() + b'\\n')\nprint('x', flush=True)\n"
+    tests = [{"test": "False", "message": {"en": "never"}, "time_limit": 1}]
+    result = run_isolated("check", {"code": code, "tests": tests, "lang": "en", "time_limit": 1}, 1)
+    assert result["status"] == "wrong" and result["output"] == [{"stream": "stdout", "text": "x\n"}]
