@@ -345,3 +345,8 @@ def test_the_runner_protocol_ignores_what_code_writes_to_fd_1() -> None:
     tests = [{"test": "False", "message": {"en": "never"}, "time_limit": 1}]
     result = run_isolated("check", {"code": code, "tests": tests, "lang": "en", "time_limit": 1}, 1)
     assert result["status"] == "wrong" and result["output"] == [{"stream": "stdout", "text": "x\n"}]
+
+
+def test_the_runner_ends_with_the_check_stage(tmp_path: Path) -> None:
+    assert problems(tmp_path, code_question("def f(x):\n    return 2 * x")) == []
+    assert pythoncheck._runner.process is None

@@ -12,17 +12,23 @@ from .errors import SourceError
 from .grading import grade
 from .i18n import rounded_answer
 from .model import Course, Question
+from .pythoncheck import stop_runner
 from .render import spec_of
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:
     problems = []
-    for course in courses:
-        for module in course.modules:
-            for question in module.questions:
-                problem = check_question(question, languages, module.path / "quiz.md", shown)
-                if problem is not None:
-                    problems.append(problem)
+    try:
+        for course in courses:
+            for module in course.modules:
+                for question in module.questions:
+                    problem = check_question(question, languages, module.path / "quiz.md", shown)
+                    if problem is not None:
+                        problems.append(problem)
+    finally:
+        # The build runs no more Python: the runner and anything left of what it ran end here, not at exit
+        # (`mkdocs serve` lives on between builds).
+        stop_runner()
     return problems
 
 
