@@ -16,10 +16,12 @@
   const { parse, stringify } = JSON;
   const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
   const HOME = "/home/pyodide";
-  // Nothing longer reaches the page: pyrunner caps output itself, this also covers error messages and any
-  // text it does not cap (a renderer that receives hundreds of megabytes crashes).
-  const MAX_OUTPUT_CHARS = 200_000;
+  // Nothing longer reaches the page (a renderer handed hundreds of megabytes crashes). Output has the cap
+  // pyrunner applies itself (OUTPUT_LIMIT); this also covers error messages and whatever else it does not cap.
+  const MAX_OUTPUT_CHARS = 20_000;
   const MAX_TEXT_CHARS = 2_000;
+  // A result's JSON may be longer than its text (escapes): only beyond this is it read and cut.
+  const MAX_RESULT_JSON = 8 * MAX_OUTPUT_CHARS;
 
   let secret = null;
   let handle = null;
@@ -107,32 +109,38 @@
     return text.length > limit ? `${text.slice(0, limit)}…` : text;
   }
 
-  // The result as at most MAX_OUTPUT_CHARS of output and MAX_TEXT_CHARS for every other text.
-  function capped(resultJson) {
-    if (resultJson.length <= MAX_OUTPUT_CHARS) return resultJson;
-    const result = parse(resultJson);
-    let room = MAX_OUTPUT_CHARS;
-    const output = [];
-    for (const chunk of Array.isArray(result.output) ? result.output : []) {
-      const text = String(chunk.text);
-      if (room <= 0) {
-        result.truncated = true;
-        break;
-      }
-      if (text.length > room) result.truncated = true;
-      output.push({ stream: chunk.stream, text: text.slice(0, room) });
-      room -= text.length;
+  // JSON from pyrunner at most `limit` long: its output cut to MAX_OUTPUT_CHARS, every other text to
+  // MAX_TEXT_CHARS (pyrunner caps output itself; this also covers error messages and test messages).
+  function capped(json, limit) {
+    if (json.length <= limit) return json;
+    let value;
+    try {
+      value = parse(json);
+    } catch {
+      return stringify({ status: "unreadable", error: { text: "the result was too long to show" } });
     }
-    if (Array.isArray(result.output)) result.output = output;
-    const shorten = (value) => {
-      if (typeof value === "string") return clip(value, MAX_TEXT_CHARS);
-      if (Array.isArray(value)) return value.map(shorten);
-      if (value && typeof value === "object") {
-        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "output" ? item : shorten(item)]));
+    if (Array.isArray(value.output)) {
+      let room = MAX_OUTPUT_CHARS;
+      const output = [];
+      for (const chunk of value.output) {
+        const text = String(chunk.text);
+        if (room <= 0) break;
+        output.push({ stream: chunk.stream, text: text.slice(0, room) });
+        room -= text.length;
       }
-      return value;
+      if (room < 0) value.truncated = true;
+      value.output = output;
+    }
+    const shorten = (item, key) => {
+      if (key === "output") return item;
+      if (typeof item === "string") return clip(item, MAX_TEXT_CHARS);
+      if (Array.isArray(item)) return item.map((element) => shorten(element, null));
+      if (item && typeof item === "object") {
+        return Object.fromEntries(Object.entries(item).map(([name, element]) => [name, shorten(element, name)]));
+      }
+      return item;
     };
-    return stringify(shorten(result));
+    return stringify(shorten(value, null));
   }
 
   function lastLine(error) {
@@ -151,7 +159,7 @@
   }
 
   function runNow(job) {
-    const report = (event) => send({ id: job.id, report: clip(String(event), MAX_TEXT_CHARS * 4) });
+    const report = (event) => send({ id: job.id, report: capped(String(event), MAX_TEXT_CHARS) });
     let result;
     try {
       result = String(handle(job.kind, stringify(job.request), report));
@@ -165,7 +173,7 @@
       }
       result = stringify({ status: "unreadable", error: { text: lastLine(error) } });
     }
-    send({ id: job.id, result: capped(result) });
+    send({ id: job.id, result: capped(result, MAX_RESULT_JSON) });
   }
 
   // Only the page's own messages: learner code could dispatch a made-up message event to this scope.

@@ -154,9 +154,15 @@ export class Python {
       return;
     }
     if (event.event === "step") {
-      job.step = event.step;
-      const seconds = Number(event.time_limit);
-      this.arm(job, Number.isFinite(seconds) && seconds > 0 ? seconds : job.seconds);
+      // Steps come in order, each once (code, then test 0, 1, …), and each gets the limit the page's own spec
+      // gives it: a report can't keep a job alive for ever.
+      const expected = job.step === null ? "code" : job.step === "code" ? 0 : job.step + 1;
+      if (event.step !== expected) return;
+      const tests = job.request.tests || [];
+      if (expected !== "code" && expected >= tests.length) return;
+      job.step = expected;
+      const limit = expected === "code" ? job.request.time_limit : tests[expected].time_limit;
+      this.arm(job, Number(limit) > 0 ? Number(limit) : job.seconds);
     } else if (event.event === "test" && event.result && event.index === job.tests.length) {
       job.tests.push(event.result);
     }
