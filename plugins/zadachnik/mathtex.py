@@ -137,7 +137,12 @@ def too_deep(tex: str) -> int | None:
 
 
 class KatexUnavailable(RuntimeError):
-    pass
+    @classmethod
+    def missing(cls, path: Path) -> KatexUnavailable:
+        """A vendored browser file is not in the installed package: the package is broken, not the author's site,
+        so the one thing to say is how to get a complete one (a release carries them; a source build makes them)."""
+        return cls(f"the installed Zadachnik lacks its browser files ({path} is missing): reinstall it, "
+                   "'pip install --force-reinstall zadachnik', or build it from source with Node and npm on the PATH")
 
 
 class Katex:
@@ -156,9 +161,7 @@ class Katex:
     def _engine(self):
         if self._context is None:
             if not self.katex_js.is_file():
-                raise KatexUnavailable(
-                    f"KaTeX is missing at {self.katex_js}: run 'make setup' (npm ci, then scripts/vendor_assets.py)"
-                )
+                raise KatexUnavailable.missing(self.katex_js)
             from py_mini_racer import MiniRacer
 
             context = MiniRacer()

@@ -340,7 +340,7 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
     needed = [*STYLESHEETS, *(PYTHON_ASSETS if with_python else ())]
     for source in needed:
         if not (ASSETS / source).exists():
-            raise PluginError(str(KatexUnavailable(f"{ASSETS / source} is missing: run 'make setup'")))
+            raise PluginError(str(KatexUnavailable.missing(ASSETS / source)))
     skipped = () if with_python else PYTHON_ASSETS
     if offline:
         skipped = (*skipped, "vendor/pyodide")
