@@ -113,7 +113,8 @@ def test_memory_error_says_how_much_the_build_gives(tmp_path: Path) -> None:
 ], ids=["SIGKILL", "abort", "stack-overflow"])
 def test_a_runner_the_code_kills_is_reported_and_replaced(tmp_path: Path, solution: str) -> None:
     message = solution_problem(tmp_path / "bad", solution, limit=10)
-    assert message.startswith("question Q1: the reference solution the Python process running it was killed by SIG")
+    assert message.startswith(
+        "question Q1: the reference solution crashed the Python process running it (killed by SIG")
     # The next question gets a fresh runner.
     assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []
 
@@ -202,7 +203,7 @@ def test_hostile_checkers(tmp_path: Path, monkeypatch, body: str, expected: tupl
 
 def test_checker_that_kills_its_runner(tmp_path: Path) -> None:
     offset, message, hint = checker_problem(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
-    assert message == (f"question Q1: its checker the Python process running it was killed by SIGKILL (out of "
+    assert message == ("question Q1: its checker crashed the Python process running it (killed by SIGKILL: out of "
                        f"memory, or stopped from outside) on {REVEALED}")
     assert hint == "it may use too much memory, or end the process itself"
 
@@ -281,6 +282,17 @@ def test_values_files_import_their_own_folder_each_its_own(tmp_path: Path) -> No
                                                                                 "The figure is 20."]
 
 
+def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path) -> None:
+    exercises_dir = write_course(tmp_path / "course", quiz=block(), module=MODULE + "values: calc.py\n")
+    calc = (f"import subprocess\nchild = subprocess.Popen(['/bin/sleep', '300'])\n"
+            f"open({str(tmp_path)!r} + '/pid-sleep', 'w').write(str(child.pid))\n"
+            "def values():\n    return {'x': 1}\n")
+    (exercises_dir / "course/01-m/calc.py").write_text(calc)
+    load_courses(exercises_dir, ["ru", "en"], tmp_path / "course")
+    [pid] = pids_in(tmp_path)
+    assert not alive(pid)
+
+
 # -- whole builds ----------------------------------------------------------------------------------------------
 
 MKDOCS_YML = """site_name: Hostile
@@ -350,3 +362,10 @@ def test_the_runner_protocol_ignores_what_code_writes_to_fd_1() -> None:
 def test_the_runner_ends_with_the_check_stage(tmp_path: Path) -> None:
     assert problems(tmp_path, code_question("def f(x):\n    return 2 * x")) == []
     assert pythoncheck._runner.process is None
+
+
+def test_a_solution_that_closes_the_runner_pipes_is_reported(tmp_path: Path) -> None:
+    closer = "import os\nfor fd in range(3, 64):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\n"
+    message = solution_problem(tmp_path / "bad", closer + "def f(x):\n    return 2 * x", limit=5)
+    assert message == "question Q1: the reference solution crashed the Python process running it (exit status 1)"
+    assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []

@@ -94,7 +94,8 @@ def error_text(error: dict, hint: str) -> tuple[str, str]:
     if code == "no_input":
         return f"reads input ({error['text']})", "exercises read no input: take the data as arguments"
     if code == "died":
-        return error["text"], "it may use too much memory, or end the process itself"
+        return f"crashed the Python process running it ({error['message']})", (
+            "it may use too much memory, or end the process itself")
     if error.get("type") == "MemoryError":
         return f"raised {error['text']}", "the build gives Python code 2 GiB of memory: use less"
     return f"raised {error.get('text')}", hint

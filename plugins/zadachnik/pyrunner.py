@@ -601,6 +601,7 @@ def serve(requests_fd: int, replies_fd: int) -> None:
                                                                    "text": _text_of(error), "lines": []}})
         finally:
             stop_clock()
+        reap_children()
         end_strays(runner_pid)
         reap_children()
         send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false") + "}")
@@ -648,6 +649,8 @@ def end_strays(runner_pid: int) -> None:
     """Kill what the code started once its call is over (again while any appear: one may fork meanwhile)."""
     import signal
 
+    if not has_children(runner_pid):
+        return  # the common case, told from one small file instead of a scan of every process
     for _attempt in range(50):
         found = strays(runner_pid)
         if not found:
@@ -657,6 +660,16 @@ def end_strays(runner_pid: int) -> None:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+def has_children(pid: int) -> bool:
+    """Whether the process has a child (alive or not yet collected). The runner is a subreaper, so whatever its
+    code started and is still alive is one of its children or below one: no child, nothing to end."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        return any(Path(f"/proc/{pid}/task/{task}/children").read_bytes().strip() for task in tasks)
+    except OSError:
+        return True  # no way to tell (no /proc, or no children files): look everywhere
 
 
 def become_subreaper() -> None:

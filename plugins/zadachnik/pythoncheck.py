@@ -94,7 +94,7 @@ class Runner:
                 return {**timed_out, "timed_out": step, "tests": finished, "output": []} if step is not None \
                     else timed_out
             if not isinstance(message, dict):
-                return self.failed(process, "the Python process sent something that is not a result")
+                return self.failed(process, "it sent something that is not a result")
             if message.get("event") == "step":
                 step, limit = message["step"], float(message["time_limit"])
                 deadline = time.monotonic() + limit + GRACE
@@ -129,14 +129,15 @@ class Runner:
         self.stop()
         status = process.returncode
         if why:
-            text = why
+            cause = why
         elif status is not None and status < 0:
             name = signal.Signals(-status).name if -status in signal.valid_signals() else str(-status)
-            text = f"the Python process running it was killed by {name}" + (
-                " (out of memory, or stopped from outside)" if -status == signal.SIGKILL else "")
+            cause = f"killed by {name}" + (": out of memory, or stopped from outside" if -status == signal.SIGKILL
+                                           else "")
         else:
-            text = f"the Python process running it stopped (exit status {status})"
-        return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": text, "lines": [],
+            cause = f"exit status {status}"
+        text = f"the Python process running it stopped ({cause})"
+        return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": cause, "lines": [],
                                                          "text": text, "code": "died"}}
 
 

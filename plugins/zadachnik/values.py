@@ -37,14 +37,11 @@ def load_values(path: Path, base: Path | None = None) -> dict[str, float]:
     Python runner as reference solutions are run: with a time limit and a memory limit, where an exit or a crash
     of the author's code is an error of its file and line, never the end of the build. `base` is the folder
     the places in messages are written from (the module's folder); by default the file's own."""
-    from .pythoncheck import run_isolated, stop_runner
+    from .pythoncheck import run_isolated
 
     base = base or path.parent
-    try:
-        result = run_isolated("values", {"path": str(path.resolve())}, VALUES_TIME_LIMIT)
-    finally:
-        # Nothing the file started outlives its run.
-        stop_runner()
+    # The runner ends whatever the file started once its run is over, and stays for the checks that follow.
+    result = run_isolated("values", {"path": str(path.resolve())}, VALUES_TIME_LIMIT)
     if "values" in result:
         return result["values"]
     if "timeout" in result:
@@ -59,7 +56,7 @@ def load_values(path: Path, base: Path | None = None) -> dict[str, float]:
     if code == "no_input":
         raise ValuesError(f"{shown_from(path, base)} reads input{place}", "a values file reads no input")
     if code == "died":
-        raise ValuesError(f"{shown_from(path, base)}: {error['text']}",
+        raise ValuesError(f"{shown_from(path, base)} crashed the Python process running it ({error['message']})",
                           "it may use too much memory (the build gives it 2 GiB), or end the process itself")
     if "type" in error:
         message = error.get("message") or error["type"]
