@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FIXTURE_SITE, build_failure, copy_site
+from conftest import FIXTURE_SITE, build_failure, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/index.html"
 EXERCISES = "demo/01-basics/exercises/index.html"
@@ -260,3 +260,90 @@ def test_every_page_has_its_own_language_sidebar(sample_site: Path, lang: str, p
         english = {target for target in targets if target.relative_to(sample_site).parts[0] == "en"}
         assert english == (targets if lang == "en" else set()), (html_file, "a page of the other language")
         assert expected <= targets, (html_file, sorted(str(path) for path in expected - targets))
+
+
+def sitemap_beside(html_file: Path, href: str) -> Path:
+    """Where mkdocs-material's language selector looks for the sitemap of an alternate page: `new URL("sitemap.xml",
+    href)`, resolved from the page's own address."""
+    from urllib.parse import urljoin
+
+    page_url = "http://site/" + html_file.as_posix().lstrip("/")
+    return Path("/" + urljoin(urljoin(page_url, href), "sitemap.xml").removeprefix("http://site/"))
+
+
+@pytest.mark.parametrize("site_name", ["sample_site", "offline_fixture_site"])
+def test_every_alternate_page_has_the_sitemap_material_asks_for(site_name: str, request) -> None:
+    """Was a bug: Material fetches `sitemap.xml` beside each `<link rel=alternate>` of a page, two 404s per page."""
+    from xml.etree import ElementTree
+
+    site = request.getfixturevalue(site_name)
+    pages = [path for path in site.rglob("*.html") if "assets" not in path.parts and path.name != "404.html"]
+    assert len(pages) >= 6
+    for html_file in pages:
+        soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+        alternates = [link["href"] for link in soup.select('head link[rel="alternate"][hreflang]')]
+        assert len(alternates) == 2, html_file
+        for href in alternates:
+            sitemap = sitemap_beside(html_file, href)
+            assert sitemap.is_file(), (html_file, href, sitemap)
+            assert ElementTree.fromstring(sitemap.read_bytes()).tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
+
+
+@pytest.fixture(scope="module")
+def offline_fixture_site(tmp_path_factory) -> Path:
+    """The fixture site as its copy for disk: pages as .html files, so sitemaps sit beside several pages."""
+    source = copy_site(FIXTURE_SITE, tmp_path_factory.mktemp("offline-fixture") / "src")
+    return build_site(source / "mkdocs.offline.yml", tmp_path_factory.mktemp("offline-fixture") / "site")
+
+
+def test_pages_request_nothing_missing_and_the_selector_keeps_the_page(browser, sample_server) -> None:
+    """Every request of a few pages (documents, scripts, styles, fonts, sitemaps, search) is answered: no 404."""
+    context = browser.new_context()
+    page = context.new_page()
+    answered: list[tuple[int, str]] = []
+    failed: list[str] = []
+    page.on("response", lambda response: answered.append((response.status, response.url)))
+    # Leaving a page cancels what it still loads (net::ERR_ABORTED): not a missing file.
+    page.on("requestfailed", lambda request: None if request.failure == "net::ERR_ABORTED"
+            else failed.append(f"{request.url}: {request.failure}"))
+
+    def wait_for_the_sitemaps() -> None:
+        """Until Material has its answer for each sitemap it asks for on this page."""
+        wanted = set(page.evaluate("""[...document.querySelectorAll('link[rel=alternate][hreflang]')]
+            .map(link => new URL('sitemap.xml', link.href).href)"""))
+        assert len(wanted) >= 1
+        while not wanted <= {url for _, url in answered} | {entry.split(": ")[0] for entry in failed}:
+            page.wait_for_event("response", timeout=10_000)
+
+    try:
+        for path in ["", "en/", "authoring/", "en/glossary/", "rl-for-llm/12-infrastructure/quiz/",
+                     "en/modern-llms/09-pretraining/exercises/"]:
+            page.goto(sample_server + path, wait_until="load")
+            wait_for_the_sitemaps()
+        page.locator(".md-header .md-select").hover()
+        page.locator('a.md-select__link[hreflang="ru"]').click()
+        page.wait_for_url(re.compile(r"127\.0\.0\.1:\d+/modern-llms/09-pretraining/exercises/(#.*)?$"))
+        page.wait_for_load_state("load")
+        assert page.locator("html").get_attribute("lang") == "ru"
+        wait_for_the_sitemaps()
+    finally:
+        context.close()
+    assert [(status, url) for status, url in answered if status >= 400] == []
+    assert failed == []
+
+
+def test_selector_keeps_the_page_from_disk(browser, offline_fixture_site: Path) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        page.goto((offline_fixture_site / "en/authoring.html").as_uri())
+        page.locator(".md-header .md-select").hover()
+        page.locator('a.md-select__link[hreflang="ru"]').click()
+        page.wait_for_url(re.compile(r"^file://.*/site/authoring\.html(#.*)?$"))
+        assert page.locator("html").get_attribute("lang") == "ru"
+        page.locator(".md-header .md-select").hover()
+        page.locator('a.md-select__link[hreflang="en"]').click()
+        page.wait_for_url(re.compile(r"^file://.*/site/en/authoring\.html(#.*)?$"))
+        assert page.locator("html").get_attribute("lang") == "en"
+    finally:
+        context.close()

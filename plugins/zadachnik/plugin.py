@@ -115,6 +115,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             lang: language_nav(nav, files, self.courses, self.languages, lang, config)
             for lang in self.languages.codes
         }
+        # Here every page is known, whichever plugin added it.
+        add_alternate_sitemaps(files, config)
         return self.navs[self.languages.default]
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -337,7 +339,11 @@ def add_module_pages(files: Files, config: MkDocsConfig, courses: list[Course], 
 def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: bool = False) -> None:
     """The runtime, styles and vendored libraries; Pyodide and Ace only for a site that has Python, and
     Pyodide's own files not in an offline copy, which carries it embedded."""
-    needed = [*STYLESHEETS, *(PYTHON_ASSETS if with_python else ())]
+    # Checked before any page renders, so a package installed without its vendored files says so in one line.
+    python_files = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+                    "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", "ace/ace.js", "ace/mode-python.js")
+    needed = [*STYLESHEETS, "vendor/katex/katex.min.js",
+              *(f"vendor/{name}" for name in (python_files if with_python else ()))]
     for source in needed:
         if not (ASSETS / source).exists():
             raise PluginError(str(KatexUnavailable.missing(ASSETS / source)))
@@ -355,6 +361,29 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
         for name in PYTHON_MODULES:
             files.append(File(name, str(PACKAGE), config.site_dir, config.use_directory_urls,
                               dest_uri=f"assets/zadachnik/py/{name}"))
+
+
+# What mkdocs-material's language selector looks for beside each page it may lead to: it fetches the sitemap of
+# every `<link rel="alternate">` (made for sites with one root per language, where the sitemap maps the page to
+# its translation). Ours link each page to its own translation already, so the sitemap has nothing to add; it
+# only has to exist, instead of two 404s on every page.
+ALTERNATE_SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- For mkdocs-material's language selector: the site's own sitemap is the one at the top of the site. -->
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+</urlset>
+"""
+
+
+def add_alternate_sitemaps(files: Files, config: MkDocsConfig) -> None:
+    """A sitemap.xml in the folder of each page's address (`new URL("sitemap.xml", page)`), except where a file
+    is already there: the top folder has MkDocs' own."""
+    taken = {file.dest_uri for file in files}
+    folders = {posixpath.dirname(page.url) if not page.url.endswith("/") else page.url.rstrip("/")
+               for page in files.documentation_pages()}
+    for folder in sorted(folders):
+        uri = f"{folder}/sitemap.xml"
+        if folder and uri not in taken:
+            files.append(File.generated(config, uri, content=ALTERNATE_SITEMAP))
 
 
 def language_nav(
