@@ -41,7 +41,16 @@ def alive(pid: int) -> bool:
 
 
 def pids_in(folder: Path) -> list[int]:
-    return [int(path.read_text()) for path in folder.glob("pid-*") if path.read_text().strip()]
+    return [int(path.read_text()) for path in folder.glob("pid-*")]
+
+
+def noting_pids(folder: Path) -> str:
+    """Code for a solution: note(name, pid) writes a pid file whole (written, then renamed), wait_for(name)
+    waits until it is there, so no process is killed before the test knows of it."""
+    return (f"import os, time\nfolder = {str(folder)!r}\n"
+            "def note(name, pid):\n    with open(f'{folder}/tmp-{name}', 'w') as file:\n        file.write(str(pid))\n"
+            "    os.rename(f'{folder}/tmp-{name}', f'{folder}/pid-{name}')\n"
+            "def wait_for(name):\n    while not os.path.exists(f'{folder}/pid-{name}'):\n        time.sleep(0.001)\n")
 
 
 def solution_problem(tmp_path: Path, solution: str, limit: float = 0.5) -> str:
@@ -108,7 +117,7 @@ def test_memory_error_says_how_much_the_build_gives(tmp_path: Path) -> None:
     "import os\nos.kill(os.getpid(), 9)",
     "import os\nos.abort()",
     # C recursion past the real stack once the limit is lifted: the runner itself crashes.
-    "import sys\nsys.setrecursionlimit(10**7)\nnested = []\nfor _ in range(10**6):\n    nested = [nested]\n"
+    "import sys\nsys.setrecursionlimit(10**7)\nnested = []\nfor _ in range(300_000):\n    nested = [nested]\n"
     "text = repr(nested)",
 ], ids=["SIGKILL", "abort", "stack-overflow"])
 def test_a_runner_the_code_kills_is_reported_and_replaced(tmp_path: Path, solution: str) -> None:
@@ -130,27 +139,30 @@ def test_huge_output_and_writes_to_fd_1_and_2_change_nothing(tmp_path: Path) -> 
 
 
 def test_fork_bomb_is_limited_and_ended(tmp_path: Path) -> None:
-    bomb = (f"import os, time\nfolder = {str(tmp_path)!r}\n"
-            "def f(x):\n    while True:\n        pid = os.fork()\n        if pid == 0:\n"
-            "            open(f'{folder}/pid-{os.getpid()}', 'w').write(str(os.getpid()))\n"
-            "            time.sleep(300)\n")
-    message = solution_problem(tmp_path / "course", bomb, limit=5)
+    bomb = noting_pids(tmp_path) + (
+        "def f(x):\n    while True:\n        pid = os.fork()\n        if pid == 0:\n"
+        "            note(os.getpid(), os.getpid())\n            os.fork()\n            time.sleep(300)\n"
+        "        wait_for(pid)\n")
+    message = solution_problem(tmp_path / "course", bomb, limit=20)
     assert message == (f"question Q1: the reference solution fails its own test: {TESTS_RU} (BlockingIOError: "
-                       "[Errno 11] no more processes: code here may start at most 16 (line 5))")
+                       "[Errno 11] no more processes: code here may start at most 16 (line 12))")
+    # The runner started its 16; each of them was refused a fork of its own.
     started = pids_in(tmp_path)
-    assert 0 < len(started) <= 16
+    assert len(started) == 16
     assert not [pid for pid in started if alive(pid)]
 
 
 def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path) -> None:
     # A child that starts its own session, and a grandchild orphaned by its parent: neither outlives the check.
-    code = (f"import os, subprocess, time\nfolder = {str(tmp_path)!r}\n"
-            "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n"
-            "        open(f'{folder}/pid-a', 'w').write(str(os.getpid()))\n        time.sleep(300)\n"
-            "    script = f'echo $$ > {folder}/pid-b; exec /bin/sleep 300'\n"
-            "    subprocess.run(['/bin/sh', '-c', f'(/bin/sh -c \"{script}\" &)'])\n"
-            "    while len(os.listdir(folder)) < 3:\n        time.sleep(0.01)\n    return 2 * x\n")
-    assert problems(tmp_path / "course", code_question(code)) == []
+    code = noting_pids(tmp_path) + (
+        "import subprocess\n"
+        "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n        note('a', os.getpid())\n"
+        "        time.sleep(300)\n"
+        # The inner shell notes its own pid ($$ in single quotes), then becomes sleep; the outer one exits.
+        "    script = f'echo $$ > {folder}/tmp-b && /bin/mv {folder}/tmp-b {folder}/pid-b && exec /bin/sleep 300'\n"
+        "    subprocess.run(['/bin/sh', '-c', f\"(/bin/sh -c '{script}' &)\"])\n"
+        "    wait_for('a')\n    wait_for('b')\n    return 2 * x\n")
+    assert problems(tmp_path / "course", code_question(code, extra="time_limit: 20\n")) == []
     started = pids_in(tmp_path)
     assert len(started) == 2
     assert not [pid for pid in started if alive(pid)]
@@ -335,14 +347,13 @@ def test_a_values_file_that_exits_fails_the_build(tmp_path: Path, call: str) -> 
 
 def test_a_build_with_a_solution_that_hangs_on_fd_1_fails_with_its_place_and_leaves_nothing_running(
         tmp_path: Path) -> None:
-    solution = (f"import os, signal, subprocess, time\nfolder = {str(tmp_path)!r}\n"
-                "os.write(1, b'{\"resu')\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
-                "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n"
-                "        open(f'{folder}/pid-a', 'w').write(str(os.getpid()))\n        time.sleep(300)\n"
-                "    child = subprocess.Popen(['/bin/sleep', '300'])\n"
-                "    open(f'{folder}/pid-b', 'w').write(str(child.pid))\n"
-                "    while True:\n        pass")
-    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 0.5\n"))
+    solution = noting_pids(tmp_path) + (
+        "import signal, subprocess\nos.write(1, b'{\"resu')\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+        "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n        note('a', os.getpid())\n"
+        "        time.sleep(300)\n    note('b', subprocess.Popen(['/bin/sleep', '300']).pid)\n    wait_for('a')\n"
+        "    while True:\n        pass")
+    # The limit leaves time to start both processes; then the loop ignores it.
+    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 2\n"))
     assert built.returncode != 0
     assert f"{QUIZ}:1: question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})" in built.stderr
     assert "Traceback" not in built.stderr
