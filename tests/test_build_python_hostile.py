@@ -53,7 +53,7 @@ def noting_pids(folder: Path) -> str:
             "def wait_for(name):\n    while not os.path.exists(f'{folder}/pid-{name}'):\n        time.sleep(0.001)\n")
 
 
-def solution_problem(tmp_path: Path, solution: str, limit: float = 0.5) -> str:
+def solution_problem(tmp_path: Path, solution: str, limit: float = 1) -> str:
     [problem] = problems(tmp_path, code_question(solution, extra=f"time_limit: {limit}\n"))
     assert (problem.path, problem.line) == (QUIZ, 1)
     return problem.message
@@ -63,7 +63,7 @@ def solution_problem(tmp_path: Path, solution: str, limit: float = 0.5) -> str:
 
 LOOP = "    while True:\n        pass\n"
 TIMED_OUT_IN_TEST = f"question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})"
-NEVER_STARTED = "question Q1: the reference solution did not finish within its time limit of 0.5 s before its tests ran"
+NEVER_STARTED = "question Q1: the reference solution did not finish within its time limit of 1 s before its tests ran"
 
 
 @pytest.mark.parametrize("solution, expected", [
@@ -129,12 +129,12 @@ def test_a_runner_the_code_kills_is_reported_and_replaced(tmp_path: Path, soluti
 
 
 def test_huge_output_and_writes_to_fd_1_and_2_change_nothing(tmp_path: Path) -> None:
-    flood = ("import os, sys\nprint('x' * 50_000_000)\nfor i in range(200_000):\n    print(i, file=sys.stderr)\n"
+    flood = ("import os, sys\nprint('x' * 50_000_000)\nfor i in range(20_000):\n    print(i, file=sys.stderr)\n"
              "os.write(1, b'{\"result\": {\"status\": \"correct\"}}\\n' * 1000)\nos.write(2, b'y' * 10**6)\n"
              "def f(x):\n    print('z' * 10**6)\n    return 2 * x")
-    assert problems(tmp_path / "right", code_question(flood)) == []
+    assert problems(tmp_path / "right", code_question(flood, extra="time_limit: 30\n")) == []
     wrong = flood.replace("return 2 * x", "return x")
-    assert solution_problem(tmp_path / "wrong", wrong, limit=5) == (
+    assert solution_problem(tmp_path / "wrong", wrong, limit=30) == (
         f"question Q1: the reference solution fails its own test: {TESTS_RU}")
 
 
@@ -366,7 +366,7 @@ def test_the_runner_protocol_ignores_what_code_writes_to_fd_1() -> None:
     forged = json.dumps({"result": {"status": "correct", "score": 1}})
     code = f"import os\nos.write(1, {forged!r}.encode() + b'\\n')\nprint('x', flush=True)\n"
     tests = [{"test": "False", "message": {"en": "never"}, "time_limit": 1}]
-    result = run_isolated("check", {"code": code, "tests": tests, "lang": "en", "time_limit": 1}, 1)
+    result = run_isolated("check", {"code": code, "tests": tests, "lang": "en", "time_limit": 10}, 10)
     assert result["status"] == "wrong" and result["output"] == [{"stream": "stdout", "text": "x\n"}]
 
 
@@ -380,3 +380,11 @@ def test_a_solution_that_closes_the_runner_pipes_is_reported(tmp_path: Path) -> 
     message = solution_problem(tmp_path / "bad", closer + "def f(x):\n    return 2 * x", limit=5)
     assert message == "question Q1: the reference solution crashed the Python process running it (exit status 1)"
     assert problems(tmp_path / "next", code_question("def f(x):\n    return 2 * x")) == []
+
+
+def test_a_runner_that_cannot_start_is_reported(tmp_path: Path, monkeypatch) -> None:
+    pythoncheck.stop_runner()
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    message = solution_problem(tmp_path / "course", "def f(x):\n    return 2 * x", limit=5)
+    assert message == ("question Q1: the reference solution crashed the Python process running it (the Python "
+                       "runner did not start (exit status 1))")

@@ -141,11 +141,11 @@ def test_each_test_has_its_own_time_limit(tmp_path: Path) -> None:
 
 
 def test_time_limit_counts_per_test_not_for_the_whole_check(tmp_path: Path) -> None:
-    # Four tests of 0.3 s each under a limit of 1 s: each is within it, though together they are not.
+    # Four tests of 0.8 s each under a limit of 3 s: each is well within it, though together they are not.
     item = '  - test: nap()\n    message: {{ru: "тест {n}", en: "test {n}"}}\n'
     tests = "".join(item.format(n=n) for n in range(4))
-    solution = "import time\ndef nap():\n    time.sleep(0.3)\n    return True"
-    assert problems(tmp_path, code_question(solution, tests=tests, extra="time_limit: 1\n")) == []
+    solution = "import time\ndef nap():\n    time.sleep(0.8)\n    return True"
+    assert problems(tmp_path, code_question(solution, tests=tests, extra="time_limit: 3\n")) == []
 
 
 def test_a_test_time_limit_is_validated(tmp_path: Path) -> None:

@@ -24,6 +24,8 @@ PACKAGE_PARENT = Path(__file__).resolve().parent.parent
 # Beyond a step's own limit: the runner's timer should fire first; this catches code that blocks or ignores it.
 GRACE = 3.0
 READ_SIZE = 1 << 16
+# For the runner to start and say it is ready (the time limits of runs count only after that).
+STARTUP_LIMIT = 60.0
 ENDED = object()
 
 
@@ -52,6 +54,12 @@ class Runner:
             os.close(to_runner)
             os.close(from_runner)
         self.requests, self.replies, self.pending = requests, replies, b""
+        if self.next_message(time.monotonic() + STARTUP_LIMIT) != {"event": "ready"}:
+            process = self.process
+            self.stop()
+            raise NotStarted(f"the Python runner did not start within {STARTUP_LIMIT:g} s"
+                             if process.poll() is None or process.returncode == -signal.SIGKILL
+                             else f"the Python runner did not start (exit status {process.returncode})")
         return self.process
 
     def stop(self) -> None:
@@ -69,7 +77,10 @@ class Runner:
         self.pending = b""
 
     def run(self, kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
-        process = self.start()
+        try:
+            process = self.start()
+        except NotStarted as problem:
+            return died(str(problem))
         line = json.dumps({"kind": kind, "time_limit": time_limit, "request": request}).encode() + b"\n"
         try:
             while line:
@@ -136,9 +147,17 @@ class Runner:
                                            else "")
         else:
             cause = f"exit status {status}"
-        text = f"the Python process running it stopped ({cause})"
-        return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": cause, "lines": [],
-                                                         "text": text, "code": "died"}}
+        return died(cause)
+
+
+class NotStarted(Exception):
+    pass
+
+
+def died(cause: str) -> dict[str, Any]:
+    text = f"the Python process running it stopped ({cause})"
+    return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": cause, "lines": [],
+                                                     "text": text, "code": "died"}}
 
 
 def end_group(leader: int) -> None:
