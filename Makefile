@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build offline bench test lint chromium clean
+.PHONY: setup serve build offline dist bench test lint chromium clean
 
 setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/assets/vendor/.stamp
 
@@ -31,6 +31,11 @@ build: setup
 offline: setup
 	$(BIN)/mkdocs build --strict -f mkdocs.offline.yml
 
+# The sdist, then the wheel built from it, as a release ships them (KaTeX, Pyodide and Ace inside): build/dist
+dist: setup
+	rm -rf build/dist
+	$(BIN)/python -m build --outdir build/dist
+
 # Build scaling, math, page speed and offline figures: writes bench/results.md
 bench: setup chromium
 	$(BIN)/python bench/run.py
@@ -38,8 +43,10 @@ bench: setup chromium
 chromium:
 	@bash scripts/ensure_chromium.sh
 
-test: setup chromium
-	$(BIN)/ruff check plugins tests scripts bench exercises
+lint: setup
+	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
+
+test: lint chromium
 	$(BIN)/python -m pytest
 
 clean:
