@@ -247,6 +247,26 @@ def test_each_reason_python_is_unavailable_is_named(context, failures_server, br
     check(page, "Q8", f"Python is not available here: {reason}", timeout=5_000)
 
 
+def test_a_start_that_never_finishes_is_given_up_after_five_minutes(context, failures_server) -> None:
+    held = []
+
+    def hang(route) -> None:  # never answered: Pyodide's files hang
+        held.append(route)
+
+    context.route("**/pyodide/**", hang)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(failures_server + BASICS)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    status_says(page, "Python is starting")
+    page.clock.fast_forward("04:59")
+    status_says(page, "Python is starting")
+    page.clock.fast_forward("00:02")
+    status_says(page, "Python is not available here: it did not start within 5 minutes.", timeout=5_000)
+    page.fill("#zq-Q8-x", "8/14")
+    check(page, "Q8", "did not start within 5 minutes", timeout=5_000)
+
+
 # -- 4. checkers ---------------------------------------------------------------------------------------------
 
 

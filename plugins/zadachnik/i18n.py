@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .numbers import needed_decimals, needed_significant
+from .numbers import MAX_LENGTH, needed_decimals, needed_significant
 
 STRINGS: dict[str, dict[str, str]] = {
     "ru": {
@@ -136,9 +136,14 @@ RUNTIME: dict[str, dict[str, str]] = {
         "unreadable_number": "«{text}» не читается как число. Подойдут, например: 3,14; 16/7; 2,12e12; 2,12·10^12.",
         "zero_division": "«{text}»: деление на ноль.",
         "too_large": "«{text}»: слишком большое число.",
+        "too_long": (
+            f"«{{text}}»: слишком длинная запись — в поле помещается не больше {MAX_LENGTH:,} символов."
+        ).replace(",", "\u00a0"),
         "precision": "Ответ введён слишком грубо для этого допуска: нужно не меньше {digits}.",
         "decimals": "{count} знаков после запятой",
+        "decimals_one": "{count} знака после запятой",
         "significant": "{count} значащих цифр",
+        "significant_one": "{count} значащей цифры",
         "storage_unavailable": (
             "Прогресс не удаётся сохранить в этом браузере (хранилище недоступно или переполнено): "
             "новые ответы останутся только до закрытия страницы. Чтобы не потерять их, сохраните прогресс в файл."
@@ -181,6 +186,7 @@ RUNTIME: dict[str, dict[str, str]] = {
         "python_unavailable_files": "Python здесь недоступен: не загрузились его файлы.",
         "python_unavailable_no_wasm": "Python здесь недоступен: этот браузер не поддерживает WebAssembly.",
         "python_unavailable_crashed": "Python здесь недоступен: он аварийно остановился при запуске.",
+        "python_unavailable_slow": "Python здесь недоступен: он не запустился за 5 минут.",
         "python_retry": "Попробовать снова",
         "test_timed_out": "✗ Неверно: тест {number} не уложился в {seconds} с.",
         "test_line_timed_out": "{message} (тест не уложился в {seconds} с)",
@@ -212,9 +218,12 @@ RUNTIME: dict[str, dict[str, str]] = {
         "unreadable_number": "“{text}” does not read as a number. These do: 3.14, 16/7, 2.12e12, 2.12·10^12.",
         "zero_division": "“{text}”: division by zero.",
         "too_large": "“{text}”: the number is too large.",
+        "too_long": f"“{{text}}”: too long — a field takes at most {MAX_LENGTH:,} characters.",
         "precision": "The answer was typed too coarsely for this tolerance: give at least {digits}.",
         "decimals": "{count} decimal places",
+        "decimals_one": "{count} decimal place",
         "significant": "{count} significant digits",
+        "significant_one": "{count} significant digit",
         "storage_unavailable": (
             "Progress can't be saved in this browser (storage is unavailable or full): new answers last only "
             "until the page is closed. Export your progress to keep them."
@@ -257,6 +266,7 @@ RUNTIME: dict[str, dict[str, str]] = {
         "python_unavailable_files": "Python is not available here: its files did not load.",
         "python_unavailable_no_wasm": "Python is not available here: this browser does not run WebAssembly.",
         "python_unavailable_crashed": "Python is not available here: it crashed while starting.",
+        "python_unavailable_slow": "Python is not available here: it did not start within 5 minutes.",
         "python_retry": "Try again",
         "test_timed_out": "✗ Wrong: test {number} did not finish in {seconds} s.",
         "test_line_timed_out": "{message} (the test did not finish in {seconds} s)",

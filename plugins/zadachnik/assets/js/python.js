@@ -5,8 +5,9 @@
 
 const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 const EMBED_URL = new URL("../pyodide-embed.js", import.meta.url);
-// Pyodide starts in a few seconds; a start that has not finished after this long is not going to.
-const START_LIMIT = 120;
+// Pyodide starts in seconds (its 13 MB download may take minutes on a slow line): a start that has not
+// finished after this long is not going to. The page's words say "5 minutes" (python_unavailable_slow).
+const START_LIMIT = 300;
 
 // A result that is no verdict on the answer: Python is not available, for `reason`.
 export function unavailable(reason) {
@@ -51,7 +52,7 @@ export class Python {
       return;
     }
     clearTimeout(this.startTimer);
-    this.startTimer = setTimeout(() => this.fail("crashed", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
+    this.startTimer = setTimeout(() => this.fail("slow", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
     spawn(secret).then((worker) => {
       if (this.secret !== secret) {
         worker.terminate();
