@@ -37,7 +37,8 @@ def field_text(page, qid: str, field: str) -> str:
 
 
 def message(page, qid: str, field: str) -> str:
-    return page.locator(f"#q-{qid} [data-zq-field={field}] [data-zq-message]").inner_text()
+    """The field's message as written (textContent: inner_text would fold a quoted run of spaces into one)."""
+    return page.locator(f"#q-{qid} [data-zq-field={field}] [data-zq-message]").text_content()
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -59,3 +60,45 @@ def test_precision_note_only_when_right_at_the_digits_typed(page, sample_server,
     check(page, "P05", {"speedup": "1.54"})
     assert DECIMALS[lang].format(count=3) in message(page, "P05", "speedup")
     assert message(page, "P05", "seq") == ""
+
+
+LONG_MESSAGES = {
+    "ru": {
+        "unreadable": "«1" + " " * 31 + "…» не читается как число.",
+        "too_long": "«" + "1" * 32 + "…»: слишком длинная запись — в поле помещается не больше 200\u00a0000 символов.",
+        "too_large": "«16/" + "7" * 29 + "…»: слишком большое число.",
+    },
+    "en": {
+        "unreadable": "“1" + " " * 31 + "…” does not read as a number.",
+        "too_long": "“" + "1" * 32 + "…”: too long — a field takes at most 200,000 characters.",
+        "too_large": "“16/" + "7" * 29 + "…”: the number is too large.",
+    },
+}
+
+
+def unreadable(page, qid: str, field: str, text: str) -> str:
+    """Pastes `text`, checks, and gives the field's message (the page must answer without freezing)."""
+    page.locator(f"#zq-{qid}-{field}").evaluate(
+        "(input, text) => { input.value = text; input.dispatchEvent(new Event('input', {bubbles: true})); }", text
+    )
+    page.click(f"#q-{qid} [data-zq-check]")
+    page.wait_for_selector(f"#q-{qid}[data-zq-status=unreadable]")
+    return message(page, qid, field)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_long_paste_is_quoted_short_and_survives_a_reload(page, sample_server, lang: str) -> None:
+    open_quiz(page, sample_server, lang)
+    said = LONG_MESSAGES[lang]
+    spaces = "1" + " " * 100_000 + "1"
+    assert unreadable(page, "P03", "kv_gib", spaces).startswith(said["unreadable"])
+    assert page.locator("#q-P03 [data-zq-field=kv_gib] [data-zq-reading]").inner_text() == ""
+    assert unreadable(page, "P03", "kv_gib", "1" * 200_001) == said["too_long"]
+    assert unreadable(page, "P03", "kv_gib", "16/" + "7" * 100_000) == said["too_large"]
+
+    # Saved, the 100 000 spaces come back on every load: the page gets ready and says the same.
+    unreadable(page, "P03", "kv_gib", spaces)
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#zq-P03-kv_gib").input_value() == spaces
+    assert message(page, "P03", "kv_gib").startswith(said["unreadable"])

@@ -8,17 +8,22 @@ import math
 import random
 import shutil
 import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from zadachnik.numbers import read_number
+from zadachnik.numbers import MAX_LENGTH, read_number
 
 ROOT = Path(__file__).resolve().parent.parent
-ERRORS = {"empty", "unreadable", "separators", "zero_division", "too_large"}
+ERRORS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}
 # What people type into number fields, and what breaks readers.
-ALPHABET = "0123456789" * 3 + ".,+-−eE/*·×x^ \u00a0\u2009\u202f\t⁰¹²³⁻" + "abkgµ%()_'\"\\" + "１٢\x1c\x85"
+ALPHABET = "0123456789" * 3 + ".,+-−eE/*·×x^ \u00a0\u2009\u202f\t⁰¹²³⁻" + "abkgµ%()_'\"\\" + "１٢\x1c\x85" \
+    + "\u3000\ufeff\u2028\u180e\u200b\U0001d7d9⁺⁴⁹"
+# Runs that long pastes are made of: each is repeated hundreds or thousands of times between two short ends.
+RUNS = [" ", "\u3000", "\u00a0", "0", "7", "9", " 000", " /", "+-", "⁰", "10", ".", ".,", "1.", "e", "\U0001d7d9"]
 
 
 def valid(reading: dict) -> bool:
@@ -51,8 +56,15 @@ def generated_inputs(count: int, seed: int = 20261130) -> list[str]:
     return inputs
 
 
-def test_browser_reader_agrees_on_a_generated_batch() -> None:
-    inputs = generated_inputs(100_000)
+def long_inputs(count: int, seed: int = 20261201) -> list[str]:
+    rng = random.Random(seed)
+    ends = ["", "1", "-", "16/", "1e", "1e-", "2·10^", "0.", "10", "x", " ", "/7", "e5", "⁰"]
+    return [rng.choice(ends) + rng.choice(RUNS) * rng.randint(100, 3000) + rng.choice(ends) for _ in range(count)]
+
+
+@pytest.mark.parametrize("batch", ["short", "long"])
+def test_browser_reader_agrees_on_a_generated_batch(batch: str) -> None:
+    inputs = generated_inputs(100_000) if batch == "short" else long_inputs(2_000)
     node = shutil.which("node")
     assert node, "Node.js is needed"
     result = subprocess.run([node, str(ROOT / "tests/js_fuzz.mjs")], input=json.dumps(inputs), capture_output=True,
@@ -66,5 +78,75 @@ def test_browser_reader_agrees_on_a_generated_batch() -> None:
         if "exception" in theirs or theirs != ours:
             disagreements.append((text, ours, theirs))
     assert not disagreements, disagreements[:10]
-    # The batch is not all noise: a good share reads as numbers.
-    assert sum(1 for reading in browser if "value" in reading) > 20_000
+    # The batch is not all noise: a good share reads as numbers (long pastes mostly do not, but some must).
+    assert sum(1 for reading in browser if "value" in reading) > (20_000 if batch == "short" else 100)
+
+
+# -- time linear in the length -------------------------------------------------------------------------------
+# Shapes of text that made a reader quadratic or could: each is built at n and 10n characters. A linear reader
+# takes about 10 times longer on the long one, a quadratic one about 100 times (the 100 000-space paste took
+# 56 s in Python and 7.5 s in the browser).
+SHAPES: dict[str, Callable[[int], str]] = {
+    "spaces inside": lambda n: "1" + " " * n + "1",
+    "ideographic spaces inside": lambda n: "1" + "\u3000" * n + "1",
+    "spaces then a letter": lambda n: " " * n + "x",
+    "spaces around operators": lambda n: "1" + " /" * (n // 2),
+    "spaces before an operator": lambda n: "16" + " " * n + "/7",
+    "thousands groups, then a letter": lambda n: "1" + " 000" * (n // 4) + "x",
+    "thousands groups, then a short one": lambda n: "1" + " 000" * (n // 4) + " 00",
+    "digits, then a letter": lambda n: "1" * n + "x",
+    "decimals, then a letter": lambda n: "1." + "1" * n + "x",
+    "exponent digits, then a letter": lambda n: "1e" + "1" * n + "x",
+    "times ten, then a letter": lambda n: "1" * n + "·10^x",
+    "signs": lambda n: "+-" * (n // 2) + "1",
+    "tens, then a superscript": lambda n: "10" * (n // 2) + "⁰",
+    "superscripts, then a letter": lambda n: "10" + "⁰" * n + "x",
+    "points": lambda n: "1.1" * (n // 3),
+    "both separators": lambda n: ".," * (n // 2),
+    "a long denominator": lambda n: "16/" + "7" * n,
+    "a tiny denominator": lambda n: "1/0." + "0" * n + "1",
+    "a long negative exponent": lambda n: "1e-" + "9" * n,
+}
+SMALL, LARGE = 10_000, 100_000
+# Linear is about 10, quadratic about 100: 35 leaves room for caches and a busy machine either way.
+THRESHOLD = 35
+
+
+def test_the_shapes_fit_under_the_cap() -> None:
+    assert all(len(shape(LARGE)) <= MAX_LENGTH for shape in SHAPES.values())
+    assert all(len(shape(LARGE)) >= 0.9 * LARGE for shape in SHAPES.values())
+
+
+def growth(read: Callable[[str], object], small: str, large: str, rounds: int = 7) -> float:
+    """How many times longer the long text takes: the best of interleaved rounds, since a busy machine only
+    slows a round down; a round under the threshold ends the search. A microsecond floor under the short
+    text's time keeps timer resolution from making a ratio out of nothing."""
+
+    def per_call(text: str, calls: int) -> float:
+        start = time.perf_counter()
+        for _ in range(calls):
+            read(text)
+        return (time.perf_counter() - start) / calls
+
+    best_small = best_large = math.inf
+    for _ in range(rounds):
+        best_small, best_large = min(best_small, per_call(small, 10)), min(best_large, per_call(large, 1))
+        if best_large / max(best_small, 1e-6) < THRESHOLD:
+            break
+    return best_large / max(best_small, 1e-6)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_python_reader_is_linear(shape: str) -> None:
+    build = SHAPES[shape]
+    assert growth(read_number, build(SMALL), build(LARGE)) < THRESHOLD
+
+
+def test_browser_reader_is_linear() -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is needed"
+    pairs = [[build(SMALL), build(LARGE)] for build in SHAPES.values()]
+    result = subprocess.run([node, str(ROOT / "tests/js_timing.mjs"), str(THRESHOLD)], input=json.dumps(pairs),
+                            capture_output=True, text=True, cwd=ROOT, timeout=600, check=True)
+    ratios = dict(zip(SHAPES, json.loads(result.stdout), strict=True))
+    assert all(ratio < THRESHOLD for ratio in ratios.values()), {name: round(r, 1) for name, r in ratios.items()}

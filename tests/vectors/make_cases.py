@@ -24,6 +24,11 @@ THIN = "\u2009"  # thin space
 NNBSP = "\u202f"  # narrow no-break space
 DOT = "\u00b7"  # · middle dot
 TIMES = "\u00d7"  # × multiplication sign
+# JavaScript's \s (WhiteSpace and LineTerminator), written out from ECMA-262: what "whitespace" means here.
+JS_SPACES = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) \
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+MAX_LENGTH = 200_000  # code points, README rule 0
+EXPONENT_LIMIT = 10**9  # README rule 7
 
 # ---------------------------------------------------------------------------------------------------------
 # How an input reads. A hint is one of:
@@ -46,6 +51,16 @@ def frac(text: str, num: str, den: str) -> None:
 
 def err(text: str, kind: str) -> None:
     READINGS.append((text, "!" + kind, None, None))
+
+
+# Inputs too long to write out: cases.json holds them as [piece, times] pairs (README, "Long inputs").
+LONG: dict[str, list[list]] = {}
+
+
+def long(*pieces: tuple[str, int]) -> str:
+    text = "".join(piece * times for piece, times in pieces)
+    LONG[text] = [[piece, times] for piece, times in pieces]
+    return text
 
 
 # --- plain decimals: dot, comma, signs ---------------------------------------------------------------------
@@ -260,6 +275,103 @@ for text in [
     "NaN", "nan", "Infinity", "-Infinity", "inf", "\u221e", "0x10", "0b101", "0o17",
     "\uff11\uff12\uff13", "\uff11.\uff15", "\u0663", "\u00bd", "2\u00b2", "\u03c0", "\u221a2",
     "e", ".", ",", "+", "-", MINUS, "/", "e5", "E5", "2,5e", "1e", "1e+", "1e3.5", "1ee3", "1e--3", "2e3e4",
+]:
+    err(text, "unreadable")
+
+# --- powers of ten in superscript, as the pages print answers ---------------------------------------------------
+dec("2,12" + DOT + "10¹²", "2.12e12", -10, 3)
+dec("2.12" + TIMES + "10¹²", "2.12e12", -10, 3)
+dec("1" + DOT + "10⁻⁶", "1e-6", 6, 1)
+dec("2" + DOT + "10⁺³", "2e3", -3, 1)
+dec("10⁻³", "1e-3", 3, 1)
+dec("10¹²", "1e12", -12, 1)
+dec(MINUS + "4,5" + DOT + "10⁻⁶", "-4.5e-6", 7, 2)
+dec("2 " + DOT + " 10²³⁴", "2e234", -234, 1)
+err("2" + DOT + "10^²", "unreadable")
+err("2" + DOT + "10⁻", "unreadable")
+err("2" + DOT + "10⁻⁻³", "unreadable")
+err("2" + DOT + "10³⁰⁹", "too_large")
+err("10²x", "unreadable")
+
+# --- the length cap: 200 000 code points as typed, surrounding spaces included (README rule 0) --------------------
+dec(long(("0", 200_000)), "0" * 200_000, 0, 0)
+err(long(("0", 200_001)), "too_long")
+err(long((" ", 200_001)), "too_long")
+dec(long(("1", 1), (" ", 199_999)), "1", 0, 1)
+err(long(("1", 1), (" ", 200_000)), "too_long")
+# Two UTF-16 units each: the browser must count code points, as Python does.
+err(long(("\U0001d7d9", 200_000)), "unreadable")
+err(long(("\U0001d7d9", 200_001)), "too_long")
+err(long(("5", 1), ("\U0001f600", 100_000)), "unreadable")
+
+# --- inputs that made the readers quadratic or wrong; each must read in time linear in its length ---------------
+err(long(("1", 1), (" ", 100_000), ("1", 1)), "unreadable")
+err(long(("1", 1), ("\u3000", 100_000), ("1", 1)), "unreadable")
+err(long(("1", 1), (NBSP, 100_000), ("1", 1)), "unreadable")
+err(long((" ", 100_000), ("x", 1)), "unreadable")
+dec(long((NBSP, 100_000), ("5", 1), ("\t", 99_999)), "5", 0, 1)
+err(long(("1", 1), (" /", 50_000)), "unreadable")
+frac(long(("16", 1), (" ", 50_000), ("/", 1), (" ", 50_000), ("7", 1)), "16", "7")
+err(long(("2", 1), (" ", 50_000), (DOT, 1), (" ", 50_000), ("10^3", 1), (" ", 1), ("x", 1)), "unreadable")
+err(long(("1", 1), (" 000", 40_000), ("x", 1)), "unreadable")
+err(long(("1", 1), (" 000", 40_000)), "too_large")
+dec(long(("0", 1), (" 000", 40_000)), "0" * 120_001, 0, 0)
+err(long(("1", 1), (" 000", 40_000), (" 00", 1)), "unreadable")
+err(long(("+-", 50_000), ("1", 1)), "unreadable")
+err(long((MINUS, 100_000), ("1", 1)), "unreadable")
+err(long(("10", 50_000), ("⁰", 1)), "unreadable")
+dec(long(("10", 1), ("⁰", 100_000)), "1e0", 0, 1)
+err(long(("10", 1), ("⁰", 100_000), ("x", 1)), "unreadable")
+err(long(("1", 100_000)), "too_large")
+err(long(("1", 100_000), ("x", 1)), "unreadable")
+err(long(("1.", 1), ("1", 100_000), ("x", 1)), "unreadable")
+err(long(("1", 100_000), (DOT + "10^x", 1)), "unreadable")
+dec(long(("0.", 1), ("0", 100_000), ("1", 1)), "0." + "0" * 100_000 + "1", 100_001, 1)  # underflows to 0
+dec(long(("1", 1), ("0", 100_000), ("e-100000", 1)), "1" + "0" * 100_000 + "e-100000", 100_000, 100_001)
+err(long(("1e", 1), ("1", 100_000), ("x", 1)), "unreadable")
+err(long((".,", 50_000)), "separators")
+err(long((".", 100_000)), "unreadable")
+err(long(("/", 100_000)), "unreadable")
+err(long(("e", 100_000)), "unreadable")
+
+# --- exponents beyond any double; `decimals` counts an exponent as at most 10^9 (README rule 7) ------------------
+err("1e999999999", "too_large")
+err("-1e999999999", "too_large")
+dec("1e-999999999", "1e-999999999", 999_999_999, 1)
+dec("1e-9999999999", "1e-9999999999", 1_000_000_000, 1)
+dec("0e999999999", "0e999999999", -999_999_999, 0)
+dec("0e99999999999999999999", "0e99999999999999999999", -1_000_000_000, 0)
+err("1" + DOT + "10^999999999", "too_large")
+dec("1" + DOT + "10^-999999999", "1e-999999999", 999_999_999, 1)
+err(long(("1e", 1), ("9", 100_000)), "too_large")
+dec(long(("1e-", 1), ("9", 100_000)), "1e-" + "9" * 100_000, 1_000_000_000, 1)
+dec(long(("0e", 1), ("9", 100_000)), "0e" + "9" * 100_000, -1_000_000_000, 0)
+dec(long(("1e", 1), ("0", 100_000), ("3", 1)), "1e3", -3, 1)
+err(long(("2" + DOT + "10^", 1), ("9", 100_000)), "too_large")
+dec(long(("2" + DOT + "10^-", 1), ("9", 100_000)), "2e-" + "9" * 100_000, 1_000_000_000, 1)
+
+# --- fractions with parts no double holds: too large, never 16/∞ = 0 (README rule 5) ----------------------------
+err(long(("16/", 1), ("7", 100_000)), "too_large")
+err("16/" + "7" * 400, "too_large")
+err("7" * 400 + "/16", "too_large")
+err("9" * 400 + "/" + "9" * 400, "too_large")
+err("1/0." + "0" * 400 + "1", "too_large")  # the denominator is not zero, but its double is
+err("0/0." + "0" * 400 + "1", "too_large")
+err("-1/0." + "0" * 400 + "1", "too_large")
+frac("0." + "0" * 400 + "1/1", "0." + "0" * 400 + "1", "1")  # a numerator that underflows reads as 0, as 1e-400 does
+frac("16/" + "7" * 300, "16", "7" * 300)  # 7.8e299 is a double: the quotient is tiny, not zero
+err(long(("1/", 1), ("0", 100_000)), "zero_division")
+frac(long(("0", 100_000), ("/7", 1)), "0" * 100_000, "7")
+
+# --- spaces and digits from the rest of Unicode -----------------------------------------------------------------
+dec("\u30005\u3000", "5", 0, 1)  # ideographic space, as JavaScript's \s
+dec("\ufeff5", "5", 0, 1)  # a byte order mark pasted in front
+dec("5\u2028", "5", 0, 1)
+dec("\u20005\u200a", "5", 0, 1)
+for text in [
+    "\x1c5", "5\x85", "5\x1f", "\u180e5", "\u200b5", "1\u2000234", "1\u205f234", "1\u3000234", "1\u2028234",
+    "1\u0662", "\u0663/\u0664", "\U0001d7d9", "5\u0301", "\uff15e3", "1e\uff13", "1/\uff17", "\u00b2",
+    "10\u00b2\u00b2x",
 ]:
     err(text, "unreadable")
 
@@ -664,6 +776,11 @@ group(fld(2.12368e12, rtol=0.001), [
     ("2e12", "2e12", "w", True),
     ("3e12", "3e12", "w", False),
 ])
+group(fld(5), [
+    (long((NBSP, 100_000), ("5", 1), ("\t", 99_999)), "5", "c"),
+    (long(("0", 100_000), ("5", 1)), "5", "c"),
+    (long(("0", 100_000), ("4", 1)), "4", "w", False),
+])
 group(fld(-1.5384, atol=0.0001), [
     ("-1.538", "-1.538", "w", True),
     ("-1.539", "-1.539", "w", False),
@@ -678,6 +795,9 @@ group(fld(1.5), [
     ("1,5.0", "!separators", "u"),
     ("1.234,5", "!separators", "u"),
     ("3/0", "!zero_division", "u"),
+    (long(("1,5", 1), (" ", 200_000)), "!too_long", "u"),
+    (long(("16/", 1), ("7", 100_000)), "!too_large", "u"),
+    (long(("1", 1), (" ", 100_000), ("5", 1)), "!unreadable", "u"),
     ("0/0", "!zero_division", "u"),
     ("1e999", "!too_large", "u"),
     ("1,5 kg", "!unreadable", "u"),
@@ -898,13 +1018,20 @@ def plain_parts(plain: str) -> tuple[int, int]:
     match = PLAIN.match(plain)
     assert match and (match[2] or match[3]), plain
     fraction = match[3] or ""
-    exponent = int(match[4] or 0)
+    exponent_text = match[4] or "0"
+    digits = exponent_text.lstrip("+-").lstrip("0") or "0"
+    magnitude = EXPONENT_LIMIT if len(digits) > 10 else min(int(digits), EXPONENT_LIMIT)
+    exponent = -magnitude if exponent_text.startswith("-") else magnitude
     return len(fraction) - exponent, len((match[2] + fraction).lstrip("0"))
+
+
+SUPERSCRIPT_DIGITS = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 
 
 def loose(text: str) -> str:
     """A crude rewrite of an accepted input into plain text, used only to catch mismatched table rows."""
-    text = text.strip().replace(MINUS, "-").replace(",", ".")
+    text = text.strip(JS_SPACES).replace(MINUS, "-").replace(",", ".")
+    text = re.sub("10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$", lambda m: "10^" + m[1].translate(SUPERSCRIPT_DIGITS), text)
     for space in (" ", NBSP, THIN, NNBSP):
         text = text.replace(space, "")
     text = re.sub(r"[*\u00b7\u00d7x]10\^", "e", text)
@@ -921,7 +1048,7 @@ def reading_of(hint) -> dict:
     return {"value": float(hint), "decimals": decimals, "significant": significant}
 
 
-KINDS = {"empty", "unreadable", "separators", "zero_division", "too_large"}
+KINDS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}
 READ: dict[str, object] = {}
 
 
@@ -941,6 +1068,15 @@ def remember(text: str, hint) -> None:
     assert float(loose(text)) == float(hint), f"{text!r} does not look like {hint!r}"
 
 
+def beyond_doubles(plain: str) -> bool:
+    """README rule 5: not finite; for a fraction, a part that overflows or a denominator that underflows."""
+    if "/" not in plain:
+        return not math.isfinite(float(plain))
+    numerator, denominator = plain.split("/")
+    underflows = float(denominator) == 0 and denominator.strip("0.") != ""
+    return not math.isfinite(float(numerator)) or not math.isfinite(float(denominator)) or underflows
+
+
 reading_cases = []
 for text, hint, decimals, significant in READINGS:
     remember(text, hint)
@@ -950,8 +1086,9 @@ for text, hint, decimals, significant in READINGS:
             f"{text!r}: hand-written {decimals}, {significant} but the text gives "
             f"{case['decimals']}, {case['significant']}"
         )
+    assert (hint == "!too_long") == (len(text) > MAX_LENGTH), f"{text[:40]!r}: length {len(text)}"
     if hint == "!too_large":
-        assert not math.isfinite(float(loose(text))), text
+        assert beyond_doubles(loose(text)), text[:40]
     reading_cases.append(case)
 assert len({c["input"] for c in reading_cases}) == len(reading_cases), "duplicate reading inputs"
 
@@ -1048,11 +1185,17 @@ for spec, answer, expected in QUESTIONS:
     question_cases.append({"spec": spec, "answer": answer, **expected})
 
 
+def as_written(case: dict) -> dict:
+    return {**case, "input": LONG[case["input"]]} if case.get("input") in LONG else case
+
+
 def dump(cases: list[dict]) -> str:
     lines = []
     for case in cases:
-        line = json.dumps(case, ensure_ascii=False)
-        for char in (MINUS, NBSP, THIN, NNBSP):  # invisible or look-alike characters stay visible as escapes
+        line = json.dumps(as_written(case), ensure_ascii=False)
+        # Invisible or look-alike characters stay visible as escapes.
+        for char in (MINUS, NBSP, THIN, NNBSP, "\u2000", "\u200a", "\u200b", "\u180e", "\u205f", "\u3000",
+                     "\ufeff", "\u2028", "\u0301"):
             line = line.replace(char, f"\\u{ord(char):04x}")
         lines.append("    " + line)
     return "[\n" + ",\n".join(lines) + "\n  ]"
@@ -1065,7 +1208,9 @@ document = (
     f'  "questions": {dump(question_cases)}\n'
     "}\n"
 )
-assert json.loads(document) == {"readings": reading_cases, "fields": field_cases, "questions": question_cases}
+written = {name: [as_written(case) for case in cases]
+           for name, cases in (("readings", reading_cases), ("fields", field_cases), ("questions", question_cases))}
+assert json.loads(document) == written
 (HERE / "cases.json").write_text(document, encoding="utf-8")
 
 total = len(reading_cases) + len(field_cases) + len(question_cases)

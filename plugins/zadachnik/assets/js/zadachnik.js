@@ -55,13 +55,18 @@ function fieldMessage(say, field, text, verdict) {
   if (!verdict || verdict.status === "correct") return "";
   if (verdict.status === "unreadable") {
     const kind = verdict.error === "unreadable" ? "unreadable_number" : verdict.error;
-    return say(kind, { text: text.trim() });
+    // 32 characters at most, cut between characters: a pasted page must not come back whole in the message.
+    const quoted = 32;
+    const typed = text.trim();
+    const start = [...typed.slice(0, 2 * quoted)].slice(0, quoted).join("");
+    return say(kind, { text: start.length < typed.length ? `${start}…` : typed });
   }
   if (verdict.precision) {
-    const digits = field.atol > 0
-      ? say("decimals", { count: neededDecimals(field.atol) })
-      : say("significant", { count: neededSignificant(field.rtol) });
-    return say("precision", { digits });
+    const [name, count] = field.atol > 0
+      ? ["decimals", neededDecimals(field.atol)] : ["significant", neededSignificant(field.rtol)];
+    // "1 знака", "21 знака", "1 decimal place": the page's language decides which counts take the singular.
+    const one = new Intl.PluralRules(document.documentElement.lang || "en").select(count) === "one";
+    return say("precision", { digits: say(one ? `${name}_one` : name, { count }) });
   }
   return "";
 }
