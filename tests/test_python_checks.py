@@ -343,3 +343,11 @@ def test_the_state_is_taken_once_and_kept() -> None:
     first = pyrunner._snapshot
     check_via_handle(WRONG)
     assert first is not None and pyrunner._snapshot is first
+
+
+def test_code_that_breaks_the_harness_gets_a_result_not_an_exception() -> None:
+    # The harness needs traceback to describe the error; the code took it away first.
+    result = check_via_handle("import traceback\ntraceback.extract_tb = None\n1 / 0\n")
+    assert result["status"] == "unreadable"
+    assert result["error"]["text"] == "the check could not run: TypeError: 'NoneType' object is not callable"
+    assert check_via_handle("1 / 0\n")["error"]["text"] == "ZeroDivisionError: division by zero (line 1)"

@@ -526,12 +526,22 @@ def handle(kind: str, request_json: str, report: Report | None = None, *,
     if _snapshot is None:
         _snapshot = Snapshot()
     snapshot = _snapshot
+    failure: BaseException | None = None
     try:
         request = _json_loads(request_json)
         result = HANDLERS[kind](**request, report=report)
+    except TimeLimit:
+        raise
+    except _BaseException as error:  # noqa: BLE001 - e.g. code that left the harness no recursion depth
+        failure = error
     finally:
         _stop_host_clock()
         _restore(snapshot)
+    if failure is not None:
+        # Described once the state is put back; a result, never an exception, for the page or the build.
+        described = describe_error(failure, "<harness>")
+        result = {"status": "unreadable", "score": 0, "error": {**described, "text": f"the check could not run: "
+                                                                f"{described['text']}"}}
     return json.dumps(result)
 
 
