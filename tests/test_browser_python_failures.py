@@ -104,6 +104,8 @@ def test_a_test_that_runs_out_of_time_is_named_with_its_message_after_the_tests_
     assert shown_tests(page, "P1") == [
         "✓ settle(1) must be 1", "✓ settle(2) must be 2",
         "✗ Large n must be quick: do not count up one by one. (the test did not finish in 2 s)"]
+    # What it printed is lost with the stopped worker: nothing is claimed about it.
+    assert page.locator("#q-P1 [data-zq-output]").inner_text() == ""
     write_code(page, "P1", SETTLE)
     assert check(page, "P1", "Correct", timeout=60_000) == "✓ Correct"
 

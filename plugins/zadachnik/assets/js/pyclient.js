@@ -38,11 +38,9 @@ export async function gradeWithPython(spec, answer, lang) {
     const request = { code: answer.code || "", tests: spec.tests, lang, time_limit: spec.time_limit };
     const verdict = await runner.call("check", request, spec.time_limit);
     // What the check printed is shown in the Output area but not saved with the verdict.
-    const output = verdict.output;
+    const { output } = verdict;
     delete verdict.output;
-    if (verdict.status !== "unavailable") {
-      Object.defineProperty(verdict, "output", { value: output || [], enumerable: false });
-    }
+    if (Array.isArray(output)) Object.defineProperty(verdict, "output", { value: output, enumerable: false });
     return verdict;
   }
   return runner.call("checker", { source: spec.check, answer, lang }, CHECKER_TIME_LIMIT);

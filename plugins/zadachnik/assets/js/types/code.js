@@ -151,10 +151,11 @@ function describeOutput(result, say) {
 export function show(question, verdict, say) {
   const list = question.querySelector("[data-zq-tests]");
   const output = question.querySelector("[data-zq-output]");
-  if (output && verdict && verdict.output) output.textContent = describeOutput(verdict, say);
-  // Python unavailable, or the answer edited while it was being checked: no check output to show.
-  if (output && (verdict ? verdict.status === "unavailable" : output.textContent === say("checking"))) {
-    output.textContent = "";
+  if (output) {
+    if (verdict && verdict.output) output.textContent = describeOutput(verdict, say);
+    // A check stopped by its time limit or Python unavailable (nothing printed is known), or an answer edited
+    // while it was being checked: no "Checking…" left behind.
+    else if (output.textContent === say("checking")) output.textContent = "";
   }
   if (!list) return;
   list.replaceChildren();
