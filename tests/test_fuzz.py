@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from zadachnik.numbers import MAX_LENGTH, read_number
+from zadachnik.numbers import MAX_LENGTH, grade_field, read_number
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}
@@ -80,6 +80,42 @@ def test_browser_reader_agrees_on_a_generated_batch(batch: str) -> None:
     assert not disagreements, disagreements[:10]
     # The batch is not all noise: a good share reads as numbers (long pastes mostly do not, but some must).
     assert sum(1 for reading in browser if "value" in reading) > (20_000 if batch == "short" else 100)
+
+
+def graded_pairs(count: int, seed: int = 20261202) -> list[tuple[dict, str]]:
+    """Fields as the sample course writes them, and answers near theirs typed to every precision, so the
+    precision note's edges (too coarse, right at the digits typed) are crossed both ways."""
+    rng = random.Random(seed)
+    answers = [84.0, 7e9 * 12 / 2**30, 16.0, 600.0, 390.0, 600 / 390, 0.5, 0.8, 16 / 7, 4 / 7, 2.75, 4.0,
+               2629.0682760247973, 43.81780460041329, 2.12368e12, -273.15, -0.0025, 0.0, 1e-7, 123456.789]
+    tolerances = [(1e-6, 0), (0.005, 0), (0.001, 0), (0.0001, 0), (0.01, 0), (0.1, 0), (0.5, 0), (0, 0.001),
+                  (0, 0.01), (0, 0.1), (0.05, 0.1), (0, 0)]
+    pairs = []
+    for _ in range(count):
+        answer = rng.choice(answers)
+        atol, rtol = rng.choice(tolerances)
+        near = answer * (1 + rng.choice([0, 1e-9, 1e-6, 1e-4, 1e-3, 1e-2, 0.1, 1]) * rng.choice([-1, 1]))
+        digits = rng.randint(0, 8)
+        text = rng.choice([f"{near:.{digits}f}", f"{near:.{digits}e}", f"{near:.{digits + 1}g}"])
+        text = text.replace(".", ",") if rng.random() < 0.3 else text
+        pairs.append(({"answer": answer, "atol": atol, "rtol": rtol}, text))
+    return pairs
+
+
+def test_browser_grader_agrees_on_generated_fields() -> None:
+    pairs = graded_pairs(20_000)
+    node = shutil.which("node")
+    assert node, "Node.js is needed"
+    result = subprocess.run([node, str(ROOT / "tests/js_fuzz.mjs")], input=json.dumps(pairs), capture_output=True,
+                            text=True, cwd=ROOT, timeout=300, check=True)
+    browser = json.loads(result.stdout)
+    ours = [grade_field(field, text) for field, text in pairs]
+    disagreements = [(pair, mine, theirs) for pair, mine, theirs in zip(pairs, ours, browser, strict=True)
+                     if mine != theirs]
+    assert not disagreements, disagreements[:10]
+    # Every verdict occurs, the precision note both ways.
+    kinds = {(verdict["status"], verdict.get("precision")) for verdict in ours}
+    assert {("correct", None), ("wrong", True), ("wrong", False)} <= kinds
 
 
 # -- time linear in the length -------------------------------------------------------------------------------
