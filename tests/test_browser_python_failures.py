@@ -110,6 +110,15 @@ def test_a_test_that_runs_out_of_time_is_named_with_its_message_after_the_tests_
     assert check(page, "P1", "Correct", timeout=60_000) == "✓ Correct"
 
 
+def test_the_russian_page_names_the_test_that_ran_out_of_time(context, failures_server) -> None:
+    page = open_page(context, failures_server + "demo/02-python/quiz/")
+    status_says(page, "Python готов.")
+    write_code(page, "P1", SETTLE_SLOW)
+    assert check(page, "P1", "не уложился") == "✗ Неверно: тест 3 не уложился в 2 с."
+    assert shown_tests(page, "P1")[-1] == (
+        "✗ Большие n должны обрабатываться быстро: не перебирайте числа по одному. (тест не уложился в 2 с)")
+
+
 @pytest.mark.parametrize("code", [
     "while True:\n    pass\n",  # the learner's code itself never returns
     "def settle(n):\n    while True:\n        pass\n",  # the very first test never returns
