@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import FIXTURE_SITE, build_site, copy_site, serve
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
 WRONG = {"ru": "✗ неверно", "en": "✗ wrong"}
@@ -102,3 +103,28 @@ def test_a_long_paste_is_quoted_short_and_survives_a_reload(page, sample_server,
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     assert page.locator("#zq-P03-kv_gib").input_value() == spaces
     assert message(page, "P03", "kv_gib").startswith(said["unreadable"])
+
+
+@pytest.fixture(scope="module")
+def one_decimal_server(tmp_path_factory):
+    """The fixture course with the ratio field at ±0.05, so its precision note asks for one decimal place."""
+    source = copy_site(FIXTURE_SITE, tmp_path_factory.mktemp("one-decimal") / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text(encoding="utf-8")
+    assert 'ratio: {answer: "16/7", atol: 0.0001}' in text
+    quiz.write_text(text.replace('ratio: {answer: "16/7", atol: 0.0001}', 'ratio: {answer: "16/7", atol: 0.05}'),
+                    encoding="utf-8")
+    url, server = serve(build_site(source / "mkdocs.yml", source / "site"))
+    yield url
+    server.shutdown()
+
+
+@pytest.mark.parametrize(("lang", "note"), [
+    ("ru", "нужно не меньше 1 знака после запятой."), ("en", "give at least 1 decimal place."),
+])
+def test_precision_note_agrees_with_its_count(page, one_decimal_server, lang: str, note: str) -> None:
+    page.goto(one_decimal_server + ("en/" if lang == "en" else "") + "demo/01-basics/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    check(page, "Q3", {"ratio": "2", "mem": "7"})
+    assert message(page, "Q3", "ratio").endswith(note), "2 is 16/7 = 2.29 to the nearest unit"
+    assert message(page, "Q3", "mem") == "", "7 is wrong at any precision"
