@@ -294,6 +294,18 @@ def test_values_files_import_their_own_folder_each_its_own(tmp_path: Path) -> No
                                                                                 "The figure is 20."]
 
 
+def test_values_files_run_in_their_own_folder(tmp_path: Path) -> None:
+    exercises_dir = write_course(tmp_path, quiz=block(yaml="type: open", ru="{{ n }}\n\nexplanation:\nДа.",
+                                                      en="{{ n }}\n\nexplanation:\nYes."),
+                                 module=MODULE + "values: files/calc.py\n")
+    files = exercises_dir / "course/01-m/files"
+    files.mkdir()
+    (files / "calc.py").write_text("def values():\n    return {'n': int(open('data.txt').read())}\n")
+    (files / "data.txt").write_text("42\n")
+    question = load_courses(exercises_dir, ["ru", "en"], tmp_path)[0].modules[0].questions[0]
+    assert question.body["en"].markdown == "42"
+
+
 def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path) -> None:
     exercises_dir = write_course(tmp_path / "course", quiz=block(), module=MODULE + "values: calc.py\n")
     calc = (f"import subprocess\nchild = subprocess.Popen(['/bin/sleep', '300'])\n"

@@ -385,6 +385,8 @@ def run_values(path: str, **_: Any) -> dict[str, Any]:
     file = Path(path)
     folder = str(file.parent)
     sys.path.insert(0, folder)
+    # Run from its own folder, as its notebooks are: a relative path names a file beside it.
+    os.chdir(folder)
     output = Output()
     try:
         with learner_process(output):
@@ -471,6 +473,7 @@ class Snapshot:
         self.lists = [(listed, list(listed)) for listed in (sys.path, sys.meta_path, sys.path_hooks)]
         self.importer_cache = _dict(sys.path_importer_cache)
         self.recursion_limit = sys.getrecursionlimit()
+        self.cwd = os.getcwd()
         # This module's own record of the snapshot is part of the state put back.
         next(saved for module, saved in self.namespaces if module is this)["_snapshot"] = self
 
@@ -496,6 +499,8 @@ class Snapshot:
                 listed[:] = saved
         _put_back(sys.path_importer_cache, self.importer_cache, drop_added=True)
         sys.setrecursionlimit(self.recursion_limit)
+        if os.getcwd() != self.cwd:
+            os.chdir(self.cwd)
         sys.settrace(None)
         sys.setprofile(None)
 
