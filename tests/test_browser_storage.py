@@ -264,21 +264,27 @@ def test_other_tab_never_clobbers_what_is_being_typed(context, fixture_server) -
     typing.click("#zq-Q3-mem")
     typing.keyboard.type("7")
     other.wait_for_function("document.querySelector('#zq-Q3-mem').value === '7'")
+    # The other tab writes the very field being typed in, and another field of the same question.
+    other.fill("#zq-Q3-mem", "9")
     other.fill("#zq-Q3-ratio", "2,2857")
     typing.wait_for_function("document.querySelector('#zq-Q3-ratio').value === '2,2857'")
-    assert typing.evaluate("document.activeElement.id") == "zq-Q3-mem"
+    assert typing.input_value("#zq-Q3-mem") == "7", "the field being typed in keeps its text"
+    assert typing.evaluate("[document.activeElement.id, document.activeElement.selectionStart]") == ["zq-Q3-mem", 1]
     typing.keyboard.type("8")
     assert typing.input_value("#zq-Q3-mem") == "78"
     other.wait_for_function("document.querySelector('#zq-Q3-mem').value === '78'")
     assert stored(typing, "Q3")["answer"] == {"fields": {"ratio": "2,2857", "mem": "78"}}
-    # Notes being typed stay as they are while the other tab writes the same question's reveal.
+    # Notes being typed keep their text too, while the same question's reveal follows the other tab.
     typing.click("#zq-Q5-notes")
     typing.keyboard.type("half a tho")
     other.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'half a tho'")
+    other.fill("#zq-Q5-notes", "theirs")
     other.locator("#q-Q5 details summary").click()
     typing.wait_for_function("document.querySelector('#q-Q5 details').open")
+    assert typing.input_value("#zq-Q5-notes") == "half a tho"
     typing.keyboard.type("ught")
     assert typing.input_value("#zq-Q5-notes") == "half a thought"
+    other.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'half a thought'")
     assert stored(typing, "Q5")["notes"] == "half a thought" and stored(typing, "Q5")["reveals"]["explanation"]
     assert not typing.errors and not other.errors
 
