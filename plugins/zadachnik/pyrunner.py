@@ -128,7 +128,7 @@ class Stream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if _type(text) is not _str:
+        if not _isinstance(text, _str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self.output.write(self.name, text)
         return _len(text)
