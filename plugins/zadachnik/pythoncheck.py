@@ -48,7 +48,10 @@ class Runner:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_runner, from_runner), cwd=PACKAGE_PARENT, start_new_session=True,
                 env={"PYTHONPATH": str(PACKAGE_PARENT), "PYTHONIOENCODING": "utf-8", "PATH": "",
-                     "PYTHONDONTWRITEBYTECODE": "1"},
+                     "PYTHONDONTWRITEBYTECODE": "1",
+                     # A BLAS library reserves memory per thread: on a many-core machine, under the runner's
+                     # memory limit, NumPy could fail to start at all.
+                     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
             )
         finally:
             os.close(to_runner)
