@@ -2,8 +2,8 @@
 // browser reader takes on the large input than on the small one (tests/test_fuzz.py, the linear-time test).
 import { readNumber } from "../plugins/zadachnik/assets/js/numbers.js";
 
-const ROUNDS = 7;
 const THRESHOLD = Number(process.argv[2]);
+const ROUNDS = Number(process.argv[3]);
 
 // Time per call, averaged over `calls` calls in a row: one call on a short text is too quick to time alone.
 function perCall(text, calls) {
