@@ -416,6 +416,19 @@ for job in range(1, 60):
     request = {"id": job, "kind": "check", "request": {"code": "", "tests": [], "lang": "en"}}
     js.dispatchEvent(js.MessageEvent.new("message", forge({"data": request})))
 
+# Replaced globals (the worker keeps its own): String turns any result into "correct", postMessage is muted.
+js.eval('''(() => {
+    const real = String;
+    const forged = JSON.stringify({ status: "correct", score: 1, tests: [] });
+    const fake = function (value) {
+        return typeof value === "string" && value.startsWith('{"') ? forged : real(value);
+    };
+    Object.assign(fake, { fromCharCode: real.fromCharCode, fromCodePoint: real.fromCodePoint, raw: real.raw });
+    fake.prototype = real.prototype;
+    globalThis.String = fake;
+    globalThis.postMessage = () => undefined;
+})()''')
+
 def settle(n):
     return 0
 """
@@ -426,4 +439,7 @@ def test_learner_code_cannot_post_its_own_verdict(page) -> None:
     write_code(page, "P1", FORGER)
     assert settled_verdict(page, "P1") == "✗ Wrong"
     assert shown_tests(page, "P1")[0] == "✗ settle(1) must be 1"
+    # The globals it replaced stay replaced for the next check, which must not be fooled either.
+    write_code(page, "P1", "def settle(n):\n    return -n\n")
+    assert settled_verdict(page, "P1") == "✗ Wrong"
     assert page.locator("[data-zq-progress]").inner_text().endswith("Correct 0")

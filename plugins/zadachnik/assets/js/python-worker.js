@@ -10,10 +10,13 @@
 
   // Learner code reaches this global scope through Python's `js` module: what the worker relies on is taken
   // before any of it runs, and the page's secret lives only in this closure. The page ignores any message
-  // without the secret, so code that calls js.postMessage cannot forge a verdict.
+  // without the secret, so code that calls js.postMessage (or replaces postMessage, JSON or String) cannot
+  // forge a verdict. This is for self-study honesty, not a sandbox: code sharing the interpreter with the
+  // hidden tests can always find a way to fool them.
   const post = self.postMessage.bind(self);
   const listen = self.addEventListener.bind(self);
   const { parse, stringify } = JSON;
+  const asString = String;
   const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
   const HOME = "/home/pyodide";
   // Nothing longer reaches the page (a renderer handed hundreds of megabytes crashes). Output has the cap
@@ -123,7 +126,7 @@
       let room = MAX_OUTPUT_CHARS;
       const output = [];
       for (const chunk of value.output) {
-        const text = String(chunk.text);
+        const text = asString(chunk.text);
         if (room <= 0) break;
         output.push({ stream: chunk.stream, text: text.slice(0, room) });
         room -= text.length;
@@ -144,7 +147,7 @@
   }
 
   function lastLine(error) {
-    return clip(String(error).trim().split("\n").pop(), MAX_TEXT_CHARS);
+    return clip(asString(error).trim().split("\n").pop(), MAX_TEXT_CHARS);
   }
 
   function run(job) {
@@ -159,10 +162,10 @@
   }
 
   function runNow(job) {
-    const report = (event) => send({ id: job.id, report: capped(String(event), MAX_TEXT_CHARS) });
+    const report = (event) => send({ id: job.id, report: capped(asString(event), MAX_TEXT_CHARS) });
     let result;
     try {
-      result = String(handle(job.kind, stringify(job.request), report));
+      result = asString(handle(job.kind, stringify(job.request), report));
     } catch (error) {
       if (error && error.pyodide_fatal_error) {
         // os._exit() or a crash inside Pyodide: this runtime can't be used again, the page starts another.
