@@ -41,7 +41,7 @@ def read_number(text: str) -> Reading:
     """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}."""
     if len(text) > MAX_LENGTH:
         return {"error": "too_long"}
-    # str.strip, not a regex: `\s+$` retries at every space of a long inner run, which is quadratic.
+    # str.strip, not a regex: a pattern like `\s+$` would retry from every space of a long inner run (quadratic).
     s = text.strip(_SPACE_CHARS)
     if not s:
         return {"error": "empty"}
@@ -61,8 +61,8 @@ def read_number(text: str) -> Reading:
 
 def _drop_by_operator(run: re.Match[str]) -> str:
     """Spaces next to / * · × ^ go; any others stay, for the thousands groups or the unreadable check. Each run
-    is matched once, whole: linear, where the former pattern (spaces, operator, spaces) rescanned a run of
-    spaces from each of its spaces."""
+    is matched once, whole, and its neighbours looked at: linear, where a pattern of spaces, operator, spaces
+    would rescan a long run of spaces from each of its spaces."""
     s, start, end = run.string, run.start(), run.end()
     by_operator = (start > 0 and s[start - 1] in _OPERATORS) or (end < len(s) and s[end] in _OPERATORS)
     return "" if by_operator else run.group()

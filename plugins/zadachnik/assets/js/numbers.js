@@ -21,7 +21,7 @@ const EXPONENT_LIMIT = 1e9;
 export function readNumber(text) {
   const typed = String(text);
   if (longerThan(typed, MAX_LENGTH)) return { error: "too_long" };
-  // trim() strips exactly \s; /\s+$/ would retry at every space of a long inner run, which is quadratic.
+  // trim() strips exactly \s; a pattern like /\s+$/ would retry from every space of a long inner run (quadratic).
   let s = typed.trim();
   if (!s) return { error: "empty" };
   if (s.includes(".") && s.includes(",")) return { error: "separators" };
@@ -50,8 +50,9 @@ function longerThan(text, limit) {
 // matched once, whole, so this stays linear.
 function dropByOperator(run, start, s) {
   const end = start + run.length;
-  const byOperator = (start > 0 && OPERATORS.includes(s[start - 1])) || (end < s.length && OPERATORS.includes(s[end]));
-  return byOperator ? "" : run;
+  const before = start > 0 && OPERATORS.includes(s[start - 1]);
+  const after = end < s.length && OPERATORS.includes(s[end]);
+  return before || after ? "" : run;
 }
 
 function readForm(s) {
@@ -62,7 +63,8 @@ function readForm(s) {
     const denominator = Number(denominatorText);
     if (denominator === 0 && !/[1-9]/.test(denominatorText)) return { error: "zero_division" };
     // A part no double holds: 16/7777…7 is not 16/∞ = 0, and 1/0.000…01 did not divide by zero.
-    if (denominator === 0 || !Number.isFinite(numerator) || !Number.isFinite(denominator)) return { error: "too_large" };
+    const beyondDoubles = denominator === 0 || !Number.isFinite(numerator) || !Number.isFinite(denominator);
+    if (beyondDoubles) return { error: "too_large" };
     const value = numerator / denominator;
     return finite({ value: sign === "-" ? -value : value, fraction: true });
   }
