@@ -230,6 +230,19 @@ def test_wheel_carries_katex_pyodide_ace_and_their_licences(release):
 
 
 @pytest.mark.slow
+def test_pip_builds_a_complete_wheel_from_the_sdist_without_node(release, tmp_path):
+    """What `pip install zadachnik-X.tar.gz` does on a machine without Node."""
+    out = tmp_path / "wheels"
+    succeed([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", out, release.sdist], tmp_path,
+            environment(release.no_node))
+    (wheel,) = out.glob("zadachnik-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    missing = [name for name in release.vendored if f"zadachnik/assets/vendor/{name}" not in names]
+    assert not missing, f"the wheel pip built from the sdist lacks {missing}"
+
+
+@pytest.mark.slow
 def test_installed_wheel_builds_the_sample_course_without_node(release, tmp_path):
     venv = release.venv()
     python = venv / "bin" / "python"
