@@ -152,7 +152,8 @@ class Release:
         self.source = clean_clone(tmp / "clone")
         dist = tmp / "dist"
         # The sdist from the clean clone, with npm: the hook runs npm ci and the copy step.
-        succeed([sys.executable, "-m", "build", "--sdist", "--outdir", dist, self.source], tmp, environment())
+        self.sdist_log = succeed([sys.executable, "-m", "build", "--sdist", "--outdir", dist, self.source], tmp,
+                                 environment())
         (self.sdist,) = dist.glob("zadachnik-*.tar.gz")
         # The wheel from that sdist with node and npm off the PATH.
         with tarfile.open(self.sdist) as archive:
@@ -206,6 +207,10 @@ def test_sdist_carries_the_vendored_files_and_what_builds_the_wheel(release):
                  "scripts/vendor_assets.py", "package.json", "package-lock.json", "plugins/zadachnik/plugin.py"):
         assert name in names, f"the sdist lacks {name}"
     assert not any(name.startswith(("node_modules/", "tests/", ".venv/")) for name in names)
+    # npm ci ran (its summary is in the build's output) and found every package fit for this Node: KaTeX's
+    # command-line tool would pull commander 15, which asks for Node 22.12 (package.json's overrides).
+    assert "npm ci" in release.sdist_log and "added " in release.sdist_log, release.sdist_log[-4000:]
+    assert "EBADENGINE" not in release.sdist_log, release.sdist_log[-4000:]
 
 
 @pytest.mark.slow
