@@ -289,6 +289,20 @@ def test_other_tab_never_clobbers_what_is_being_typed(context, fixture_server) -
     assert not typing.errors and not other.errors
 
 
+def test_exercise_pages_in_two_tabs_follow_each_other(context, fixture_server) -> None:
+    russian = open_page(watched(context.new_page()), fixture_server, EXERCISES)
+    english = open_page(watched(context.new_page()), fixture_server, EXERCISES, lang="en")
+    russian.fill("#zq-E1-notes", "пары: 1+n, 2+(n-1)")
+    english.wait_for_function("document.querySelector('#zq-E1-notes').value === 'пары: 1+n, 2+(n-1)'")
+    english.locator('#e-E2 [data-zq-reveal="criteria"] summary').click()
+    russian.wait_for_function("document.querySelector('#e-E2 [data-zq-reveal=\"criteria\"]').open")
+    russian.once("dialog", lambda dialog: dialog.accept())
+    russian.click("[data-zq-reset]")
+    english.wait_for_function("document.querySelector('#zq-E1-notes').value === ''"
+                              " && !document.querySelector('#e-E2 [data-zq-reveal=\"criteria\"]').open")
+    assert not russian.errors and not english.errors
+
+
 def test_clearing_storage_in_another_tab_shows_an_empty_page(context, fixture_server) -> None:
     first = open_page(watched(context.new_page()), fixture_server)
     second = open_page(watched(context.new_page()), fixture_server, lang="en")
