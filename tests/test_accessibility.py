@@ -165,7 +165,7 @@ items:
 
 options:
 A. Растёт быстро
-B. Растёт медленно
+B. Растёт медленно, как $\log x$
 
 explanation:
 Так.
@@ -180,7 +180,7 @@ items:
 
 options:
 A. Grows fast
-B. Grows slowly
+B. Grows slowly, like $\log x$
 
 explanation:
 Like so.
@@ -214,6 +214,10 @@ def test_formulas_in_labels_are_named_by_their_tex(context, math_label_server, l
     assert names["zq-M3-2"].startswith("2.") and r"\ln x" in names["zq-M3-2"]
     radios = [c["name"] for c in controls if c["role"] == "radio" and c["name"].startswith(("A. $", "A. \\"))]
     assert radios == [r"A. \frac{1}{3}"], radios
+    # A matching list shows letters; each letter is read with its option's text.
+    options = {c["name"] for c in controls if c["role"] in ("option", "MenuListOption")}
+    assert ({"A. Растёт быстро", r"B. Растёт медленно, как \log x"} if lang == "ru"
+            else {"A. Grows fast", r"B. Grows slowly, like \log x"}) <= options, options
 
 
 # -- headings -------------------------------------------------------------------------------------

@@ -145,11 +145,11 @@ class Renderer:
             piece = pieces[plan.index(fragment)]
             return Markup(piece if block else inline(piece))
 
-        def name(fragment: Fragment) -> str:
-            """The accessible name a control labelled by this text needs: '' when its label already gives it
-            (no formula in it), else the words with each formula's TeX."""
+        def name(fragment: Fragment, always: bool = False) -> str:
+            """The accessible name a control labelled by this text needs: the words with each formula's TeX;
+            '' when a label holding no formula already gives it, unless `always`."""
             piece = pieces[plan.index(fragment)]
-            return spoken(piece) if has_math(piece) else ""
+            return spoken(piece) if always or has_math(piece) else ""
 
         template = self.environment.get_template(f"{plan.kind}.html")
         return template.render(
