@@ -248,6 +248,20 @@ def test_pip_builds_a_complete_wheel_from_the_sdist_without_node(release, tmp_pa
 
 
 @pytest.mark.slow
+def test_pip_wheel_from_a_clean_clone_runs_the_vendoring_itself(release, tmp_path):
+    """What `pip install <git URL>` and `pip install <path>` do: no `make setup` first, npm on the PATH."""
+    source = clean_clone(tmp_path / "clone")
+    out = tmp_path / "wheels"
+    succeed([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", out, source], tmp_path,
+            environment())
+    (wheel,) = out.glob("zadachnik-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    missing = [name for name in release.vendored if f"zadachnik/assets/vendor/{name}" not in names]
+    assert not missing, f"the wheel pip built from a clean clone lacks {missing}"
+
+
+@pytest.mark.slow
 def test_installed_wheel_builds_the_sample_course_without_node(release, tmp_path):
     venv = release.venv()
     python = venv / "bin" / "python"
