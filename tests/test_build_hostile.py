@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, build_failure, copy_site
-from zadachnik.coursefiles import UnsafeLink, zip_course_files
+from zadachnik.coursefiles import CourseFileProblem, UnsafeLink, zip_course_files
 from zadachnik.errors import SourceError, SourceErrors
 from zadachnik.model import Course, load_courses
 from zadachnik.yamlsource import YamlProblem, load_with_lines
@@ -168,6 +168,17 @@ def test_byte_order_mark_inside_a_file_is_named(tmp_path: Path, where: str) -> N
     assert "U+FEFF" in error.message and "delete" in (error.message + error.hint)
 
 
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x1c"])
+def test_unusual_line_separators_do_not_shift_line_numbers(tmp_path: Path, separator: str) -> None:
+    """Was a bug (source.split_blocks): str.splitlines also breaks at U+2028 and the like (pasted from the web),
+    which editors don't count as lines, so every later line number was one off."""
+    quiz = question().replace("Сколько будет 2+2?", f"Сколько{separator}будет 2+2?") + "\n" + question(
+        yaml="type: single\nanswer: B\nbogus: 1", ident="Q2")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/quiz.md", quiz.split("\n").index("bogus: 1") + 1)
+
+
 # -- links in a module's files/ -------------------------------------------------------------------------
 # The course-files zip is public: a link must never carry a file from outside the module into it.
 
@@ -289,6 +300,21 @@ def test_hidden_links_are_left_out_unfollowed(tmp_path: Path) -> None:
     assert zipped(files) == {"m/notebook.ipynb": b"{}"}
 
 
+
+def test_file_name_that_is_not_utf8_is_named_not_a_crash(tmp_path: Path) -> None:
+    """Was a bug: a name in another encoding (cp1251 from an old archive) raised UnicodeEncodeError in zipfile."""
+    import os
+
+    files, _ = module_with_files(tmp_path)
+    with open(os.path.join(os.fsencode(files), "Пример.txt".encode("cp1251")), "w") as written:
+        written.write("x")
+    with pytest.raises(CourseFileProblem) as info:
+        zip_course_files(files, "m", 10**6, FILES_SHOWN)
+    assert isinstance(info.value, OSError)
+    message = str(info.value)
+    assert message.startswith(f"{FILES_SHOWN}/") and "UTF-8" in message and "rename" in message
+
+
 def test_link_outside_fails_the_build_naming_the_link(tmp_path: Path, caplog) -> None:
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     (site / "exercises/demo/01-basics/files/passwd").symlink_to("/etc/passwd")
@@ -373,6 +399,32 @@ def test_short_formula_is_quoted_whole(katex) -> None:
     with pytest.raises(MathError) as info:
         katex.render_now(r"\frac{1", True)
     assert info.value.tex == r"\frac{1"
+
+
+
+@pytest.mark.parametrize("tex", [r"\href{https://example.org}{x}", r"\url{https://example.org}",
+                                 r"\includegraphics[height=1em]{https://example.org/a.png}", r"\htmlClass{a}{x}",
+                                 r"\htmlStyle{color: red}{x}"])
+def test_links_pictures_and_html_in_formulas_are_refused(katex, tex: str) -> None:
+    """Was a silent failure: KaTeX renders a command it does not trust as its own red source text."""
+    from zadachnik.mathtex import MathError
+
+    with pytest.raises(MathError) as info:
+        katex.render_now(tex, False)
+    command = tex.split("{")[0].split("[")[0]
+    assert f"{command} is not allowed in formulas" in str(info.value)
+
+
+def test_nesting_counts_environments_once() -> None:
+    from zadachnik.mathtex import MAX_NESTING, too_deep
+
+    nested = r"\begin{matrix}" * (MAX_NESTING + 1) + "x" + r"\end{matrix}" * (MAX_NESTING + 1)
+    assert too_deep(nested) is not None and too_deep(nested) < len(r"\begin{matrix}") * (MAX_NESTING + 1)
+    # Environments one after another, each opened and closed: no depth left over, and none taken off.
+    flat = r"\begin{aligned}a\end{aligned}" * 100 + "{" * MAX_NESTING + "x" + "}" * MAX_NESTING
+    assert too_deep(flat) is None
+    assert too_deep(r"\begin{aligned}a\end{aligned}" * 100 + "{" * (MAX_NESTING + 1)) is not None
+    assert too_deep(r"\leftarrow \left( \frac{a}{b} \right) \endgraf") is None
 
 
 def test_huge_rule_fails_the_build_with_file_and_line(tmp_path: Path, caplog) -> None:

@@ -25,12 +25,17 @@ KINDS = {".ipynb": "notebooks", ".py": "code", ".md": "texts", ".txt": "texts"}
 MAX_LINK_HOPS = 40
 
 
-class UnsafeLink(OSError):
-    """A link in files/ that leads out of the module, nowhere, or round in a circle: the zip is public, so it is
-    refused rather than followed. An OSError, as any other reason a folder can't be zipped."""
+class CourseFileProblem(OSError):
+    """A file in files/ that can't go into the zip, named with what to do. An OSError, as any other reason a
+    folder can't be zipped (the plugin reports those as build errors)."""
 
-    def __init__(self, link: str, problem: str, hint: str):
-        super().__init__(str(SourceError(link, 0, problem, hint)))
+    def __init__(self, shown: str, problem: str, hint: str):
+        super().__init__(str(SourceError(shown, 0, problem, hint)))
+
+
+class UnsafeLink(CourseFileProblem):
+    """A link in files/ that leads out of the module, nowhere, or round in a circle: the zip is public, so it is
+    refused rather than followed."""
 
 
 @dataclass
@@ -92,6 +97,13 @@ def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
                 if entry.name.startswith(".") or entry.name == "__pycache__":
                     continue
                 relative = f"{relative_folder}{entry.name}"
+                # Bytes that are not UTF-8 come back from the file system as lone surrogates, which aren't printable.
+                if not entry.name.isprintable():
+                    raise CourseFileProblem(
+                        f"{shown}/{printable(relative)}",
+                        "the name is not valid UTF-8 text (another encoding, or a control character)",
+                        "rename the file or folder: zip archives carry names as UTF-8",
+                    )
                 real = Path(entry.path)
                 if entry.is_symlink():
                     real = real_target(real, module, f"{shown}/{relative}")
@@ -105,6 +117,12 @@ def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
                 elif real.is_file():
                     found.append((relative, real))
     return found
+
+
+def printable(name: str) -> str:
+    """The name as a message can show it: undecodable bytes as \\xNN, control characters escaped."""
+    shown = os.fsencode(name).decode("utf-8", errors="backslashreplace")
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in shown)
 
 
 def real_target(link: Path, module: Path, shown: str) -> Path:

@@ -84,12 +84,20 @@ function zadachnikTooLarge(tex, settings) {
 }
 
 function zadachnikRender(tex, display) {
-  const settings = {displayMode: display, throwOnError: true, output: "htmlAndMathml",
+  // Links, pictures and HTML attributes: KaTeX would show an untrusted one as its own red source, quietly.
+  const untrusted = [];
+  const trust = (context) => { untrusted.push(context.command); return false; };
+  const settings = {displayMode: display, throwOnError: true, output: "htmlAndMathml", trust: trust,
                     maxSize: zadachnikLimits.maxSize, maxExpand: zadachnikLimits.maxExpand};
   try {
     const sized = zadachnikSized.some(pattern => pattern.test(tex));
     const refused = sized ? zadachnikTooLarge(tex, settings) : null;
-    return refused || {html: katex.renderToString(tex, settings)};
+    const html = refused ? "" : katex.renderToString(tex, settings);
+    if (untrusted.length) {
+      return {error: `${untrusted[0]} is not allowed in formulas: put links and pictures in the text around it`,
+              position: Math.max(0, tex.indexOf(untrusted[0]))};
+    }
+    return refused || {html: html};
   } catch (error) {
     const position = error && typeof error.position === "number" ? error.position : null;
     return {error: String(error && error.message || error), position: position};
@@ -98,7 +106,8 @@ function zadachnikRender(tex, display) {
 """
 # KaTeX's own message ends with its context, which the plugin's message quotes already.
 _KATEX_CONTEXT = re.compile(r" at (position \d+|end of input): .*\Z", re.DOTALL)
-_NESTING_TOKEN = re.compile(r"\\(?:left\b|right\b|begin\s*\{|end\s*\{|.)|[{}]", re.DOTALL)
+# \begin and \end count as a level each; the braces of their names balance by themselves.
+_NESTING_TOKEN = re.compile(r"\\(?:left\b|right\b|begin\b|end\b|.)|[{}]", re.DOTALL)
 
 
 class MathError(ValueError):

@@ -25,6 +25,7 @@ _LANG_OPEN = re.compile(r"^////\s+(?P<lang>[^\s|]+)\s*(?:\|\s*(?P<title>.*?))?\s
 _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 BYTE_ORDER_MARK = "\ufeff"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -76,7 +77,7 @@ def split_blocks(text: str, path: str) -> list[Block]:
     fence: str | None = None
     # Authors may leave HTML comments between blocks, on one line or several.
     in_comment = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         line = raw.rstrip()
         if lang is not None:
             fence = track_fence(line, fence)
@@ -136,6 +137,13 @@ def split_blocks(text: str, path: str) -> list[Block]:
             path, block.line, f"block '{block.arg or block.kind}' opened here is not closed", "end it with '///'"
         )
     return blocks
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines as editors number them. str.splitlines also breaks at U+2028, U+0085 and the like (pasted from
+    the web), which editors show inside a line: every later line number would be off."""
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def track_fence(line: str, fence: str | None) -> str | None:
