@@ -137,6 +137,15 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
     assert "nested" in error.message
 
 
+
+def test_whole_number_too_long_is_refused_not_a_value_error(tmp_path: Path) -> None:
+    """Was a bug: past 4,300 digits Python refuses to read an int, and its ValueError escaped load_courses."""
+    quiz = question(yaml="type: single\nanswer: B\nwrong: " + "9" * 5000)
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/quiz.md", 4)
+    assert "5000 digits" in error.message and len(error.message) < 200
+
+
 # -- a UTF-8 byte order mark: accepted at the start of every kind of source -----------------------------
 # Windows editors write one; MkDocs accepts it in Markdown pages, so the course sources accept it too.
 

@@ -24,6 +24,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 BYTE_ORDER_MARK = "\ufeff"
 # Deeper than any course source needs, and far below what overflows Python's stack while constructing values.
 MAX_DEPTH = 50
+# More than any float holds (1.8e308); past 4,300 Python refuses to read the int at all.
+MAX_INTEGER_DIGITS = 310
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
@@ -93,13 +96,19 @@ def refuse_anchors(text: str) -> None:
 
 
 def check_depth(root: yaml.Node) -> None:
-    """Refuse values nested deeper than MAX_DEPTH, without recursing (so a deep one can't overflow the stack)."""
+    """Refuse values nested deeper than MAX_DEPTH, without recursing (so a deep one can't overflow the stack),
+    and whole numbers too long to read."""
     stack = [(root, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             raise YamlProblem(
                 f"values nested more than {MAX_DEPTH} levels deep: write them flatter", node.start_mark.line
+            )
+        if node.tag == _INT_TAG and len(node.value) > MAX_INTEGER_DIGITS:
+            raise YamlProblem(
+                f"a whole number of {len(node.value)} digits: no answer needs more than {MAX_INTEGER_DIGITS} "
+                "(write it as 1.5e300, or in quotes if it is text)", node.start_mark.line,
             )
         if isinstance(node, yaml.MappingNode):
             stack.extend((child, depth + 1) for pair in node.value for child in pair)
