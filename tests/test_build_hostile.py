@@ -188,6 +188,21 @@ def test_unusual_line_separators_do_not_shift_line_numbers(tmp_path: Path, separ
     assert (error.path, error.line) == (f"{MODULE_DIR}/quiz.md", quiz.split("\n").index("bogus: 1") + 1)
 
 
+
+@pytest.mark.parametrize("where", ["module", "quiz"])
+def test_unusual_line_separator_in_yaml_is_named_at_its_line(tmp_path: Path, where: str) -> None:
+    """YAML counts U+2028, U+2029 and U+0085 as line breaks, editors don't: refused where it is, so no later line
+    number is off."""
+    if where == "module":
+        error = one_error(tmp_path, quiz=question(), module=MODULE.replace("ru: Модуль", "ru: Мо\u2028дуль"))
+        assert (error.path, error.line) == (f"{MODULE_DIR}/module.yml", 3)
+    else:
+        quiz = question(yaml="type: single\nanswer: B\nwrong: {A: \"Три\u2029\"}")
+        error = one_error(tmp_path, quiz=quiz)
+        assert (error.path, error.line) == (f"{MODULE_DIR}/quiz.md", 4)
+    assert "U+202" in error.message and "delete" in error.message
+
+
 # -- links in a module's files/ -------------------------------------------------------------------------
 # The course-files zip is public: a link must never carry a file from outside the module into it.
 

@@ -22,6 +22,7 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 BYTE_ORDER_MARK = "\ufeff"
+_UNUSUAL_BREAK = re.compile("[\x85\u2028\u2029]")
 # Deeper than any course source needs, and far below what overflows Python's stack while constructing values.
 MAX_DEPTH = 50
 # More than any float holds (1.8e308); past 4,300 Python refuses to read the int at all.
@@ -34,6 +35,12 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     # Editors on Windows start files with a byte order mark: accepted at the start, as MkDocs does for pages.
     text = text.removeprefix(BYTE_ORDER_MARK)
     check_byte_order_marks(text)
+    separator = _UNUSUAL_BREAK.search(text)
+    if separator:
+        raise YamlProblem(
+            f"an invisible line separator (U+{ord(separator.group()):04X}, a paste from the web?): delete it "
+            "(YAML takes it for a new line, editors don't)", text.count("\n", 0, separator.start()),
+        )
     control = _CONTROL.search(text)
     if control:
         raise YamlProblem(
