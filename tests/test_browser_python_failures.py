@@ -359,8 +359,9 @@ def test_one_huge_line_is_cut_before_it_reaches_the_page(page, code: str, start:
         arg=start, timeout=30_000)
     shown = page.locator("#q-P1 [data-zq-output]").inner_text()
     assert len(shown) <= longest + 100, len(shown)
-    # The page never had to lay out the whole line (tens of megabytes froze it for seconds).
-    assert page.evaluate("window.__longest") < 1_000
+    # The page never had to lay out the whole line (tens of megabytes froze it for 6–7 s; the margin is for a
+    # busy machine, the cut text takes milliseconds).
+    assert page.evaluate("window.__longest") < 2_000
 
 
 # -- 7. a checker that runs out of time ----------------------------------------------------------------------
