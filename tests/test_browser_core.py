@@ -155,6 +155,26 @@ def test_language_switch_opens_the_question_at_the_top(page, site_url) -> None:
     assert_block_at_top(page, "q-P05")
 
 
+def test_language_switch_by_mouse_opens_the_question_at_the_top(page, sample_server) -> None:
+    page.goto(sample_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P03", 100)
+    # The mouse itself, not locator.hover(): Playwright scrolls the header's sticky element "into view" first.
+    button = page.locator(".md-header .md-select").bounding_box()
+    page.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    # The menu has slid fully open: a click at the link's centre lands on it.
+    page.wait_for_function("""() => {
+      const inner = getComputedStyle(document.querySelector('.md-header .md-select__inner'));
+      return inner.opacity === '1' && Math.abs(new DOMMatrix(inner.transform).f) < 0.5;
+    }""")
+    box = page.locator('a.md-select__link[hreflang="en"]').bounding_box()
+    assert page.evaluate(BLOCK_AT_TOP) == "q-P03", "the place is still the one scrolled to"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
+    page.wait_for_load_state("load")
+    assert_block_at_top(page, "q-P03")
+
+
 def test_language_switch_follows_the_learner_not_an_old_hash(page, site_url) -> None:
     page.goto(site_url + "en/" + QUIZ + "#q-P02")
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
