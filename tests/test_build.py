@@ -347,3 +347,25 @@ def test_selector_keeps_the_page_from_disk(browser, offline_fixture_site: Path) 
         assert page.locator("html").get_attribute("lang") == "en"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("directory_urls, expected", [
+    # An author's own authoring/sitemap.xml stays theirs; the top folder has MkDocs' own.
+    (True, ["en/authoring/sitemap.xml", "en/sitemap.xml"]),
+    # Pages as .html files: one sitemap per folder of pages.
+    (False, ["en/sitemap.xml"]),
+])
+def test_alternate_sitemaps_go_where_no_file_is(tmp_path: Path, directory_urls: bool, expected: list[str]) -> None:
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File, Files
+    from zadachnik.plugin import add_alternate_sitemaps
+
+    config = load_config(config_file=str(FIXTURE_SITE / "mkdocs.yml"), site_dir=str(tmp_path),
+                         use_directory_urls=directory_urls)
+    # As MkDocs sets it while a plugin's event runs: File.generated names the plugin.
+    config.plugins._current_plugin = "zadachnik"
+    pages = ["index.md", "authoring.md", "en/index.md", "en/authoring.md"]
+    files = Files([File(path, config.docs_dir, config.site_dir, directory_urls) for path in pages])
+    files.append(File("authoring/sitemap.xml", config.docs_dir, config.site_dir, directory_urls))
+    add_alternate_sitemaps(files, config)
+    assert sorted(file.dest_uri for file in files if file.generated_by == "zadachnik") == expected

@@ -378,11 +378,13 @@ def add_alternate_sitemaps(files: Files, config: MkDocsConfig) -> None:
     """A sitemap.xml in the folder of each page's address (`new URL("sitemap.xml", page)`), except where a file
     is already there: the top folder has MkDocs' own."""
     taken = {file.dest_uri for file in files}
-    folders = {posixpath.dirname(page.url) if not page.url.endswith("/") else page.url.rstrip("/")
-               for page in files.documentation_pages()}
-    for folder in sorted(folders):
+    # A page's folder: "en/authoring/" and "en/authoring.html" are in en/authoring and en; the home, "./", is at
+    # the top.
+    folders = {posixpath.normpath(file.url if file.url.endswith("/") else posixpath.dirname(file.url) or ".")
+               for file in files.documentation_pages()}
+    for folder in sorted(folders - {"."}):
         uri = f"{folder}/sitemap.xml"
-        if folder and uri not in taken:
+        if uri not in taken:
             files.append(File.generated(config, uri, content=ALTERNATE_SITEMAP))
 
 
