@@ -483,3 +483,18 @@ def test_error_in_a_formula_over_several_lines_names_its_own_line(tmp_path: Path
     line = text.splitlines().index("+ \\nosuch c") + 1
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX" in message and "\\nosuch" in message
+
+
+# -- where pages live -------------------------------------------------------------------------------------
+
+
+def test_course_id_that_is_a_language_folder_is_refused(tmp_path: Path, caplog) -> None:
+    """Was a silent success: a course with the id 'en' put its Russian pages in en/, where they were served as
+    English pages (html lang="en", the language selector leading to the wrong pages)."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    course = site / "exercises/demo/course.yml"
+    course.write_text(course.read_text().replace("id: demo", "id: en"))
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert "exercises/demo/course.yml:1: the course id 'en' is also the folder of the pages in 'en'" in message
+    assert "another id" in message
+    assert "Traceback" not in message

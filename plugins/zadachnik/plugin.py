@@ -50,7 +50,7 @@ from .render import (
     plan_page,
     searchable,
 )
-from .site import Languages, module_page_uri
+from .site import Languages, course_id_problems, module_page_uri
 
 log = get_plugin_logger(__name__)
 PACKAGE = Path(__file__).parent
@@ -111,6 +111,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return files
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        clashes = course_id_problems(self.courses, self.languages, self.shown)
+        if clashes:
+            raise PluginError("Zadachnik: the navigation can't tell the languages apart:\n"
+                              + "\n".join(f"  {problem}" for problem in clashes))
         self.navs = {
             lang: language_nav(nav, files, self.courses, self.languages, lang, config)
             for lang in self.languages.codes

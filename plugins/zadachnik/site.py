@@ -7,9 +7,13 @@ The first language is served at the site root, every other one under its code: `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+from .errors import SourceError
 from .model import Course, Module
+from .yamlsource import YamlProblem, load_with_lines
 
 
 @dataclass
@@ -38,3 +42,23 @@ class Languages:
 
 def module_page_uri(course: Course, module: Module, kind: str, lang: str, languages: Languages) -> str:
     return f"{languages.prefix(lang)}{course.id}/{module.slug}/{kind}.md"
+
+
+def course_id_problems(courses: list[Course], languages: Languages, shown: Callable[[Path], str]) -> list[SourceError]:
+    """A course whose id is another language's folder would put its pages there, to be taken for that language's
+    pages: refused, at the line of its id."""
+    problems = []
+    for course in courses:
+        if course.id not in languages.codes[1:]:
+            continue
+        path = course.path / "course.yml"
+        try:
+            _, lines = load_with_lines(path.read_text(encoding="utf-8"))
+            line = lines.get(("id",), 0) + 1
+        except (OSError, YamlProblem):
+            line = 1
+        problems.append(SourceError(
+            shown(path), line, f"the course id '{course.id}' is also the folder of the pages in '{course.id}'",
+            "give the course another id: its pages would be taken for pages in that language",
+        ))
+    return problems
