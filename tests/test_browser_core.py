@@ -73,11 +73,15 @@ def test_math_is_rendered_without_a_math_script(page, sample_server) -> None:
 
 @pytest.fixture(scope="session")
 def instant_server(tmp_path_factory):
-    """The sample site with mkdocs-material's instant navigation: pages swapped in without a reload."""
+    """The sample site with mkdocs-material's instant navigation: pages swapped in without a reload. Material
+    only navigates instantly to addresses in its sitemap, which needs site_url, port included: the server
+    starts first, on the empty folder, to have one."""
     theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
     theme["features"] = [*theme["features"], "navigation.instant"]
-    site = build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("instant") / "site", theme=theme)
+    site = tmp_path_factory.mktemp("instant") / "site"
+    site.mkdir()
     url, server = serve(site)
+    build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
     yield url
     server.shutdown()
 
@@ -173,6 +177,20 @@ def test_language_switch_by_mouse_opens_the_question_at_the_top(page, sample_ser
     page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
     page.wait_for_load_state("load")
     assert_block_at_top(page, "q-P03")
+
+
+def test_language_switch_after_instant_navigation(page, instant_server) -> None:
+    """Material swaps the page in without touching the header: the selector's links are still the first page's."""
+    page.goto(instant_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.evaluate("window.zqSamePage = true")
+    page.evaluate("document.querySelector('.md-nav--primary a[href*=\"09-pretraining/exercises/\"]').click()")
+    page.wait_for_selector(".zq-exercises[data-zq-ready=yes]")
+    assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
+    scroll_into(page, "e-E2", 60)
+    choose_language(page, "en")
+    assert page.url.startswith(instant_server + "en/" + EXERCISES), page.url
+    assert_block_at_top(page, "e-E2")
 
 
 def test_language_switch_follows_the_learner_not_an_old_hash(page, site_url) -> None:

@@ -68,13 +68,22 @@ function withHash(url, id) {
   return target.href;
 }
 
+// This page in the link's language. Instant navigation swaps the head's alternate links but keeps the header,
+// so after it the selector's own link still names the first page's translation.
+function translation(link) {
+  const lang = link.getAttribute("hreflang");
+  const alternate = [...document.querySelectorAll("link[rel=alternate][hreflang]")]
+    .find((candidate) => candidate.getAttribute("hreflang") === lang);
+  return alternate ? alternate.href : link.href;
+}
+
 function onClick(event) {
   const link = event.target instanceof Element ? event.target.closest(SELECTOR_LINK) : null;
   if (!link) return;
   const place = placeAtTop();
   const id = place ? place.id : "";
   // Also what a new tab (Ctrl+click, middle click) opens.
-  link.href = withHash(link.href, id);
+  link.href = withHash(translation(link), id);
   if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || link.target) return;
   event.preventDefault();
   event.stopPropagation();
