@@ -78,7 +78,7 @@ def test_tolerances_and_units_shown(fixture_site: Path, lang: str, prefix: str, 
 def test_answer_key_is_in_the_page_once(fixture_site: Path) -> None:
     import json
 
-    spec = json.loads(page(fixture_site, QUIZ).select_one("script.zq-spec").string)
+    spec = json.loads(page(fixture_site, QUIZ).select_one("template.zq-spec").string)
     assert set(spec) == {"Q1", "Q2", "Q3", "Q4", "Q6", "Q7", "Q8"}
     assert spec["Q1"] == {"type": "single", "correct": ["B"]}
     assert spec["Q2"]["scoring"] == "net-correct"

@@ -205,8 +205,11 @@ def spec_json(module: Module) -> str:
 
 
 def safe_json(data: Any) -> str:
-    """JSON for a <script> element: `<` escaped so no text can close the element."""
-    return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    """JSON for a <template> element, read back as its text: with `<`, `>` and `&` escaped, no markup or
+    character reference can occur in it. (Not a <script>: Material's instant navigation re-creates the
+    content's scripts without their type, and would run the data as JavaScript.)"""
+    return (json.dumps(data, ensure_ascii=False, sort_keys=True)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def numeric_fields(question: Question) -> list[NumericField]:
@@ -271,7 +274,7 @@ def module_has(module: Module, kind: str) -> bool:
 
 
 # What the search index needs of a quiz or exercises page: its words and headings, not its controls.
-_SCRIPTS = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL)
+_SCRIPTS = re.compile(r"<(script|template)\b[^>]*>.*?</\1>", re.DOTALL)
 _CONTROLS = re.compile(
     r"<(?:input|select|option|button|output|textarea)\b[^>]*>(?:[^<]*</(?:select|option|button|output|textarea)>)?"
 )
@@ -279,6 +282,6 @@ _WRAPPERS = re.compile(r"</?(?:section|fieldset|legend|label|span|div|details|su
 
 
 def searchable(page_html: str) -> str:
-    """A generated page reduced for mkdocs-material's search parser: scripts and form controls dropped, wrapper
+    """A generated page reduced for mkdocs-material's search parser: scripts, data and form controls dropped, wrapper
     elements unwrapped, headings and text kept (parsing the full markup was a third of a build)."""
     return _WRAPPERS.sub(" ", _CONTROLS.sub(" ", _SCRIPTS.sub(" ", page_html)))

@@ -26,7 +26,8 @@ function typingIn(element) {
 function readJson(root, selector) {
   const element = root.querySelector(selector);
   try {
-    return element ? JSON.parse(element.textContent) : {};
+    // A <template>'s text lives in its content fragment.
+    return element ? JSON.parse((element.content || element).textContent) : {};
   } catch {
     return {};
   }
@@ -93,8 +94,8 @@ class Page {
     this.root = root;
     this.course = root.dataset.zqCourse;
     this.module = root.dataset.zqModule;
-    this.specs = readJson(root, "script.zq-spec");
-    this.say = speaker(readJson(root, "script.zq-strings"));
+    this.specs = readJson(root, "template.zq-spec");
+    this.say = speaker(readJson(root, "template.zq-strings"));
     this.live = root.querySelector("[data-zq-live]");
     this.progress = root.querySelector("[data-zq-progress]");
     this.verdicts = new Map();

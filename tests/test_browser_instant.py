@@ -1,0 +1,66 @@
+"""Quiz pages reached by mkdocs-material's instant navigation, which swaps the page in without a reload and
+re-creates every inline script of the new content with its text only (its type and class are dropped)."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import ROOT, build_site, serve
+
+QUIZ = "rl-for-llm/12-infrastructure/quiz/"
+
+
+@pytest.fixture(scope="module")
+def instant_site(tmp_path_factory):
+    """The sample site with instant navigation. Material navigates instantly only to addresses in its sitemap,
+    which needs site_url, port included: the server starts first, on the empty folder, to have one."""
+    theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
+    theme["features"] = [*theme["features"], "navigation.instant"]
+    site = tmp_path_factory.mktemp("instant-quiz") / "site"
+    site.mkdir()
+    url, server = serve(site)
+    build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_quiz_reached_instantly_grades_and_says_its_words(page, instant_site, lang) -> None:
+    prefix = "" if lang == "ru" else "en/"
+    page.goto(instant_site + prefix)
+    page.evaluate("window.zqSamePage = true")
+    page.evaluate(f"document.querySelector('.md-content a[href*=\"{QUIZ}\"]').click()")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
+    page.check("#q-P01 input[value='1']")
+    page.click("#q-P01 [data-zq-check]")
+    wrong = page.locator("#q-P01 [data-zq-verdict]").inner_text()
+    page.check("#q-P01 input[value='2']")
+    page.click("#q-P01 [data-zq-check]")
+    right = page.locator("#q-P01 [data-zq-verdict]").inner_text()
+    assert (wrong, right) == (("✗ Неверно", "✓ Верно") if lang == "ru" else ("✗ Wrong", "✓ Correct"))
+    # The page's data is read as data: none of it was run as a script.
+    assert not page.errors, page.errors
+
+
+def test_page_data_survives_the_html_parser(page) -> None:
+    """Whatever text authors write, the data the page carries reads back as the same JSON: no markup, no
+    character reference and no closing tag can occur in it."""
+    from zadachnik.render import safe_json
+
+    data = {"text": "</template><script>alert(1)</script> &amp; &lt; &copy R&D a>b <!-- x -->", "n": [1, 2.5]}
+    page.set_content(f"<template id='data'>{safe_json(data)}</template><p id='after'>after</p>")
+    assert page.evaluate("JSON.parse(document.getElementById('data').content.textContent)") == data
+    assert page.locator("#after").count() == 1
+    assert page.locator("script").count() == 0
