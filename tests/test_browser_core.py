@@ -159,10 +159,8 @@ def test_language_switch_opens_the_question_at_the_top(page, site_url) -> None:
     assert_block_at_top(page, "q-P05")
 
 
-def test_language_switch_by_mouse_opens_the_question_at_the_top(page, sample_server) -> None:
-    page.goto(sample_server + QUIZ)
-    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-    scroll_into(page, "q-P03", 100)
+def language_link_centre(page, lang: str) -> tuple[float, float]:
+    """Open the language menu with the mouse and find the centre of a language's link."""
     # The mouse itself, not locator.hover(): Playwright scrolls the header's sticky element "into view" first.
     button = page.locator(".md-header .md-select").bounding_box()
     page.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
@@ -171,12 +169,32 @@ def test_language_switch_by_mouse_opens_the_question_at_the_top(page, sample_ser
       const inner = getComputedStyle(document.querySelector('.md-header .md-select__inner'));
       return inner.opacity === '1' && Math.abs(new DOMMatrix(inner.transform).f) < 0.5;
     }""")
-    box = page.locator('a.md-select__link[hreflang="en"]').bounding_box()
+    box = page.locator(f'a.md-select__link[hreflang="{lang}"]').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_language_switch_by_mouse_opens_the_question_at_the_top(page, sample_server) -> None:
+    page.goto(sample_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P03", 100)
+    x, y = language_link_centre(page, "en")
     assert page.evaluate(BLOCK_AT_TOP) == "q-P03", "the place is still the one scrolled to"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(x, y)
     page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
     page.wait_for_load_state("load")
     assert_block_at_top(page, "q-P03")
+
+
+def test_language_opened_in_a_new_tab_keeps_the_place(page, sample_server) -> None:
+    page.goto(sample_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P04", 100)
+    x, y = language_link_centre(page, "en")
+    with page.context.expect_page() as opened:
+        page.mouse.click(x, y, button="middle")
+    opened.value.wait_for_url(re.compile(re.escape(sample_server + "en/" + QUIZ + "#q-P04") + "$"))
+    opened.value.close()
+    assert page.url == sample_server + QUIZ, "this tab stays where it was"
 
 
 def test_language_switch_after_instant_navigation(page, instant_server) -> None:

@@ -82,13 +82,22 @@ function onClick(event) {
   if (!link) return;
   const place = placeAtTop();
   const id = place ? place.id : "";
-  // Also what a new tab (Ctrl+click, middle click) opens.
+  // Also what a new tab opens (Ctrl+click, or a middle click, which comes as auxclick).
   link.href = withHash(translation(link), id);
   if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || link.target) return;
   event.preventDefault();
   event.stopPropagation();
   rememberPending(id);
   location.assign(link.href);
+}
+
+// The id the address points at (ids outside ASCII come percent-encoded); '' for a malformed one.
+function hashId() {
+  try {
+    return decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return "";
+  }
 }
 
 function scrollToPlace(element) {
@@ -101,10 +110,11 @@ export function keepPlace() {
   if (!listening) {
     // Capture: before Material's handlers on the body, which would follow the link their own way.
     document.addEventListener("click", onClick, true);
+    document.addEventListener("auxclick", onClick, true);
     listening = true;
   }
   const id = takePending();
-  if (!id || location.hash !== `#${id}`) return;
+  if (!id || hashId() !== id) return;
   const element = document.getElementById(id);
   if (element) scrollToPlace(element);
 }
