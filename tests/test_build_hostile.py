@@ -105,6 +105,18 @@ def test_ampersands_and_stars_in_values_are_text() -> None:
     assert data == {"title": "Q&A * notes", "formula": "a*b & c", "list": ["*", "&"]}
 
 
+@pytest.mark.parametrize("word", ["No", "no", "On", "off", "Yes", "y", "n"])
+def test_yes_no_on_off_are_text_not_booleans(tmp_path: Path, word: str) -> None:
+    """YAML 1.1 reads these as booleans: a module titled 'No' or 'On' showed "False" or "True"."""
+    assert load_with_lines(f"title: {word}")[0] == {"title": word}
+    course = load(tmp_path, quiz=question(), module=f"number: 1\ntitle:\n  ru: {word}\n  en: {word}\n")[0]
+    assert course.modules[0].title == {"ru": word, "en": word}
+
+
+def test_true_and_false_are_still_booleans() -> None:
+    assert load_with_lines("a: true\nb: False\nc: TRUE")[0] == {"a": True, "b": False, "c": True}
+
+
 def test_alias_in_a_quiz_block_names_its_line(tmp_path: Path) -> None:
     quiz = question(yaml="type: single\nanswer: B\n" + BOMB)
     error = one_error(tmp_path, quiz=quiz)

@@ -16,8 +16,22 @@ class YamlProblem(ValueError):
         self.line_offset = line_offset
 
 
-# libyaml when PyYAML was built with it: parsing every block's YAML was a tenth of a build.
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Loader(_FastLoader):  # type: ignore[misc,valid-type]
+    """libyaml when PyYAML was built with it (parsing every block's YAML was a tenth of a build), with YAML 1.2's
+    booleans: only true and false. YAML 1.1 also reads yes/no/on/off as booleans, so a title such as `No` or
+    `On` came out as "False" or "True"."""
+
+
+Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in _FastLoader.yaml_implicit_resolvers.items()
+}
+Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
