@@ -26,6 +26,7 @@ from .coursefiles import zip_course_files
 from .errors import SourceErrors
 from .i18n import strings
 from .mathtex import (
+    CACHE_DIR,
     KatexUnavailable,
     MathError,
     MathExtension,
@@ -89,6 +90,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.base = Path(config.config_file_path or ".").resolve().parent
         self.exercises_dir = self.base / self.config.exercises_dir
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
+        # Formulas earlier builds rendered, from the site's cache folder.
+        shared_katex().use_disk_cache(self.base / CACHE_DIR)
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
         if self.config.offline:
             check_offline_config(config)
@@ -167,6 +170,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     # After mkdocs-material's offline plugin (-100), which writes the search index for file:// pages.
     @event_priority(-150)
     def on_post_build(self, config: MkDocsConfig) -> None:
+        shared_katex().save_disk_cache()
         if self.config.offline_zip:
             target = self.base / self.config.offline_zip
             try:
@@ -174,6 +178,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             except OSError as error:
                 raise PluginError(f"Zadachnik: cannot write the offline zip {target}: {error}") from None
             log.info(f"offline copy of the site: {self.shown(target)}")
+
+    def on_shutdown(self) -> None:
+        # V8 and the prefetch processes end with the build, not at the interpreter's exit.
+        shared_katex().close()
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         if self.exercises_dir.is_dir():
