@@ -298,3 +298,21 @@ def test_the_math_extension_alone_names_the_line_of_a_bad_formula(tmp_path: Path
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert "index.md" in message and r"line 5: invalid TeX '\frac{1'" in message
     assert "Traceback" not in message
+
+
+def test_a_rebuild_in_the_same_process_reads_the_cache_file_only_when_it_changed(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """Under `mkdocs serve` every rebuild starts with on_config: the file this process wrote is not parsed again."""
+    site = fresh_site(tmp_path)
+    build_in_new_process(monkeypatch, site, tmp_path / "out1")
+    loads = []
+    original = FormulaStore.load
+    monkeypatch.setattr(FormulaStore, "load", lambda self: loads.append(self.path) or original(self))
+    build_site(site / "mkdocs.yml", tmp_path / "out2")
+    assert loads == []
+    # Another build replaced the file meanwhile: read again.
+    path = cache_file(site)
+    path.write_bytes(path.read_bytes() + b"\n")
+    build_site(site / "mkdocs.yml", tmp_path / "out3")
+    assert loads == [path]
+    assert pages(tmp_path / "out3") == pages(tmp_path / "out1")

@@ -1,5 +1,6 @@
 """`mkdocs serve`: a change in exercises/ rebuilds the site, and formulas that did not change are not rendered
-again (KaTeX renders are cached by TeX for the life of the process)."""
+again (KaTeX renders are cached by TeX for the life of the process; tests/test_math_cache.py covers the cache on
+disk between processes)."""
 
 from __future__ import annotations
 

@@ -201,6 +201,14 @@ class FormulaStore:
         self.engine = engine
         self.path = folder / f"{CACHE_PREFIX}{engine[:24]}.json"
 
+    def stamp(self) -> tuple[int, int, int] | None:
+        """Which version of the file is there: another build replaces it by another file (os.replace)."""
+        try:
+            found = self.path.stat()
+        except OSError:
+            return None
+        return found.st_ino, found.st_mtime_ns, found.st_size
+
     def checksum(self, tex: str, display: bool, rendered: str) -> str:
         digest = hashlib.blake2b(digest_size=16)
         for part in (self.engine, "display" if display else "inline", tex, rendered):
@@ -277,6 +285,7 @@ class Katex:
         self._engine_key: str | None = None
         self._disk: FormulaStore | None = None
         self._from_disk: set[FormulaKey] = set()
+        self._disk_stamp: tuple[int, int, int] | None = None
         # The formulas of the current build: what the disk cache keeps.
         self.used: set[FormulaKey] = set()
 
@@ -324,14 +333,20 @@ class Katex:
         """Start a build: formulas rendered by earlier builds come from `folder`, and `save_disk_cache` keeps
         this build's there. (Without KaTeX's script there is nothing to key by; the build says so later.)"""
         self.used = set()
-        self._disk = None
         if folder is None or not self.katex_js.is_file():
+            self._disk = None
             return
-        self._disk = FormulaStore(folder, self.engine_key())
-        loaded = self._disk.load()
+        store = FormulaStore(folder, self.engine_key())
+        stamp = store.stamp()
+        if self._disk is not None and self._disk.path == store.path and stamp is not None \
+                and stamp == self._disk_stamp:
+            return  # the file this process read or wrote last (a rebuild under `mkdocs serve`): in memory already
+        self._disk = store
+        loaded = store.load()
         for key, rendered in loaded.items():
             self.cache.setdefault(key, rendered)
         self._from_disk = set(loaded)
+        self._disk_stamp = stamp
 
     def save_disk_cache(self) -> None:
         """After a successful build: the formulas it used, and only those (errors are never stored, so their
@@ -348,6 +363,7 @@ class Katex:
             _log.info(f"Zadachnik: cannot write the formula cache {self._disk.path}: {error}")
             return
         self._from_disk = set(formulas)
+        self._disk_stamp = self._disk.stamp()
 
     def render(self, tex: str, display: bool) -> str:
         key = (tex, display)
