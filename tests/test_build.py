@@ -369,3 +369,18 @@ def test_alternate_sitemaps_go_where_no_file_is(tmp_path: Path, directory_urls: 
     files.append(File("authoring/sitemap.xml", config.docs_dir, config.site_dir, directory_urls))
     add_alternate_sitemaps(files, config)
     assert sorted(file.dest_uri for file in files if file.generated_by == "zadachnik") == expected
+
+
+def test_package_files_enter_linked_folders(tmp_path) -> None:
+    """A linked assets/vendor (a developer's shared copy) is copied into the site like a real folder."""
+    from zadachnik.plugin import package_files
+
+    shared = tmp_path / "shared" / "katex"
+    shared.mkdir(parents=True)
+    (shared / "katex.min.css").write_text("css", encoding="utf-8")
+    assets = tmp_path / "assets"
+    assets.mkdir()
+    (assets / "zadachnik.css").write_text("css", encoding="utf-8")
+    (assets / "vendor").symlink_to(tmp_path / "shared", target_is_directory=True)
+    found = [path.relative_to(assets).as_posix() for path in package_files(assets)]
+    assert found == ["vendor/katex/katex.min.css", "zadachnik.css"]

@@ -362,7 +362,7 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
     skipped = () if with_python else PYTHON_ASSETS
     if offline:
         skipped = (*skipped, "vendor/pyodide")
-    for path in sorted(ASSETS.rglob("*")):
+    for path in package_files(ASSETS):
         rel = path.relative_to(ASSETS).as_posix()
         if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
                 and not rel.startswith(skipped):
@@ -373,6 +373,12 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
         for name in PYTHON_MODULES:
             files.append(File(name, str(PACKAGE), config.site_dir, config.use_directory_urls,
                               dest_uri=f"assets/zadachnik/py/{name}"))
+
+
+def package_files(folder: Path) -> list[Path]:
+    """Every file under `folder`, through linked folders too (a developer may link assets/vendor to a shared
+    copy; Path.rglob does not enter linked folders, and the site would lack KaTeX's CSS without a word)."""
+    return sorted(Path(root) / name for root, _, names in os.walk(folder, followlinks=True) for name in names)
 
 
 # What mkdocs-material's language selector looks for beside each page it may lead to: it fetches the sitemap of
