@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_SITE = ROOT / "tests" / "fixtures" / "site"
@@ -105,3 +106,18 @@ def fixture_server(fixture_site: Path):
 class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature
         pass
+
+
+@pytest.fixture(scope="session")
+def instant_server(tmp_path_factory):
+    """The sample site with mkdocs-material's instant navigation: pages swapped in without a reload. Material
+    only navigates instantly to addresses in its sitemap, which needs site_url, port included: the server
+    starts first, on the empty folder, to have one."""
+    theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
+    theme["features"] = [*theme["features"], "navigation.instant"]
+    site = tmp_path_factory.mktemp("instant") / "site"
+    site.mkdir()
+    url, server = serve(site)
+    build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
+    yield url
+    server.shutdown()

@@ -6,8 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
-from conftest import ROOT, build_site, serve
+from conftest import ROOT, build_site
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
 EXERCISES = "modern-llms/09-pretraining/exercises/"
@@ -69,21 +68,6 @@ def test_math_is_rendered_without_a_math_script(page, sample_server) -> None:
 
 
 # -- the learner's place when switching language -------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def instant_server(tmp_path_factory):
-    """The sample site with mkdocs-material's instant navigation: pages swapped in without a reload. Material
-    only navigates instantly to addresses in its sitemap, which needs site_url, port included: the server
-    starts first, on the empty folder, to have one."""
-    theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
-    theme["features"] = [*theme["features"], "navigation.instant"]
-    site = tmp_path_factory.mktemp("instant") / "site"
-    site.mkdir()
-    url, server = serve(site)
-    build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
-    yield url
-    server.shutdown()
 
 
 @pytest.fixture(scope="session")

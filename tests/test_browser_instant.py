@@ -4,24 +4,8 @@ re-creates every inline script of the new content with its text only (its type a
 from __future__ import annotations
 
 import pytest
-import yaml
-from conftest import ROOT, build_site, serve
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
-
-
-@pytest.fixture(scope="module")
-def instant_site(tmp_path_factory):
-    """The sample site with instant navigation. Material navigates instantly only to addresses in its sitemap,
-    which needs site_url, port included: the server starts first, on the empty folder, to have one."""
-    theme = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["theme"]
-    theme["features"] = [*theme["features"], "navigation.instant"]
-    site = tmp_path_factory.mktemp("instant-quiz") / "site"
-    site.mkdir()
-    url, server = serve(site)
-    build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
-    yield url
-    server.shutdown()
 
 
 @pytest.fixture
@@ -36,9 +20,9 @@ def page(browser):
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_a_quiz_reached_instantly_grades_and_says_its_words(page, instant_site, lang) -> None:
+def test_a_quiz_reached_instantly_grades_and_says_its_words(page, instant_server, lang) -> None:
     prefix = "" if lang == "ru" else "en/"
-    page.goto(instant_site + prefix)
+    page.goto(instant_server + prefix)
     page.evaluate("window.zqSamePage = true")
     page.evaluate(f"document.querySelector('.md-content a[href*=\"{QUIZ}\"]').click()")
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
