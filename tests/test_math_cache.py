@@ -219,6 +219,35 @@ def test_the_cache_survives_an_unwritable_folder(tmp_path: Path, monkeypatch) ->
     assert (tmp_path / "out1/demo/01-basics/quiz/index.html").is_file()
 
 
+def test_a_cache_write_never_touches_the_file_readers_open(tmp_path: Path, monkeypatch) -> None:
+    """The new file is complete before it takes the old one's place; a write that fails leaves the old one."""
+    engine = "e" * 64
+    store = FormulaStore(tmp_path, engine)
+    store.save({("a", False): "<span>a</span>"})
+    seen_by_a_reader = []
+    real_replace = os.replace
+
+    def replace(source, target) -> None:
+        seen_by_a_reader.append(FormulaStore(tmp_path, engine).load())
+        assert FormulaStore(tmp_path, engine).path == Path(target)
+        assert json.loads(Path(source).read_text(encoding="utf-8"))["entries"][0][0] == "b"
+        real_replace(source, target)
+
+    monkeypatch.setattr(mathtex.os, "replace", replace)
+    store.save({("b", True): "<span>b</span>"})
+    assert seen_by_a_reader == [{("a", False): "<span>a</span>"}]
+    assert store.load() == {("b", True): "<span>b</span>"}
+
+    def failing_replace(source, target) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(mathtex.os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        store.save({("c", False): "<span>c</span>"})
+    assert store.load() == {("b", True): "<span>b</span>"}
+    assert [path.name for path in tmp_path.iterdir()] == [store.path.name]
+
+
 def test_two_builds_at_once_share_one_cache(tmp_path: Path) -> None:
     site = fresh_site(tmp_path)
     for round_number in range(2):  # cold (both write), then warm (both read)
