@@ -44,7 +44,7 @@ def build_failure(config_file: Path, site_dir: Path, caplog) -> str:
 
 def copy_site(source: Path, target: Path) -> Path:
     """A writable copy of a site's sources (config, docs, exercises) to break on purpose."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("build"))
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("build", ".cache"))
     return target
 
 

@@ -34,7 +34,7 @@ def quiz_expectations(question: Question, lang: str) -> list[tuple[str, list[str
     """(CSS selector within the question, the TeX its elements must show in order)."""
     lists = question.lists
     expected = [
-        ("h3.zq-question__title", tex_in(question.title[lang].markdown)),
+        (".zq-question__title", tex_in(question.title[lang].markdown)),
         (".zq-question__body", tex_in(question.body[lang].markdown)),
     ]
     if "options" in lists and "items" not in lists:
