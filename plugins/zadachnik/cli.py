@@ -1,0 +1,315 @@
+"""The `zadachnik` command for authors: `new` writes a starter site, `check` checks course sources as the build
+does, without MkDocs: the same stages the plugin calls (reading, answer keys, Python, values, formulas)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+# MkDocs always adds these to a site's own extensions (mkdocs.config.defaults).
+MKDOCS_BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
+# The plugin's defaults (config.py, which imports MkDocs, so they are repeated here).
+DEFAULT_LANGUAGES = ["ru", "en"]
+DEFAULT_EXERCISES_DIR = "exercises"
+
+
+class CommandError(Exception):
+    """A mistake in how the command was called: one line for the author, exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    if arguments.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return arguments.run(arguments)
+    except CommandError as error:
+        print(f"zadachnik {arguments.command}: {error}", file=sys.stderr)
+        return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zadachnik", description="Zadachnik for course authors: start a course site, check its sources.")
+    parser.add_argument("--version", action="version", version=f"zadachnik {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    new = commands.add_parser(
+        "new", help="write a starter course site", description=(
+            "Write a starter site into DIR: mkdocs.yml with the plugin, a home page per language and one module "
+            "using every question type. It builds with 'mkdocs build --strict' as it is. DIR must be empty or "
+            "new; nothing is ever overwritten."))
+    new.add_argument("directory", metavar="DIR", type=Path, help="folder of the new site (new or empty)")
+    new.add_argument("--languages", metavar="CODES", default="ru,en",
+                     help="site languages, comma-separated, the first at the site root (default: ru,en)")
+    new.set_defaults(run=run_new)
+
+    check = commands.add_parser(
+        "check", help="check course sources without building the site", description=(
+            "Read and check every course source as the build does (format, answer keys, revealed answers, "
+            "reference solutions and hidden tests, checkers and their 'wrong:' answers, values files, formulas), "
+            "without building the site. Prints the build's file:line messages; exits with 1 on any problem."))
+    check.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, nargs="?",
+                       help="the course sources (default: the exercises_dir of mkdocs.yml, or ./exercises)")
+    check.add_argument("--config", "-f", metavar="FILE", type=Path,
+                       help="the site's mkdocs.yml (default: the one beside or above EXERCISES_DIR)")
+    check.add_argument("--languages", metavar="CODES",
+                       help="site languages, comma-separated, instead of those in mkdocs.yml")
+    check.set_defaults(run=run_check)
+    return parser
+
+
+def language_list(text: str) -> list[str]:
+    codes = [code.strip() for code in text.split(",") if code.strip()]
+    if not codes:
+        raise CommandError("--languages needs at least one language code, e.g. --languages ru,en")
+    if len(set(codes)) != len(codes):
+        raise CommandError(f"--languages names a language twice: {text}")
+    return codes
+
+
+# -- new ---------------------------------------------------------------------------------------------------------
+
+
+def run_new(arguments: argparse.Namespace) -> int:
+    from .starter import SUPPORTED, starter_files
+
+    languages = language_list(arguments.languages)
+    unsupported = [code for code in languages if code not in SUPPORTED]
+    if unsupported:
+        raise CommandError(f"no page words for the language '{unsupported[0]}': the supported languages are "
+                           f"{', '.join(SUPPORTED)} (write e.g. --languages {','.join(SUPPORTED)})")
+    target: Path = arguments.directory
+    if target.exists() and not target.is_dir():
+        raise CommandError(f"{target} is a file, not a folder: give the name of a new or empty folder")
+    if target.is_dir() and any(target.iterdir()):
+        raise CommandError(f"{target} is not empty, and 'new' overwrites nothing: give a new or empty folder")
+    files = starter_files(languages)
+    for relative, text in files.items():
+        path = target / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # "x": never replace a file, even one that appeared since the check above.
+        with path.open("x", encoding="utf-8", newline="\n") as output:
+            output.write(text)
+    print(f"A course site in {', '.join(languages)} is in {target}:")
+    print(f"  cd {target}")
+    print("  zadachnik check      # checks the sources in exercises/")
+    print("  mkdocs serve         # previews the site, rebuilt on every save")
+    return 0
+
+
+# -- check -------------------------------------------------------------------------------------------------------
+
+
+def run_check(arguments: argparse.Namespace) -> int:
+    config_file = arguments.config
+    if config_file is not None and not config_file.is_file():
+        raise CommandError(f"--config {config_file}: no such file")
+    if config_file is None:
+        config_file = find_config((arguments.exercises or Path.cwd() / DEFAULT_EXERCISES_DIR).resolve().parent)
+    site = read_site_config(config_file) if config_file is not None else SiteConfig()
+    base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
+    exercises = (arguments.exercises or base / site.exercises_dir).resolve()
+    if not exercises.is_dir():
+        raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
+                           + ("" if config_file else ", or run in the folder of mkdocs.yml"))
+    languages = language_list(arguments.languages) if arguments.languages else site.languages
+    problems = check_sources(exercises, languages, base, site)
+    for heading, lines in problems:
+        print(heading, file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"zadachnik check: the course sources in {shown(exercises, base)} are fine ({', '.join(languages)})")
+    return 0
+
+
+def shown(path: Path, base: Path) -> str:
+    """A path as the plugin shows it in messages: relative to the folder of mkdocs.yml where it can be."""
+    try:
+        return str(path.resolve().relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+def find_config(start: Path) -> Path | None:
+    """The site's mkdocs.yml: in `start` (the folder holding the exercises) or the nearest folder above it."""
+    for folder in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+    return None
+
+
+class SiteConfig:
+    """What the check needs of mkdocs.yml: the plugin's options and the site's Markdown extensions."""
+
+    def __init__(self, data: dict[str, Any] | None = None):
+        data = data or {}
+        options = zadachnik_options(data.get("plugins"))
+        self.exercises_dir = str(options.get("exercises_dir") or DEFAULT_EXERCISES_DIR)
+        self.languages = [str(code) for code in options.get("languages") or DEFAULT_LANGUAGES]
+        self.extensions: list[Any] = list(MKDOCS_BUILTIN_EXTENSIONS)
+        self.extension_configs: dict[str, dict[str, Any]] = {}
+        for item in data.get("markdown_extensions") or []:
+            name, settings = next(iter(item.items())) if isinstance(item, dict) else (item, None)
+            if name not in self.extensions:
+                self.extensions.append(name)
+            if isinstance(settings, dict):
+                self.extension_configs[name] = settings
+
+
+def zadachnik_options(plugins: Any) -> dict[str, Any]:
+    """The zadachnik plugin's options from `plugins:`, a list (of names or one-key mappings) or a mapping."""
+    items = plugins.items() if isinstance(plugins, dict) else (
+        (next(iter(item.items())) if isinstance(item, dict) else (item, None)) for item in plugins or [])
+    for name, options in items:
+        if str(name).split("/")[-1] == "zadachnik":
+            return options if isinstance(options, dict) else {}
+    return {}
+
+
+def read_site_config(path: Path) -> SiteConfig:
+    import yaml
+
+    class SiteLoader(yaml.SafeLoader):
+        """MkDocs' tags: !ENV takes its default, !relative the text, !!python/name imports the object."""
+
+    def environment(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        values = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [
+            loader.construct_scalar(node)]
+        for name in values[:-1] if len(values) > 1 else values:
+            if str(name) in os.environ:
+                return os.environ[str(name)]
+        return values[-1] if len(values) > 1 else None
+
+    def python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+        module, _, name = suffix.rpartition(".")
+        return getattr(importlib.import_module(module), name)
+
+    SiteLoader.add_constructor("!ENV", environment)
+    SiteLoader.add_constructor("!relative", lambda loader, node: loader.construct_scalar(node))
+    SiteLoader.add_multi_constructor("tag:yaml.org,2002:python/name:", python_name)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SiteLoader)  # noqa: S506 - SafeLoader's subclass
+    except (OSError, yaml.YAMLError, ImportError, AttributeError) as error:
+        raise CommandError(f"cannot read {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise CommandError(f"{path} is not an MkDocs configuration")
+    inherited = data.pop("INHERIT", None)
+    if inherited:
+        parent = read_raw(path.parent / str(inherited), SiteLoader)
+        data = merged(parent, data)
+    return SiteConfig(data)
+
+
+def read_raw(path: Path, loader: Any) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
+    except (OSError, yaml.YAMLError, ImportError, AttributeError) as error:
+        raise CommandError(f"cannot read {path}: {error}") from None
+    inherited = data.pop("INHERIT", None) if isinstance(data, dict) else None
+    if inherited:
+        data = merged(read_raw(path.parent / str(inherited), loader), data)
+    return data if isinstance(data, dict) else {}
+
+
+def merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """MkDocs' INHERIT: mappings merge key by key, anything else (lists included) is replaced."""
+    result = dict(parent)
+    for key, value in child.items():
+        result[key] = merged(result[key], value) if isinstance(value, dict) and isinstance(
+            result.get(key), dict) else value
+    return result
+
+
+Problems = list[tuple[str, list[str]]]
+
+
+def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig) -> Problems:
+    """Every problem the build would stop at in these sources, grouped under the build's own headings."""
+    from .checks import check_answer_keys
+    from .errors import SourceErrors
+    from .model import load_courses
+    from .site import Languages, course_id_problems
+
+    def shown_here(path: Path) -> str:
+        return shown(path, base)
+
+    try:
+        courses = load_courses(exercises, languages, base)
+    except SourceErrors as found:
+        return [(sources_heading(len(found.errors)), [str(error) for error in found.errors])]
+    problems: Problems = []
+    key_problems = check_answer_keys(courses, languages, shown_here)
+    if key_problems:
+        problems.append((sources_heading(len(key_problems)), [str(error) for error in key_problems]))
+    clashes = course_id_problems(courses, Languages(languages), shown_here)
+    if clashes:
+        problems.append(("Zadachnik: the navigation can't tell the languages apart:",
+                         [str(problem) for problem in clashes]))
+    problems.extend(page_problems(courses, languages, base, site, shown_here))
+    return problems
+
+
+def sources_heading(count: int) -> str:
+    return f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:"
+
+
+def page_problems(courses: list[Any], languages: list[str], base: Path, site: SiteConfig, shown_here: Any) -> Problems:
+    """Render each generated page's Markdown with the site's extensions, as MkDocs would: formulas KaTeX refuses
+    and author text that swallows the rest of the page, at their file:line."""
+    import markdown
+
+    from .mathtex import CACHE_DIR, MathExtension, MathLog, formulas_in, line_of, shared_katex
+    from .render import KINDS, MissingPiece, module_has, plan_page, split_pieces
+
+    plans = [plan_page(course, module, kind, lang) for course in courses for module in course.modules
+             for kind in KINDS if module_has(module, kind) for lang in languages]
+    katex = shared_katex()
+    # Formulas earlier builds rendered; the cache is only read: it keeps what the last build used.
+    katex.use_disk_cache(base / CACHE_DIR)
+    math_log = MathLog()
+    try:
+        converter = markdown.Markdown(extensions=[*site.extensions, MathExtension(log=math_log)],
+                                      extension_configs=site.extension_configs)
+    except Exception as error:  # noqa: BLE001 - a site's extension that cannot load is the config's problem
+        raise CommandError(f"cannot load the site's Markdown extensions: {error}") from None
+    math_lines: list[str] = []
+    unclosed: list[str] = []
+    try:
+        katex.prefetch([formula for plan in plans for piece in plan.pieces for formula in formulas_in(piece.markdown)],
+                       max(1, (os.cpu_count() or 1) - 1))
+        for plan in plans:
+            math_log.errors.clear()
+            page_html = converter.reset().convert(plan.markdown().split("\n---\n", 1)[1])
+            for error in math_log.errors:
+                line = line_of([(fragment.markdown, fragment.line) for fragment in plan.pieces], error)
+                math_lines.append(f"{shown_here(plan.source)}:{line or 1}: invalid TeX '{error.tex}': {error}")
+            try:
+                split_pieces(plan, page_html)
+            except MissingPiece as missing:
+                unclosed.append(f"{shown_here(plan.source)}:{missing.fragment.line}: {missing}")
+    finally:
+        katex.close()
+    problems: Problems = []
+    if math_lines:
+        problems.append(("Zadachnik: KaTeX cannot render:", [
+            *dict.fromkeys(math_lines), "(fix the formula; KaTeX's supported functions: katex.org/docs/supported)"]))
+    if unclosed:
+        problems.append(("Zadachnik: author text that is not closed swallows the rest of its page:",
+                         list(dict.fromkeys(unclosed))))
+    return problems
