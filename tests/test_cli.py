@@ -1,0 +1,216 @@
+"""The `zadachnik` command: `check` finds what the build finds, with the build's messages, without MkDocs;
+`new` writes a starter site that builds as it is. Run as the installed console script and as `python -m`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from conftest import ROOT, build_failure, build_site
+from zadachnik import __version__
+
+CONSOLE_SCRIPT = Path(sys.executable).parent / "zadachnik"
+RUNNERS = {"script": [str(CONSOLE_SCRIPT)], "module": [sys.executable, "-m", "zadachnik"]}
+QUESTION_TYPES = {"single", "multiple", "numeric", "matching", "open", "mixed", "code"}
+INFRA = Path("exercises/rl-for-llm/12-infrastructure")
+PRETRAINING = Path("exercises/modern-llms/09-pretraining")
+
+
+def zadachnik(*args: str, cwd: Path, runner: str = "script") -> subprocess.CompletedProcess[str]:
+    assert CONSOLE_SCRIPT.is_file(), "the console script is missing: run '.venv/bin/pip install -e . -q --no-deps'"
+    return subprocess.run([*RUNNERS[runner], *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+
+def sample_copy(target: Path) -> Path:
+    """The sample site's sources (config, pages, courses) to break on purpose; no caches, no build."""
+    target.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    for folder in ("docs", "exercises"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} is not once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def problem_lines(output: str) -> set[str]:
+    """The file:line messages of a report: the indented lines naming a place."""
+    return {line.strip() for line in output.splitlines()
+            if line.startswith("  ") and line.strip().startswith("exercises/")}
+
+
+# -- check -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_check_passes_on_the_sample_course(runner: str) -> None:
+    result = zadachnik("check", cwd=ROOT, runner=runner)
+    assert result.returncode == 0, result.stderr
+    assert "are fine" in result.stdout and result.stderr == ""
+
+
+def test_check_finds_the_config_above_the_exercises_it_is_given(tmp_path: Path) -> None:
+    # Run from elsewhere: the languages come from the mkdocs.yml beside the exercises folder.
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: [en, ru]")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = zadachnik("check", str(site / "exercises"), cwd=elsewhere)
+    assert result.returncode == 0, result.stderr
+    assert "(en, ru)" in result.stdout
+
+
+def test_languages_option_overrides_the_config() -> None:
+    # The sample sources have ru and en parts: a site in en alone refuses the ru parts, at their lines.
+    result = zadachnik("check", "--languages", "en", cwd=ROOT)
+    assert result.returncode == 1
+    assert f"{INFRA}/quiz.md:" in result.stderr and "unknown language 'ru'" in result.stderr
+
+
+def test_check_does_not_import_mkdocs() -> None:
+    program = ("import sys\nfrom zadachnik.cli import main\ncode = main(['check', 'exercises'])\n"
+               "print(sorted(name for name in sys.modules if name.split('.')[0] in ('mkdocs', 'material')))\n"
+               "sys.exit(code)")
+    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+
+
+def bad_answer_key(site: Path) -> None:
+    edit(site / INFRA / "quiz.md", "type: single\nanswer: 2\n", "type: single\nanswer: 9\n")
+
+
+def revealed_answer_contradicts_key(site: Path) -> None:
+    # The Russian page reveals 0,5 (a decimal comma), which this checker does not take for the key's 0.5.
+    edit(site / INFRA / "quiz.md", '  util: {answer: "(4+4+4+12)/(4*12)", atol: 0.000001}\n',
+         '  util: {answer: "(4+4+4+12)/(4*12)", atol: 0.000001}\ncheck: |\n  def check(answer):\n'
+         '      return answer["fields"]["util"]["text"] == "0.5"\n')
+
+
+def failing_reference_solution(site: Path) -> None:
+    edit(site / INFRA / "quiz.md", "      return total * total / squares\n", "      return total / squares\n")
+
+
+def checker_accepting_a_wrong_answer(site: Path) -> None:
+    edit(site / INFRA / "quiz.md", '  util: {answer: "(4+4+4+12)/(4*12)", atol: 0.000001}\n',
+         '  util: {answer: "(4+4+4+12)/(4*12)", atol: 0.000001}\ncheck: |\n  def check(answer):\n'
+         '      return True\nwrong:\n  - {util: "0.9"}\n')
+
+
+def bad_formula(site: Path) -> None:
+    edit(site / INFRA / "quiz.md", "У модели $7\\cdot 10^9$ параметров.", "У модели $7\\cdot 10^{9$ параметров.")
+
+
+def broken_values_file(site: Path) -> None:
+    edit(site / PRETRAINING / "files" / "pretrain_calc.py", "def values() -> dict[str, float]:\n",
+         "def values() -> dict[str, float]:\n    1 / 0\n")
+
+
+BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
+    "bad answer key": (bad_answer_key, f"{INFRA}/quiz.md:3: the correct option '9' does not exist"),
+    "reveal contradicts key": (revealed_answer_contradicts_key,
+                               f"{INFRA}/quiz.md:338: question P06: its checker rejects the answer its 'ru' page "
+                               "reveals ({'fields': {'util': '0,5'}})"),
+    "failing reference solution": (failing_reference_solution,
+                                   f"{INFRA}/quiz.md:532: question P08-code: the reference solution fails"),
+    "checker accepts a wrong answer": (checker_accepting_a_wrong_answer,
+                                       f"{INFRA}/quiz.md:338: question P06: its checker accepts "
+                                       "{'fields': {'util': '0.9'}}, listed under 'wrong'"),
+    "bad formula": (bad_formula, f"{INFRA}/quiz.md:47: invalid TeX '7\\cdot 10^{{9': "),
+    "broken values file": (broken_values_file, f"{PRETRAINING}/module.yml:5: cannot read the module's values: "
+                           "division by zero (ZeroDivisionError at files/pretrain_calc.py:337)"),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_check_reports_what_the_build_reports(name: str, tmp_path: Path, caplog) -> None:
+    breakage, expected = BROKEN[name]
+    site = sample_copy(tmp_path / "site")
+    breakage(site)
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert expected in result.stderr
+    found = problem_lines(result.stderr)
+    assert found, result.stderr
+    built = build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
+    assert found == problem_lines("\n".join(f"  {line.strip()}" for line in built.splitlines()))
+
+
+def test_check_without_sources_says_so(tmp_path: Path) -> None:
+    result = zadachnik("check", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not a folder of course sources" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- new ---------------------------------------------------------------------------------------------------------
+
+
+def test_new_site_builds_strict_with_every_question_type(tmp_path: Path) -> None:
+    result = zadachnik("new", str(tmp_path / "course"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "course"
+    assert zadachnik("check", cwd=site).returncode == 0
+    built = build_site(site / "mkdocs.yml", tmp_path / "built")
+    module = "first-course/01-first-steps"
+    for prefix in ("", "en/"):
+        quiz = BeautifulSoup((built / prefix / module / "quiz" / "index.html").read_text(encoding="utf-8"),
+                             "html.parser")
+        assert {section["data-zq-type"] for section in quiz.select("[data-zq-type]")} == QUESTION_TYPES
+        assert '"check"' in quiz.decode(), "the starter has a question with a checker"
+        exercises = (built / prefix / module / "exercises" / "index.html").read_text(encoding="utf-8")
+        assert "01-first-steps-files.zip" in exercises
+    assert (built / module / "01-first-steps-files.zip").is_file()
+    home = (built / "index.html").read_text(encoding="utf-8")
+    assert "first-steps/quiz/" in home, "the home page lists the course"
+
+
+def test_new_site_in_one_language_builds(tmp_path: Path) -> None:
+    assert zadachnik("new", "course", "--languages", "en", cwd=tmp_path).returncode == 0
+    built = build_site(tmp_path / "course" / "mkdocs.yml", tmp_path / "built")
+    quiz = (built / "first-course" / "01-first-steps" / "quiz" / "index.html").read_text(encoding="utf-8")
+    assert "The mean in code" in quiz and not (built / "en").exists()
+
+
+def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    target = tmp_path / "mine"
+    target.mkdir()
+    (target / "mkdocs.yml").write_text("site_name: Mine\n", encoding="utf-8")
+    result = zadachnik("new", str(target), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not empty" in result.stderr and "overwrites nothing" in result.stderr
+    assert [path.name for path in target.iterdir()] == ["mkdocs.yml"]
+    assert (target / "mkdocs.yml").read_text(encoding="utf-8") == "site_name: Mine\n"
+
+
+def test_new_refuses_a_language_without_page_words(tmp_path: Path) -> None:
+    result = zadachnik("new", "course", "--languages", "ru,fr", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "'fr'" in result.stderr and "ru, en" in result.stderr
+    assert not (tmp_path / "course").exists()
+
+
+# -- version and help --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_version(runner: str, tmp_path: Path) -> None:
+    result = zadachnik("--version", cwd=tmp_path, runner=runner)
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"zadachnik {__version__}"
+
+
+@pytest.mark.parametrize("command", ["new", "check"])
+def test_help_of_each_command(command: str, tmp_path: Path) -> None:
+    result = zadachnik(command, "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"usage: zadachnik {command}") and "--languages" in result.stdout
