@@ -23,7 +23,7 @@ from .bundle import bundle
 from .checks import check_answer_keys
 from .config import ZadachnikConfig
 from .coursefiles import zip_course_files
-from .errors import SourceErrors
+from .errors import SourceError, SourceErrors
 from .i18n import strings
 from .mathtex import (
     CACHE_DIR,
@@ -52,6 +52,7 @@ from .render import (
     searchable,
 )
 from .site import Languages, course_id_problems, module_page_uri
+from .source import track_fence
 
 log = get_plugin_logger(__name__)
 PACKAGE = Path(__file__).parent
@@ -64,7 +65,13 @@ SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
 PYTHON_MODULES = ("numbers.py", "pyrunner.py")
 # Used while building (KaTeX runs in Python's embedded V8), never by a page.
 BUILD_ONLY = {"katex.min.js"}
+# Where a hand-written page gets the course list: a line of its own, outside code blocks. The div holds a note that
+# a build without Zadachnik (another builder, or the plugin left out) shows in the list's place; the plugin replaces
+# the div whole. The bare comment is the older marker, still read, but invisible when nothing replaces it.
 HOME_MARKER = "<!-- zadachnik:courses -->"
+_HOME_MARKER_LINE = re.compile(r"^ {0,3}<!-- zadachnik:courses -->[ \t]*$")
+_COURSE_LIST_START = re.compile(r"""^ {0,3}<div\b[^>]*\bclass\s*=\s*["'][^"']*\bzadachnik-courses\b""")
+_COURSE_LIST_END = "</div>"
 # Package asset → its place in the site. KaTeX is vendored at set-up time (scripts/vendor_assets.py).
 STYLESHEETS = {"vendor/katex/katex.min.css": "assets/zadachnik/katex/katex.min.css",
                "zadachnik.css": "assets/zadachnik/zadachnik.css"}
@@ -128,9 +135,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.math_log.errors.clear()
-        if HOME_MARKER in markdown:
-            markdown = markdown.replace(HOME_MARKER, self.home_listing(page))
-        return markdown
+        return self.with_course_lists(markdown, page)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         plan = self.plans.get(page.file.src_uri)
@@ -235,6 +240,44 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             return posixpath.relpath(module_page_uri(course, module, kind, lang, self.languages), here or ".")
 
         return home_listing(self.courses, lang, link)
+
+    def with_course_lists(self, markdown: str, page: Page) -> str:
+        """The page with each course-list marker replaced by the list; a marker shown in a code block stays."""
+        lines = markdown.split("\n")
+        result: list[str] = []
+        fence: str | None = None
+        index = 0
+        while index < len(lines):
+            line = lines[index]
+            start = _COURSE_LIST_START.match(line) if fence is None else None
+            if start is None and (fence is not None or not _HOME_MARKER_LINE.match(line)):
+                fence = track_fence(line, fence)
+                result.append(line)
+                index += 1
+                continue
+            end = index
+            if start is not None:
+                # The note may span lines; the div ends at the first </div> after its opening tag.
+                while end < len(lines) and _COURSE_LIST_END not in lines[end][start.end() if end == index else 0:]:
+                    end += 1
+                if end == len(lines):
+                    raise PluginError(f"Zadachnik: {self.unclosed_course_list(page, markdown, index)}")
+            rest = lines[end].split(_COURSE_LIST_END, 1)[1].strip() if start is not None else ""
+            result.extend(["", self.home_listing(page), "", *([rest] if rest else [])])
+            index = end + 1
+        return "\n".join(result)
+
+    def unclosed_course_list(self, page: Page, markdown: str, index: int) -> SourceError:
+        path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        source = path.read_text(encoding="utf-8") if path and path.is_file() else ""
+        # page.markdown is the file without its front matter: count the lines that went.
+        skipped = source[: len(source) - len(markdown)].count("\n") if source.endswith(markdown) else 0
+        return SourceError(
+            self.shown(path) if path else page.file.src_uri, skipped + index + 1,
+            'the course list\'s <div class="zadachnik-courses"> has no </div>',
+            'close it after the note: <div class="zadachnik-courses">The course list is made by the Zadachnik '
+            "plugin, which did not run when this site was built.</div>",
+        )
 
     def alternates(self, page: Page) -> list[dict[str, str]]:
         assert self.files is not None
