@@ -203,3 +203,13 @@ def test_unclosed_marker_fails_the_build_at_its_line(tmp_path: Path, caplog) -> 
     message = build_failure(source / "mkdocs.yml", tmp_path / "site", caplog)
     assert "docs/en/index.md:5:" in message
     assert "</div>" in message
+
+
+def test_unclosed_marker_below_front_matter_is_reported_at_its_line_in_the_file(tmp_path: Path, caplog) -> None:
+    """MkDocs hands the plugin the page without its front matter: the line must still be the file's."""
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    index = source / "docs" / "index.md"
+    index.write_text('---\ntitle: Главная\n---\n\n# Главная\n\n<div class="zadachnik-courses">\nПримечание.\n',
+                     encoding="utf-8")
+    message = build_failure(source / "mkdocs.yml", tmp_path / "site", caplog)
+    assert "docs/index.md:7:" in message and "Traceback" not in message
