@@ -1,4 +1,5 @@
-"""Benchmarks: build scaling against plain mkdocs-material, math, page speed, offline. Writes bench/results.md.
+"""Benchmarks: build scaling against plain mkdocs-material, math, page speed, offline, `zadachnik check` against a
+build. Writes bench/results.md.
 
 Machines here are shared and noisy, so targets are ratios measured in one run, never absolute timings in tests.
 Run with `make bench`; `python bench/run.py build math` measures only those sections and rewrites only them in
@@ -29,7 +30,7 @@ from generate import generate  # noqa: E402
 SIZES = (250, 500, 1000, 2000)
 # The course size the build targets are set at.
 CACHE_QUESTIONS = 1000
-SECTIONS = ("build", "math", "pages", "offline")
+SECTIONS = ("build", "math", "pages", "offline", "check")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -362,6 +363,52 @@ def offline_section(work: Path) -> list[str]:
             f"- From file://, opening the quiz page to Python ready: {away['python_ready_s']:.1f} s.", ""]
 
 
+def timed_check(site: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=site, env=ENV, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def check_against_build(site: Path, work: Path, rounds: int = 3) -> dict[str, float]:
+    """`zadachnik check` and a build of the same site in turn, cold (no formula cache) and warm (the cache the
+    build before left; the check only reads it); the fastest of `rounds` each."""
+    from zadachnik.mathtex import CACHE_DIR
+
+    times: dict[str, list[float]] = {"check cold": [], "build cold": [], "check warm": [], "build warm": []}
+    for _ in range(rounds):
+        shutil.rmtree(site / CACHE_DIR, ignore_errors=True)
+        times["check cold"].append(timed_check(site))
+        times["build cold"].append(timed_build(site, work / "out-check"))
+        times["check warm"].append(timed_check(site))
+        times["build warm"].append(timed_build(site, work / "out-check"))
+    return {key: min(values) for key, values in times.items()}
+
+
+def check_section(work: Path) -> list[str]:
+    sample = work / "check-sample"
+    sample.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", sample / "mkdocs.yml")
+    for folder in ("docs", "exercises"):
+        shutil.copytree(ROOT / folder, sample / folder)
+    generate(work / f"check{CACHE_QUESTIONS}", CACHE_QUESTIONS)
+    synthetic = work / f"check{CACHE_QUESTIONS}" / "zadachnik"
+    courses = {"sample course": sample, f"{CACHE_QUESTIONS:,} questions": synthetic}
+    lines = ["## 5. Check", "", measured("check"), "",
+             "`zadachnik check` (every source read and checked as the build does: answer keys, reference solutions, "
+             "checkers, values files, formulas; no site written) against `mkdocs build` of the same site, each a "
+             "new process, in turn; cold with `.cache/zadachnik` removed, warm with the cache the build before "
+             "left; the fastest of three each.", "",
+             "| course | cache | check, s | build, s | check / build | target ≤ 0.5× |", "|---|---|---:|---:|---:|---|"]
+    for name, site in courses.items():
+        found = check_against_build(site, work)
+        for cache in ("cold", "warm"):
+            ratio = found[f"check {cache}"] / found[f"build {cache}"]
+            lines.append(f"| {name} | {cache} | {found[f'check {cache}']:.2f} | {found[f'build {cache}']:.2f} | "
+                         f"{ratio:.2f} | {verdict(ratio <= 0.5)} |")
+    return [*lines, ""]
+
+
 def measured(section: str) -> str:
     return f"Measured {time.strftime('%Y-%m-%d')} by `python bench/run.py {section}`."
 
@@ -385,7 +432,8 @@ def main(chosen: list[str]) -> None:
     if unknown:
         raise SystemExit(f"unknown sections {unknown}: choose from {', '.join(SECTIONS)}")
     chosen = chosen or list(SECTIONS)
-    makers = {"build": build_section, "math": math_section, "pages": pages_section, "offline": offline_section}
+    makers = {"build": build_section, "math": math_section, "pages": pages_section, "offline": offline_section,
+              "check": check_section}
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         sections = {name: makers[name](work) for name in SECTIONS if name in chosen}

@@ -16,6 +16,10 @@ from . import __version__
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 # MkDocs always adds these to a site's own extensions (mkdocs.config.defaults).
 MKDOCS_BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
+# Headings' ids and the contents change nothing the check reports.
+UNUSED_EXTENSIONS = {"toc", "markdown.extensions.toc"}
+# The name mathtex registers its inline pattern under.
+MATH_PATTERN = "zadachnik-math-inline"
 # The plugin's defaults (config.py, which imports MkDocs, so they are repeated here).
 DEFAULT_LANGUAGES = ["ru", "en"]
 DEFAULT_EXERCISES_DIR = "exercises"
@@ -269,6 +273,17 @@ def sources_heading(count: int) -> str:
     return f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:"
 
 
+def keep_only_what_finds_formulas(converter: Any) -> None:
+    """Drop the inline patterns that run after the math pattern: Markdown applies inline patterns in priority
+    order, so which text is a formula depends only on those before it (code spans and extensions above it), and
+    a marker between pieces is a block, which no inline pattern changes. Links, emphasis and the rest were most
+    of the conversion's time, and the check shows none of their output."""
+    converter.inlinePatterns._sort()
+    names = [item.name for item in converter.inlinePatterns._priority]  # highest priority first
+    for name in names[names.index(MATH_PATTERN) + 1:]:
+        converter.inlinePatterns.deregister(name)
+
+
 def page_problems(courses: list[Any], languages: list[str], base: Path, site: SiteConfig, shown_here: Any) -> Problems:
     """Render each generated page's Markdown with the site's extensions, as MkDocs would: formulas KaTeX refuses
     and author text that swallows the rest of the page, at their file:line."""
@@ -284,15 +299,20 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     katex.use_disk_cache(base / CACHE_DIR)
     math_log = MathLog()
     try:
-        converter = markdown.Markdown(extensions=[*site.extensions, MathExtension(log=math_log)],
-                                      extension_configs=site.extension_configs)
+        extensions = [name for name in site.extensions if name not in UNUSED_EXTENSIONS]
+        converter = markdown.Markdown(extensions=[*extensions, MathExtension(log=math_log)],
+                                      extension_configs={name: settings for name, settings in
+                                                         site.extension_configs.items() if name in extensions})
     except Exception as error:  # noqa: BLE001 - a site's extension that cannot load is the config's problem
         raise CommandError(f"cannot load the site's Markdown extensions: {error}") from None
+    keep_only_what_finds_formulas(converter)
     math_lines: list[str] = []
     unclosed: list[str] = []
     try:
+        # Rendered here, in batches: the pool of processes the build renders in while MkDocs makes pages costs
+        # more to start than it saves when converting the pages is all there is to overlap with.
         katex.prefetch([formula for plan in plans for piece in plan.pieces for formula in formulas_in(piece.markdown)],
-                       max(1, (os.cpu_count() or 1) - 1))
+                       workers=0)
         for plan in plans:
             math_log.errors.clear()
             page_html = converter.reset().convert(plan.markdown().split("\n---\n", 1)[1])
