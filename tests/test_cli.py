@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT, build_failure, build_site
 from zadachnik import __version__
@@ -116,6 +119,11 @@ def broken_values_file(site: Path) -> None:
          "def values() -> dict[str, float]:\n    1 / 0\n")
 
 
+def unclosed_html_tag(site: Path) -> None:
+    edit(site / INFRA / "quiz.md", "Назовите хотя бы четыре возможные причины и опишите",
+         "<div>\n\nНазовите хотя бы четыре возможные причины и опишите")
+
+
 BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "bad answer key": (bad_answer_key, f"{INFRA}/quiz.md:3: the correct option '9' does not exist"),
     "reveal contradicts key": (revealed_answer_contradicts_key,
@@ -127,6 +135,7 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
                                        f"{INFRA}/quiz.md:338: question P06: its checker accepts "
                                        "{'fields': {'util': '0.9'}}, listed under 'wrong'"),
     "bad formula": (bad_formula, f"{INFRA}/quiz.md:47: invalid TeX '7\\cdot 10^{{9': "),
+    "unclosed HTML tag": (unclosed_html_tag, f"{INFRA}/quiz.md:773: text starting at line 773 is not closed"),
     "broken values file": (broken_values_file, f"{PRETRAINING}/module.yml:5: cannot read the module's values: "
                            "division by zero (ZeroDivisionError at files/pretrain_calc.py:337)"),
 }
@@ -146,10 +155,33 @@ def test_check_reports_what_the_build_reports(name: str, tmp_path: Path, caplog)
     assert found == problem_lines("\n".join(f"  {line.strip()}" for line in built.splitlines()))
 
 
+def test_formula_in_code_is_not_a_formula(tmp_path: Path) -> None:
+    # As in the build: a code span keeps its dollars, even with the inline patterns after math left out.
+    site = sample_copy(tmp_path / "site")
+    edit(site / INFRA / "quiz.md", "У модели $7\\cdot 10^9$ параметров.", "У модели `$7\\cdot 10^{9$` параметров.")
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 0, result.stderr
+
+
 def test_check_without_sources_says_so(tmp_path: Path) -> None:
     result = zadachnik("check", cwd=tmp_path)
     assert result.returncode == 2
     assert "is not a folder of course sources" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_pre_commit_hooks_run_the_check(tmp_path: Path) -> None:
+    # Each hook as pre-commit runs it: its entry, with no file names, in the root of the author's repository.
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert {hook["id"] for hook in hooks} == {"zadachnik-check", "zadachnik-check-installed"}
+    site = sample_copy(tmp_path / "site")
+    bad_formula(site)
+    for hook in hooks:
+        assert hook["pass_filenames"] is False
+        assert re.search(hook["files"], f"{INFRA}/quiz.md") and re.search(hook["files"], "mkdocs.yml")
+        command = shlex.split(hook["entry"])
+        assert command[0] == "zadachnik"
+        assert zadachnik(*command[1:], cwd=ROOT).returncode == 0
+        assert zadachnik(*command[1:], cwd=site).returncode == 1
 
 
 # -- new ---------------------------------------------------------------------------------------------------------
