@@ -203,7 +203,7 @@ def test_new_site_builds_strict_with_every_question_type(tmp_path: Path) -> None
         assert "01-first-steps-files.zip" in exercises
     assert (built / module / "01-first-steps-files.zip").is_file()
     home = (built / "index.html").read_text(encoding="utf-8")
-    assert "first-steps/quiz/" in home, "the home page lists the course"
+    assert "first-steps/quiz/" in home and "did not run" not in home, "the home page lists the course"
 
 
 def test_new_site_in_one_language_builds(tmp_path: Path) -> None:

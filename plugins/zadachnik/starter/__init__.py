@@ -61,7 +61,9 @@ TEXT: dict[str, dict[str, str]] = {
 Этот сайт собран из исходников в папке `exercises/`. Правьте их и смотрите результат
 командой `mkdocs serve`; `zadachnik check` проверяет исходники без сборки сайта.
 
-<!-- zadachnik:courses -->
+<div class="zadachnik-courses">
+Список курсов составляет плагин Zadachnik, но при сборке этого сайта он не запускался.
+</div>
 """,
         "course": "Первый курс",
         "module": "Первые шаги",
@@ -75,7 +77,9 @@ TEXT: dict[str, dict[str, str]] = {
 This site is built from the sources in `exercises/`. Edit them and watch the result with
 `mkdocs serve`; `zadachnik check` checks the sources without building the site.
 
-<!-- zadachnik:courses -->
+<div class="zadachnik-courses">
+The course list is made by the Zadachnik plugin, which did not run when this site was built.
+</div>
 """,
         "course": "First course",
         "module": "First steps",
