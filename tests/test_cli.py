@@ -163,6 +163,30 @@ def test_formula_in_code_is_not_a_formula(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+CONFIG_MISTAKES = {
+    "not YAML": ("site_name: [unclosed\n", "cannot read"),
+    "languages not a list": ("site_name: S\nplugins:\n  - zadachnik:\n      languages: en\n", "is a list of codes"),
+    "unknown extension": ("site_name: S\nmarkdown_extensions:\n  - no_such_extension_here\n",
+                          "cannot load the site's Markdown extensions"),
+    "unknown Python name": ("site_name: S\nx: !!python/name:no_such_module.thing\n", "cannot read"),
+}
+
+
+@pytest.mark.parametrize("name", CONFIG_MISTAKES)
+def test_a_config_it_cannot_use_is_one_line_not_a_traceback(name: str, tmp_path: Path) -> None:
+    config, expected = CONFIG_MISTAKES[name]
+    site = sample_copy(tmp_path / "site")
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_config_that_is_not_there_is_named(tmp_path: Path) -> None:
+    result = zadachnik("check", "--config", "nowhere.yml", cwd=ROOT)
+    assert result.returncode == 2 and "nowhere.yml: no such file" in result.stderr
+
+
 def test_check_without_sources_says_so(tmp_path: Path) -> None:
     result = zadachnik("check", cwd=tmp_path)
     assert result.returncode == 2
@@ -222,6 +246,14 @@ def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
     assert "is not empty" in result.stderr and "overwrites nothing" in result.stderr
     assert [path.name for path in target.iterdir()] == ["mkdocs.yml"]
     assert (target / "mkdocs.yml").read_text(encoding="utf-8") == "site_name: Mine\n"
+
+
+def test_new_into_a_place_it_cannot_write_says_so(tmp_path: Path) -> None:
+    # A file where the folder's parent should be: nothing can be created there.
+    (tmp_path / "taken").write_text("a file\n", encoding="utf-8")
+    result = zadachnik("new", str(tmp_path / "taken" / "course"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "cannot write the starter site" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_new_refuses_a_language_without_page_words(tmp_path: Path) -> None:

@@ -99,12 +99,15 @@ def run_new(arguments: argparse.Namespace) -> int:
     if target.is_dir() and any(target.iterdir()):
         raise CommandError(f"{target} is not empty, and 'new' overwrites nothing: give a new or empty folder")
     files = starter_files(languages)
-    for relative, text in files.items():
-        path = target / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # "x": never replace a file, even one that appeared since the check above.
-        with path.open("x", encoding="utf-8", newline="\n") as output:
-            output.write(text)
+    try:
+        for relative, text in files.items():
+            path = target / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # "x": never replace a file, even one that appeared since the check above.
+            with path.open("x", encoding="utf-8", newline="\n") as output:
+                output.write(text)
+    except OSError as error:
+        raise CommandError(f"cannot write the starter site: {error}") from None
     print(f"A course site in {', '.join(languages)} is in {target}:")
     print(f"  cd {target}")
     print("  zadachnik check      # checks the sources in exercises/")
@@ -163,7 +166,11 @@ class SiteConfig:
         data = data or {}
         options = zadachnik_options(data.get("plugins"))
         self.exercises_dir = str(options.get("exercises_dir") or DEFAULT_EXERCISES_DIR)
-        self.languages = [str(code) for code in options.get("languages") or DEFAULT_LANGUAGES]
+        languages = options.get("languages") or DEFAULT_LANGUAGES
+        if not isinstance(languages, list):
+            raise CommandError(f"the zadachnik plugin's 'languages' is a list of codes, not {languages!r} "
+                               "(write e.g. 'languages: [ru, en]')")
+        self.languages = [str(code) for code in languages]
         self.extensions: list[Any] = list(MKDOCS_BUILTIN_EXTENSIONS)
         self.extension_configs: dict[str, dict[str, Any]] = {}
         for item in data.get("markdown_extensions") or []:
