@@ -296,7 +296,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     and author text that swallows the rest of the page, at their file:line."""
     import markdown
 
-    from .mathtex import CACHE_DIR, MathExtension, MathLog, formulas_in, line_of, shared_katex
+    from .mathtex import CACHE_DIR, KatexUnavailable, MathExtension, MathLog, formulas_in, line_of, shared_katex
     from .render import KINDS, MissingPiece, module_has, plan_page, split_pieces
 
     plans = [plan_page(course, module, kind, lang) for course in courses for module in course.modules
@@ -330,6 +330,9 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
                 split_pieces(plan, page_html)
             except MissingPiece as missing:
                 unclosed.append(f"{shown_here(plan.source)}:{missing.fragment.line}: {missing}")
+    except KatexUnavailable as error:
+        # An installed package without its KaTeX: the build says the same in one line.
+        raise CommandError(str(error)) from None
     finally:
         katex.close()
     problems: Problems = []
