@@ -253,7 +253,7 @@ Problems = list[tuple[str, list[str]]]
 def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig) -> Problems:
     """Every problem the build would stop at in these sources, grouped under the build's own headings."""
     from .checks import check_answer_keys
-    from .errors import SourceErrors
+    from .errors import SourceErrors, sources_heading
     from .model import load_courses
     from .site import Languages, course_id_problems
 
@@ -276,10 +276,6 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     return problems
 
 
-def sources_heading(count: int) -> str:
-    return f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:"
-
-
 def keep_only_what_finds_formulas(converter: Any) -> None:
     """Drop the inline patterns that run after the math pattern: Markdown applies inline patterns in priority
     order, so which text is a formula depends only on those before it (code spans and extensions above it), and
@@ -296,6 +292,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     and author text that swallows the rest of the page, at their file:line."""
     import markdown
 
+    from .errors import TEX_HEADING, TEX_HINT, tex_problem
     from .mathtex import CACHE_DIR, KatexUnavailable, MathExtension, MathLog, formulas_in, line_of, shared_katex
     from .render import KINDS, MissingPiece, module_has, plan_page, split_pieces
 
@@ -325,7 +322,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
             page_html = converter.reset().convert(plan.markdown().split("\n---\n", 1)[1])
             for error in math_log.errors:
                 line = line_of([(fragment.markdown, fragment.line) for fragment in plan.pieces], error)
-                math_lines.append(f"{shown_here(plan.source)}:{line or 1}: invalid TeX '{error.tex}': {error}")
+                math_lines.append(tex_problem(f"{shown_here(plan.source)}:{line or 1}", error.tex, error))
             try:
                 split_pieces(plan, page_html)
             except MissingPiece as missing:
@@ -337,8 +334,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
         katex.close()
     problems: Problems = []
     if math_lines:
-        problems.append(("Zadachnik: KaTeX cannot render:", [
-            *dict.fromkeys(math_lines), "(fix the formula; KaTeX's supported functions: katex.org/docs/supported)"]))
+        problems.append((TEX_HEADING, [*dict.fromkeys(math_lines), TEX_HINT]))
     if unclosed:
         problems.append(("Zadachnik: author text that is not closed swallows the rest of its page:",
                          list(dict.fromkeys(unclosed))))

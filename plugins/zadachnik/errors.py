@@ -22,6 +22,20 @@ class SourceError(Exception):
         return text
 
 
+# The words of the report that the build and `zadachnik check` print alike.
+TEX_HEADING = "Zadachnik: KaTeX cannot render:"
+TEX_HINT = "(fix the formula; KaTeX's supported functions: katex.org/docs/supported)"
+
+
+def sources_heading(count: int) -> str:
+    return f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:"
+
+
+def tex_problem(place: str, tex: str, message: object) -> str:
+    """One bad formula: `place` is its file:line."""
+    return f"{place}: invalid TeX '{tex}': {message}"
+
+
 class SourceErrors(Exception):
     """Several problems found in one pass, reported together."""
 

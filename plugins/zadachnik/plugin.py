@@ -23,7 +23,7 @@ from .bundle import bundle
 from .checks import check_answer_keys
 from .config import ZadachnikConfig
 from .coursefiles import zip_course_files
-from .errors import SourceError, SourceErrors
+from .errors import TEX_HEADING, TEX_HINT, SourceError, SourceErrors, sources_heading, tex_problem
 from .i18n import strings
 from .mathtex import (
     CACHE_DIR,
@@ -209,19 +209,16 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                 raise SourceErrors(problems)
             return courses
         except SourceErrors as problems:
-            count = len(problems.errors)
             raise PluginError(
-                f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:\n"
-                + "\n".join(f"  {error}" for error in problems.errors)
+                sources_heading(len(problems.errors)) + "\n" + "\n".join(f"  {error}" for error in problems.errors)
             ) from None
 
     def report_math_errors(self, page: Page, plan: PagePlan | None) -> None:
         if not self.math_log.errors:
             return
-        lines = [f"  {self.math_error_place(page, plan, error)}: invalid TeX '{error.tex}': {error}"
+        lines = [f"  {tex_problem(self.math_error_place(page, plan, error), error.tex, error)}"
                  for error in self.math_log.errors]
-        raise PluginError("Zadachnik: KaTeX cannot render:\n" + "\n".join(lines)
-                          + "\n  (fix the formula; KaTeX's supported functions: katex.org/docs/supported)")
+        raise PluginError(TEX_HEADING + "\n" + "\n".join(lines) + f"\n  {TEX_HINT}")
 
     def math_error_place(self, page: Page, plan: PagePlan | None, error: MathError) -> str:
         """file:line of a bad formula: in the author's source fragment, or in the hand-written page."""
