@@ -286,6 +286,28 @@ def test_installed_wheel_builds_the_sample_course_without_node(release, tmp_path
 
 
 @pytest.mark.slow
+def test_installed_wheel_gives_the_zadachnik_command(release, tmp_path):
+    """The author's first steps from the installed wheel alone: a starter site, checked and built strictly."""
+    with zipfile.ZipFile(release.wheel) as wheel:
+        entry_points = wheel.read(next(name for name in wheel.namelist() if name.endswith("entry_points.txt")))
+    assert "zadachnik = zadachnik.cli:main" in entry_points.decode(), entry_points
+    venv = release.venv()
+    command = venv / "bin" / "zadachnik"
+    env = environment(release.no_node)
+    assert zadachnik.__version__ in succeed([command, "--version"], tmp_path, env)
+    succeed([command, "new", tmp_path / "starter"], tmp_path, env)
+    succeed([command, "check", "exercises"], tmp_path / "starter", env)
+    succeed([venv / "bin" / "mkdocs", "build", "--strict", "--quiet", "-d", tmp_path / "site"], tmp_path / "starter",
+            env)
+    quizzes = sorted((tmp_path / "site").rglob("quiz/index.html"))
+    assert quizzes, "the starter site has no quiz page"
+    assert "data-zq-question" in quizzes[0].read_text(encoding="utf-8")
+    # The sample course passes the same check from the installed command.
+    sources = release.sample_sources(tmp_path / "course")
+    succeed([command, "check", "exercises"], sources, env)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["katex/katex.min.css", "katex/katex.min.js"])
 def test_incomplete_installed_package_stops_the_site_build_with_one_line(release, tmp_path, missing):
     venv = release.venv()
