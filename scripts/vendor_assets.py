@@ -14,6 +14,7 @@ before it lets a wheel or an sdist be made.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
@@ -21,41 +22,27 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The file lists live in the package (the plugin checks them too); loaded by path, as nothing is installed yet.
+_spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins" / "zadachnik" / "vendored.py")
+vendored = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(vendored)
+KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES = (
+    vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES)
 NODE = ROOT / "node_modules"
 VENDOR = ROOT / "plugins" / "zadachnik" / "assets" / "vendor"
 # Written last, so a copy that was interrupted is never taken for a complete one.
 STAMP = VENDOR / ".stamp"
 # What the vendored files are made from: when one of these changes, the copies are made again.
-INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py")
+INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/vendored.py")
 
 NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker")
-KATEX_FILES = ("katex.min.js", "katex.min.css", "LICENSE")  # and the fonts that katex.min.css names
-# pyodide.js is the classic loader the offline build embeds (file:// pages refuse modules).
-PYODIDE_FILES = (
-    "pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"
-)
-# Ace's editor core, its Python mode and a light and a dark theme; the rest of ace-builds is not needed.
-ACE_FILES = ("ace.js", "mode-python.js", "theme-github_light_default.js", "theme-github_dark.js")
-IFRAME_WORKER_FILES = ("shim.js", "LICENSE")
-
-FONT_URL = re.compile(r"url\(fonts/([^)]+\.woff2)\)")
-
 
 def vendored_files(vendor: Path = VENDOR) -> list[str]:
-    """Every file a complete package holds under assets/vendor, relative to it. KaTeX's fonts are the ones its
-    vendored CSS names (a placeholder stands for them while that CSS is not there yet)."""
-    files = [f"katex/{name}" for name in KATEX_FILES]
-    css = vendor / "katex" / "katex.min.css"
-    fonts = FONT_URL.findall(css.read_text(encoding="utf-8")) if css.is_file() else []
-    files += [f"katex/fonts/{font}" for font in sorted(set(fonts))] or ["katex/fonts/*.woff2"]
-    files += [f"pyodide/{name}" for name in (*PYODIDE_FILES, "LICENSE")]
-    files += [f"ace/{name}" for name in (*ACE_FILES, "LICENSE")]
-    files += [f"iframe-worker/{name}" for name in IFRAME_WORKER_FILES]
-    return files
+    return vendored.vendored_files(vendor)
 
 
 def missing_files(vendor: Path = VENDOR) -> list[str]:
-    return [name for name in vendored_files(vendor) if not (vendor / name).is_file()]
+    return vendored.missing_files(vendor)
 
 
 def fingerprint(root: Path = ROOT) -> str:
@@ -85,7 +72,7 @@ def vendor_katex() -> None:
     css = (source / "dist" / "katex.min.css").read_text(encoding="utf-8")
     css = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
     (target / "katex.min.css").write_text(css, encoding="utf-8")
-    for font in sorted(set(FONT_URL.findall(css))):
+    for font in sorted(set(vendored.FONT_URL.findall(css))):
         shutil.copy2(source / "dist" / "fonts" / font, target / "fonts" / font)
 
 

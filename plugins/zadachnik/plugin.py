@@ -53,6 +53,7 @@ from .render import (
 )
 from .site import Languages, course_id_problems, module_page_uri
 from .source import track_fence
+from .vendored import missing_files
 
 log = get_plugin_logger(__name__)
 PACKAGE = Path(__file__).parent
@@ -392,13 +393,10 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
     """The runtime, styles and vendored libraries; Pyodide and Ace only for a site that has Python, and
     Pyodide's own files not in an offline copy, which carries it embedded."""
     # Checked before any page renders, so a package installed without its vendored files says so in one line.
-    python_files = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
-                    "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", "ace/ace.js", "ace/mode-python.js")
-    needed = [*STYLESHEETS, "vendor/katex/katex.min.js",
-              *(f"vendor/{name}" for name in (python_files if with_python else ()))]
-    for source in needed:
-        if not (ASSETS / source).exists():
-            raise PluginError(str(KatexUnavailable.missing(ASSETS / source)))
+    missing = [*(name for name in STYLESHEETS if not (ASSETS / name).is_file()),
+               *(f"vendor/{name}" for name in missing_files(ASSETS / "vendor", with_python))]
+    if missing:
+        raise PluginError(str(KatexUnavailable.missing(ASSETS / missing[0])))
     skipped = () if with_python else PYTHON_ASSETS
     if offline:
         skipped = (*skipped, "vendor/pyodide")
