@@ -6,7 +6,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup serve build offline dist bench test lint chromium clean
 
-setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/assets/vendor/.stamp
+setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/runtime/assets/vendor/.stamp
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 
-plugins/zadachnik/assets/vendor/.stamp: node_modules/.package-lock.json scripts/vendor_assets.py
+plugins/zadachnik/runtime/assets/vendor/.stamp: node_modules/.package-lock.json scripts/vendor_assets.py
 	$(BIN)/python scripts/vendor_assets.py
 	touch $@
 

@@ -46,7 +46,7 @@ def timed_build(site: Path, out: Path) -> float:
 def build_scaling(work: Path, rounds: int = 3) -> list[dict]:
     """Cold builds (no formula cache) of each size, Zadachnik and plain in turn; the fastest of `rounds` each, the
     figure least touched by whatever else the shared machine runs."""
-    from zadachnik.mathtex import CACHE_DIR
+    from zadachnik.rendering.mathtex import CACHE_DIR
 
     rows = []
     for size in SIZES:
@@ -65,7 +65,7 @@ def build_scaling(work: Path, rounds: int = 3) -> list[dict]:
 def cache_builds(work: Path, questions: int = CACHE_QUESTIONS, rounds: int = 5) -> dict:
     """Cold (formula cache removed), warm (the cache the build before left) and plain builds of one course, in
     turn, so a busy moment of the machine falls on all three alike; the fastest of `rounds` each."""
-    from zadachnik.mathtex import CACHE_DIR, FormulaStore, Katex
+    from zadachnik.rendering.mathtex import CACHE_DIR, FormulaStore, Katex
 
     root = work / f"cache{questions}"
     generate(root, questions)
@@ -93,7 +93,7 @@ def cache_builds(work: Path, questions: int = CACHE_QUESTIONS, rounds: int = 5) 
 def renders_per_build(site: Path, work: Path) -> tuple[int, int]:
     """Formulas KaTeX renders in a build as a new process does it, without and then with the disk cache."""
     from conftest import build_site
-    from zadachnik import mathtex
+    from zadachnik.rendering import mathtex
 
     shutil.rmtree(site / mathtex.CACHE_DIR, ignore_errors=True)
     counts = []
@@ -109,7 +109,7 @@ def math_costs(work: Path, rounds: int = 3) -> dict:
     """KaTeX per formula, one V8 call each against one call per batch, each round with fresh engines (as a
     build starts); and a rebuild as under `mkdocs serve`."""
     from conftest import build_site
-    from zadachnik.mathtex import Katex, MathError, formulas_in, shared_katex
+    from zadachnik.rendering.mathtex import Katex, MathError, formulas_in, shared_katex
 
     site = work / "q250/zadachnik"
     if not site.exists():
@@ -373,7 +373,7 @@ def timed_check(site: Path) -> float:
 def check_against_build(site: Path, work: Path, rounds: int = 3) -> dict[str, float]:
     """`zadachnik check` and a build of the same site in turn, cold (no formula cache) and warm (the cache the
     build before left; the check only reads it); the fastest of `rounds` each."""
-    from zadachnik.mathtex import CACHE_DIR
+    from zadachnik.rendering.mathtex import CACHE_DIR
 
     times: dict[str, list[float]] = {"check cold": [], "build cold": [], "check warm": [], "build warm": []}
     for _ in range(rounds):

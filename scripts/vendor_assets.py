@@ -23,17 +23,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The file lists live in the package (the plugin checks them too); loaded by path, as nothing is installed yet.
-_spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins" / "zadachnik" / "vendored.py")
+_spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins/zadachnik/runtime/vendored.py")
 vendored = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(vendored)
 KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES = (
     vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES)
 NODE = ROOT / "node_modules"
-VENDOR = ROOT / "plugins" / "zadachnik" / "assets" / "vendor"
+VENDOR = ROOT / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor"
 # Written last, so a copy that was interrupted is never taken for a complete one.
 STAMP = VENDOR / ".stamp"
 # What the vendored files are made from: when one of these changes, the copies are made again.
-INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/vendored.py")
+INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py")
 
 NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker")
 

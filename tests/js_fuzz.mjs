@@ -1,6 +1,6 @@
 // Reads a JSON list on stdin and prints the browser's result for each item (tests/test_fuzz.py): a text is read
 // by readNumber, a [field, text] pair is graded by gradeField.
-import { gradeField, readNumber } from "../plugins/zadachnik/assets/js/numbers.js";
+import { gradeField, readNumber } from "../plugins/zadachnik/runtime/assets/js/numbers.js";
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);

@@ -2,11 +2,11 @@
 // (tests/test_browser_storage.py runs it under pytest).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ImportRefused, QUARANTINE_PREFIX, Store, entryKey } from "../plugins/zadachnik/assets/js/storage.js";
-import { answerProblem as choiceProblem } from "../plugins/zadachnik/assets/js/types/choice.js";
-import { answerProblem as codeProblem } from "../plugins/zadachnik/assets/js/types/code.js";
-import { answerProblem as matchingProblem } from "../plugins/zadachnik/assets/js/types/matching.js";
-import { answerProblem as numericProblem } from "../plugins/zadachnik/assets/js/types/numeric.js";
+import { ImportRefused, QUARANTINE_PREFIX, Store, entryKey } from "../plugins/zadachnik/runtime/assets/js/storage.js";
+import { answerProblem as choiceProblem } from "../plugins/zadachnik/runtime/assets/js/types/choice.js";
+import { answerProblem as codeProblem } from "../plugins/zadachnik/runtime/assets/js/types/code.js";
+import { answerProblem as matchingProblem } from "../plugins/zadachnik/runtime/assets/js/types/matching.js";
+import { answerProblem as numericProblem } from "../plugins/zadachnik/runtime/assets/js/types/numeric.js";
 
 // localStorage as browsers behave: a quota in characters, and optional failures of reads or writes.
 class FakeStorage {

@@ -1,6 +1,6 @@
 // Reads a JSON list of [small, large] input pairs on stdin and prints, for each pair, how many times longer the
 // browser reader takes on the large input than on the small one (tests/test_fuzz.py, the linear-time test).
-import { readNumber } from "../plugins/zadachnik/assets/js/numbers.js";
+import { readNumber } from "../plugins/zadachnik/runtime/assets/js/numbers.js";
 
 const THRESHOLD = Number(process.argv[2]);
 const ROUNDS = Number(process.argv[3]);

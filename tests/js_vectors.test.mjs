@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { grade } from "../plugins/zadachnik/assets/js/grading.js";
-import { gradeField, readNumber } from "../plugins/zadachnik/assets/js/numbers.js";
+import { grade } from "../plugins/zadachnik/runtime/assets/js/grading.js";
+import { gradeField, readNumber } from "../plugins/zadachnik/runtime/assets/js/numbers.js";
 
 const cases = JSON.parse(readFileSync(new URL("./vectors/cases.json", import.meta.url), "utf-8"));
 

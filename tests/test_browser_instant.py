@@ -41,7 +41,7 @@ def test_a_quiz_reached_instantly_grades_and_says_its_words(page, instant_server
 def test_page_data_survives_the_html_parser(page) -> None:
     """Whatever text authors write, the data the page carries reads back as the same JSON: no markup, no
     character reference and no closing tag can occur in it."""
-    from zadachnik.render import safe_json
+    from zadachnik.rendering.render import safe_json
 
     data = {"text": "</template><script>alert(1)</script> &amp; &lt; &copy R&D a>b <!-- x -->", "n": [1, 2.5]}
     page.set_content(f"<template id='data'>{safe_json(data)}</template><p id='after'>after</p>")

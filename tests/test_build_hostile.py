@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, build_failure, copy_site
-from zadachnik.coursefiles import CourseFileProblem, UnsafeLink, zip_course_files
-from zadachnik.errors import SourceError, SourceErrors
-from zadachnik.model import Course, load_courses
-from zadachnik.yamlsource import YamlProblem, load_with_lines
+from zadachnik.core.errors import SourceError, SourceErrors
+from zadachnik.reading.coursefiles import CourseFileProblem, UnsafeLink, zip_course_files
+from zadachnik.reading.model import Course, load_courses
+from zadachnik.reading.yamlsource import YamlProblem, load_with_lines
 
 LANGS = ["ru", "en"]
 MODULE_DIR = "exercises/course/01-m"
@@ -377,14 +377,14 @@ HUGE_SIZES = [
 
 @pytest.fixture(scope="module")
 def katex():
-    from zadachnik.mathtex import Katex
+    from zadachnik.rendering.mathtex import Katex
 
     return Katex()
 
 
 @pytest.mark.parametrize("tex", HUGE_SIZES)
 def test_huge_size_is_refused(katex, tex: str) -> None:
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     with pytest.raises(MathError) as info:
         katex.render_now(tex, True)
@@ -399,7 +399,7 @@ def test_ordinary_sizes_render(katex, tex: str) -> None:
 
 
 def test_macro_expansion_bomb_is_refused(katex) -> None:
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     # 30 characters, ten by ten by nine times: 300 kB of HTML and a second of V8 within KaTeX's default limit.
     tex = (r"\def\a{\b\b\b\b\b\b\b\b\b\b}\def\b{\c\c\c\c\c\c\c\c\c\c}\def\c{xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx}"
@@ -410,7 +410,7 @@ def test_macro_expansion_bomb_is_refused(katex) -> None:
 
 
 def test_deep_nesting_is_refused_with_a_short_quote(katex) -> None:
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     tex = "{" * 3000 + "x" + "}" * 3000
     with pytest.raises(MathError) as info:
@@ -420,7 +420,7 @@ def test_deep_nesting_is_refused_with_a_short_quote(katex) -> None:
 
 
 def test_parse_error_in_a_long_formula_quotes_a_window(katex) -> None:
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     tex = "x+" * 5000 + r"\frac{1"
     with pytest.raises(MathError) as info:
@@ -431,7 +431,7 @@ def test_parse_error_in_a_long_formula_quotes_a_window(katex) -> None:
 
 
 def test_short_formula_is_quoted_whole(katex) -> None:
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     with pytest.raises(MathError) as info:
         katex.render_now(r"\frac{1", True)
@@ -444,7 +444,7 @@ def test_short_formula_is_quoted_whole(katex) -> None:
                                  r"\htmlStyle{color: red}{x}"])
 def test_links_pictures_and_html_in_formulas_are_refused(katex, tex: str) -> None:
     """Was a silent failure: KaTeX renders a command it does not trust as its own red source text."""
-    from zadachnik.mathtex import MathError
+    from zadachnik.rendering.mathtex import MathError
 
     with pytest.raises(MathError) as info:
         katex.render_now(tex, False)
@@ -453,7 +453,7 @@ def test_links_pictures_and_html_in_formulas_are_refused(katex, tex: str) -> Non
 
 
 def test_nesting_counts_environments_once() -> None:
-    from zadachnik.mathtex import MAX_NESTING, too_deep
+    from zadachnik.rendering.mathtex import MAX_NESTING, too_deep
 
     nested = r"\begin{matrix}" * (MAX_NESTING + 1) + "x" + r"\end{matrix}" * (MAX_NESTING + 1)
     assert too_deep(nested) is not None and too_deep(nested) < len(r"\begin{matrix}") * (MAX_NESTING + 1)

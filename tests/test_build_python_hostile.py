@@ -17,10 +17,10 @@ import pytest
 from test_checks import problems
 from test_format_errors import MODULE, MODULE_YML, QUIZ, block, line_with, write_course
 from test_python_checks import checker_question, code_question
-from zadachnik import pythoncheck
-from zadachnik.errors import SourceErrors
-from zadachnik.model import load_courses
-from zadachnik.pythoncheck import run_isolated
+from zadachnik.core.errors import SourceErrors
+from zadachnik.python import runner as pythoncheck
+from zadachnik.python.runner import run_isolated
+from zadachnik.reading.model import load_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS_RU = "f(2) равно 4"
@@ -208,7 +208,7 @@ REVEALED = "{'fields': {'x': '0,5'}}"
      (0, "question Q1: check() returned [True]: return True or False, or (bool, message)")),
 ], ids=["loop", "ignores-SIGALRM", "os._exit", "input", "SystemExit", "BaseException", "string", "floods"])
 def test_hostile_checkers(tmp_path: Path, monkeypatch, body: str, expected: tuple[int, str]) -> None:
-    monkeypatch.setattr("zadachnik.grading.CHECKER_TIME_LIMIT", 0.5)
+    monkeypatch.setattr("zadachnik.checking.grading.CHECKER_TIME_LIMIT", 0.5)
     offset, message, _hint = checker_problem(tmp_path, body)
     assert (offset, message) == expected
 
@@ -265,7 +265,7 @@ def test_values_files_that_exit_crash_or_give_no_numbers(tmp_path: Path, calc: s
 
 
 def test_values_file_that_loops_is_stopped(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("zadachnik.values.VALUES_TIME_LIMIT", 0.5)
+    monkeypatch.setattr("zadachnik.reading.values.VALUES_TIME_LIMIT", 0.5)
     error = values_error(tmp_path, "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n"
                                    "    pass\n")
     assert error.message == "cannot read the module's values: calc.py did not finish within 0.5 s"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_format_errors import QUIZ, block, numeric, write_course
-from zadachnik.checks import check_answer_keys
-from zadachnik.model import load_courses
+from zadachnik.checking.checks import check_answer_keys
+from zadachnik.reading.model import load_courses
 
 
 def problems(tmp_path: Path, quiz: str) -> list:
@@ -16,7 +16,7 @@ def problems(tmp_path: Path, quiz: str) -> list:
 
 def test_shown_answer_outside_its_tolerance_fails(tmp_path: Path, monkeypatch) -> None:
     # The display rule resolves every tolerance; a coarser display (a regression) must stop the build.
-    monkeypatch.setattr("zadachnik.checks.rounded_answer", lambda value, atol, rtol, lang: f"{value:.1f}")
+    monkeypatch.setattr("zadachnik.checking.checks.rounded_answer", lambda value, atol, rtol, lang: f"{value:.1f}")
     quiz = numeric('  x: {answer: "16/7", atol: 0.0001}\n')
     [problem] = problems(tmp_path, quiz)
     assert (problem.path, problem.line) == (QUIZ, 1)

@@ -184,7 +184,7 @@ def test_a_config_it_cannot_use_is_one_line_not_a_traceback(name: str, tmp_path:
 
 def test_a_package_without_its_katex_says_how_to_reinstall(tmp_path: Path) -> None:
     # In-process, with KaTeX's script pointed elsewhere: the installed package must not lose its files here.
-    program = ("import sys\nfrom pathlib import Path\nfrom zadachnik import mathtex\n"
+    program = ("import sys\nfrom pathlib import Path\nfrom zadachnik.rendering import mathtex\n"
                "mathtex.shared_katex().katex_js = Path(sys.argv[1])\n"
                "from zadachnik.cli import main\nsys.exit(main(['check', 'exercises']))")
     result = subprocess.run([sys.executable, "-c", program, str(tmp_path / "katex.min.js")], cwd=ROOT,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 from conftest import FIXTURE_SITE, build_site, copy_site
-from zadachnik.coursefiles import zip_course_files
-from zadachnik.i18n import file_size
+from zadachnik.reading.coursefiles import zip_course_files
+from zadachnik.rendering.i18n import file_size
 
 ZIP = "demo/01-basics/01-basics-files.zip"
 

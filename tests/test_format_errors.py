@@ -9,8 +9,8 @@ import math
 from pathlib import Path
 
 import pytest
-from zadachnik.errors import SourceError, SourceErrors
-from zadachnik.model import Course, Exercise, Question, Section, load_courses
+from zadachnik.core.errors import SourceError, SourceErrors
+from zadachnik.reading.model import Course, Exercise, Question, Section, load_courses
 
 LANGS = ["ru", "en"]
 FIXTURE_EXERCISES = Path(__file__).parent / "fixtures" / "site" / "exercises"

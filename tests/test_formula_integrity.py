@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import FIXTURE_SITE, ROOT
-from zadachnik.model import Course, Question, Section, load_courses
+from zadachnik.reading.model import Course, Question, Section, load_courses
 
 _CODE = re.compile(r"^(```|~~~).*?^\1|`[^`\n]+`", re.DOTALL | re.MULTILINE)
 _TEX = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$", re.DOTALL)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from zadachnik.numbers import MAX_LENGTH, grade_field, read_number
+from zadachnik.core.numbers import MAX_LENGTH, grade_field, read_number
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}

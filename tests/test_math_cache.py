@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_failure, build_site, copy_site
-from zadachnik import mathtex
-from zadachnik.mathtex import BATCH_SIZE, CACHE_DIR, FormulaStore, Katex, MathError, formulas_in
+from zadachnik.rendering import mathtex
+from zadachnik.rendering.mathtex import BATCH_SIZE, CACHE_DIR, FormulaStore, Katex, MathError, formulas_in
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 # Formulas KaTeX refuses, each in a different way: parse error, nesting, an untrusted command, a huge size,

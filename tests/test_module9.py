@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from zadachnik.model import Course, Exercise, Module, Question, Section, load_courses
-from zadachnik.values import load_values
+from zadachnik.reading.model import Course, Exercise, Module, Question, Section, load_courses
+from zadachnik.reading.values import load_values
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_DIR = ROOT / "exercises" / "modern-llms" / "09-pretraining"

@@ -64,11 +64,11 @@ def test_zip_holds_the_site_and_no_pyodide_outside_the_embed(offline_copy: Path)
 def test_the_offline_worker_runs_the_same_worker_code_as_the_http_site(offline_copy: Path) -> None:
     embed_script = (offline_copy / "assets/zadachnik/pyodide-embed.js").read_text(encoding="utf-8")
     embed = json.loads(embed_script.removeprefix("window.__zqPyodideEmbed = ").removesuffix(";\n"))
-    worker = (ROOT / "plugins/zadachnik/assets/js/python-worker.js").read_text(encoding="utf-8")
+    worker = (ROOT / "plugins/zadachnik/runtime/assets/js/python-worker.js").read_text(encoding="utf-8")
     # Pyodide's classic loader and engine, then the very file the http site runs as its module worker.
     assert embed["worker"].endswith("\n" + worker)
     assert (offline_copy / "assets/zadachnik/js/python-worker.js").read_text(encoding="utf-8") == worker
-    assert "runPython" not in (ROOT / "plugins/zadachnik/offline.py").read_text(encoding="utf-8")
+    assert "runPython" not in (ROOT / "plugins/zadachnik/runtime/offline.py").read_text(encoding="utf-8")
 
 
 def test_answers_language_switch_and_reload_from_disk(page, offline_copy: Path) -> None:

@@ -21,7 +21,8 @@ from types import ModuleType
 import pytest
 import zadachnik
 from conftest import FIXTURE_SITE, ROOT, build_failure, copy_site
-from zadachnik import mathtex, plugin
+from zadachnik import plugin
+from zadachnik.rendering import mathtex
 
 
 def load_vendor_script() -> ModuleType:
@@ -141,7 +142,7 @@ def clean_clone(target: Path) -> Path:
     succeed(["git", "clone", "--quiet", "--no-checkout", ROOT, target], ROOT.parent, environment())
     succeed(["git", "checkout", "--quiet", head], target, environment())
     assert not (target / "node_modules").exists()
-    assert not (target / "plugins" / "zadachnik" / "assets" / "vendor").exists()
+    assert not (target / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor").exists()
     return target
 
 
@@ -162,7 +163,7 @@ class Release:
         succeed([sys.executable, "-m", "build", "--wheel", "--outdir", dist, unpacked], tmp,
                 environment(self.no_node))
         (self.wheel,) = dist.glob("zadachnik-*.whl")
-        self.vendored = vendor_assets.vendored_files(unpacked / "plugins" / "zadachnik" / "assets" / "vendor")
+        self.vendored = vendor_assets.vendored_files(unpacked / "plugins/zadachnik/runtime/assets/vendor")
         self._venv: Path | None = None
 
     def venv(self) -> Path:
@@ -198,7 +199,7 @@ def release(tmp_path_factory, no_node) -> Release:
 def test_sdist_carries_the_vendored_files_and_what_builds_the_wheel(release):
     with tarfile.open(release.sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    vendor = "plugins/zadachnik/assets/vendor/"
+    vendor = "plugins/zadachnik/runtime/assets/vendor/"
     missing = [name for name in release.vendored if vendor + name not in names]
     assert not missing, f"the sdist lacks {missing}"
     for licence in ("katex/LICENSE", "pyodide/LICENSE", "ace/LICENSE", "iframe-worker/LICENSE"):
@@ -218,7 +219,7 @@ def test_wheel_carries_katex_pyodide_ace_and_their_licences(release):
     with zipfile.ZipFile(release.wheel) as wheel:
         names = set(wheel.namelist())
         metadata = wheel.read(next(name for name in names if name.endswith(".dist-info/METADATA"))).decode()
-    vendor = "zadachnik/assets/vendor/"
+    vendor = "zadachnik/runtime/assets/vendor/"
     for name in ("pyodide/pyodide.asm.wasm", "katex/katex.min.js", "katex/katex.min.css", "ace/ace.js",
                  "iframe-worker/shim.js", "katex/LICENSE", "pyodide/LICENSE", "ace/LICENSE",
                  "iframe-worker/LICENSE"):
@@ -226,7 +227,7 @@ def test_wheel_carries_katex_pyodide_ace_and_their_licences(release):
     missing = [name for name in release.vendored if vendor + name not in names]
     assert not missing, f"the wheel lacks {missing}"
     assert f"zadachnik-{zadachnik.__version__}.dist-info/licenses/LICENSE" in names
-    assert "zadachnik/templates/quiz.html" in names and "zadachnik/qtypes/__init__.py" in names
+    assert "zadachnik/rendering/templates/quiz.html" in names and "zadachnik/qtypes/__init__.py" in names
     assert not any(name.startswith(("node_modules/", "tests/", "scripts/", "plugins/")) for name in names)
     assert not any("__pycache__" in name for name in names)
     for field in ("Classifier: Framework :: MkDocs", "Classifier: Topic :: Education", "License-Expression: MIT",
@@ -243,7 +244,7 @@ def test_pip_builds_a_complete_wheel_from_the_sdist_without_node(release, tmp_pa
     (wheel,) = out.glob("zadachnik-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    missing = [name for name in release.vendored if f"zadachnik/assets/vendor/{name}" not in names]
+    missing = [name for name in release.vendored if f"zadachnik/runtime/assets/vendor/{name}" not in names]
     assert not missing, f"the wheel pip built from the sdist lacks {missing}"
 
 
@@ -257,7 +258,7 @@ def test_pip_wheel_from_a_clean_clone_runs_the_vendoring_itself(release, tmp_pat
     (wheel,) = out.glob("zadachnik-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    missing = [name for name in release.vendored if f"zadachnik/assets/vendor/{name}" not in names]
+    missing = [name for name in release.vendored if f"zadachnik/runtime/assets/vendor/{name}" not in names]
     assert not missing, f"the wheel pip built from a clean clone lacks {missing}"
 
 
@@ -314,7 +315,7 @@ def test_incomplete_installed_package_stops_the_site_build_with_one_line(release
     python = venv / "bin" / "python"
     package = Path(succeed([python, "-c", "import zadachnik; print(zadachnik.__file__)"], tmp_path,
                            environment()).strip()).parent
-    vendored = package / "assets" / "vendor" / missing
+    vendored = package / "runtime" / "assets" / "vendor" / missing
     aside = tmp_path / "aside"
     vendored.rename(aside)
     try:
@@ -343,4 +344,4 @@ def test_source_build_without_npm_stops_with_one_message_and_no_wheel(no_node, t
         assert "install a released wheel or sdist" in result.stdout
         assert "Traceback" not in result.stdout, result.stdout[-4000:]
         assert not (out.exists() and list(out.glob("*.whl"))), "a wheel was left behind"
-    assert not (source / "plugins" / "zadachnik" / "assets" / "vendor").exists()
+    assert not (source / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor").exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_checks import problems
 from test_format_errors import QUIZ, block, line_with, one_error
-from zadachnik.pyrunner import OUTPUT_LIMIT, check_code, handle, run_checker, run_code
+from zadachnik.python.pyrunner import OUTPUT_LIMIT, check_code, handle, run_checker, run_code
 
 RU = "Напишите `f`.\n\nexplanation:\nВот так."
 EN = "Write `f`.\n\nexplanation:\nLike this."
@@ -122,7 +122,7 @@ def test_checker_that_raises_on_a_wrong_answer_names_its_line(tmp_path: Path) ->
 
 
 def test_checker_that_loops_is_stopped_with_its_place(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr("zadachnik.grading.CHECKER_TIME_LIMIT", 0.5)
+    monkeypatch.setattr("zadachnik.checking.grading.CHECKER_TIME_LIMIT", 0.5)
     check = "check: |\n  def check(answer):\n      while True:\n          pass\n"
     quiz = checker_question(check=check, wrong="")
     [problem] = problems(tmp_path, quiz)
@@ -291,15 +291,16 @@ PATCHES = {
     "builtins.AssertionError": "import builtins\nbuiltins.AssertionError = BaseException\n",
     "builtins.all": "import builtins\nbuiltins.all = lambda results: True\n",
     "builtins.f": "import builtins\nbuiltins.f = lambda x: 2 * x\n",
-    "pyrunner function": ("import zadachnik.pyrunner as p\n"
+    "pyrunner function": ("import zadachnik.python.pyrunner as p\n"
                           "p._one_test = lambda t, n, l: {'passed': True, 'message': ''}\n"),
-    "pyrunner code object": ("import zadachnik.pyrunner as p\n"
+    "pyrunner code object": ("import zadachnik.python.pyrunner as p\n"
                              "p._one_test.__code__ = (lambda t, n, l: {'passed': True, 'message': ''}).__code__\n"),
-    "pyrunner class": ("import zadachnik.pyrunner as p, builtins\np.Snapshot.restore = lambda self: None\n"
+    "pyrunner class": ("import zadachnik.python.pyrunner as p, builtins\np.Snapshot.restore = lambda self: None\n"
                        "builtins.all = lambda results: True\n"),
     "json.dumps": "import json\njson.dumps = lambda *a, **k: '{\"status\": \"correct\", \"score\": 1}'\n",
-    "sys.modules": ("import sys, types\nfake = types.ModuleType('zadachnik.pyrunner')\n"
-                    "fake.handle = lambda *a: '{\"status\": \"correct\"}'\nsys.modules['zadachnik.pyrunner'] = fake\n"
+    "sys.modules": ("import sys, types\nfake = types.ModuleType('zadachnik.python.pyrunner')\n"
+                    "fake.handle = lambda *a: '{\"status\": \"correct\"}'\n"
+                    "sys.modules['zadachnik.python.pyrunner'] = fake\n"
                     "sys.modules['zadachnik_planted'] = fake\n"),
     "meta_path": ("import sys\nclass Finder:\n    def find_spec(self, *args):\n        return None\n"
                   "sys.meta_path.insert(0, Finder())\nsys.path.insert(0, '/nowhere')\n"),
@@ -310,16 +311,17 @@ PATCHES = {
 def test_a_patch_made_in_one_check_cannot_make_the_next_wrong_answer_pass(patch: str) -> None:
     import sys
 
-    before = (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.pyrunner"])
+    before = (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.python.pyrunner"])
     check_via_handle(PATCHES[patch] + "def f(x):\n    return 2 * x\n")
     assert check_via_handle(WRONG)["status"] == "wrong"
     assert check_via_handle("g = 1\n")["status"] == "wrong"
-    assert (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.pyrunner"]) == before
+    assert (list(sys.path), len(sys.meta_path), sys.modules["zadachnik.python.pyrunner"]) == before
     assert "zadachnik_planted" not in sys.modules
 
 
 def test_a_checker_patch_cannot_make_the_next_checker_accept() -> None:
-    patch = ("import zadachnik.pyrunner as p\np.within = lambda *a: True\np.read_number = lambda t: {'value': 0.5}\n"
+    patch = ("import zadachnik.python.pyrunner as p\np.within = lambda *a: True\n"
+             "p.read_number = lambda t: {'value': 0.5}\n"
              "def check(answer):\n    return True\n")
     honest = "def check(answer):\n    return within(answer['fields']['x']['value'], 0.5, 1e-9, 0)\n"
     request = {"answer": {"fields": {"x": "0.4"}}, "lang": "en"}
@@ -337,7 +339,7 @@ def test_recursion_limit_is_put_back() -> None:
 
 def test_the_state_is_taken_once_and_kept() -> None:
     # The snapshot is of the state before any learner code: taking it again after a call would keep a patch.
-    from zadachnik import pyrunner
+    from zadachnik.python import pyrunner
 
     check_via_handle(WRONG)
     first = pyrunner._snapshot

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, build_site
-from zadachnik.errors import SourceError, SourceErrors
-from zadachnik.model import Course, Exercise, Module, Question, Section, load_courses
+from zadachnik.core.errors import SourceError, SourceErrors
+from zadachnik.reading.model import Course, Exercise, Module, Question, Section, load_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ["ru", "en"]
@@ -498,7 +498,7 @@ def english_texts() -> dict[str, str]:
         texts[f"{readme.relative_to(ROOT)} (English)"] = readme.read_text(encoding="utf-8").split("\n---\n")[-1]
     for page in sorted((ROOT / "docs").rglob("*.md")):
         texts[str(page.relative_to(ROOT))] = page.read_text(encoding="utf-8")
-    from zadachnik import i18n
+    from zadachnik.rendering import i18n
 
     def strings_in(value: object) -> list[str]:
         if isinstance(value, str):

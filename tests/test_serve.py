@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from conftest import FIXTURE_SITE, build_site, copy_site
-from zadachnik.mathtex import shared_katex
+from zadachnik.rendering.mathtex import shared_katex
 
 
 def test_rebuild_renders_only_changed_formulas(tmp_path: Path) -> None:

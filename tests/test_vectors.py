@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from zadachnik.grading import grade, grade_field, read_number
+from zadachnik.checking.grading import grade, grade_field, read_number
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = json.loads((ROOT / "tests/vectors/cases.json").read_text(encoding="utf-8"))

@@ -1,5 +1,5 @@
 """`python -m zadachnik`: the same command as the `zadachnik` console script."""
 
-from .cli import main
+from zadachnik.cli import main
 
 raise SystemExit(main())

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from zadachnik import __version__
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 # MkDocs always adds these to a site's own extensions (mkdocs.config.defaults).
@@ -86,7 +86,7 @@ def language_list(text: str) -> list[str]:
 
 
 def run_new(arguments: argparse.Namespace) -> int:
-    from .starter import SUPPORTED, starter_files
+    from zadachnik.starter import SUPPORTED, starter_files
 
     languages = language_list(arguments.languages)
     unsupported = [code for code in languages if code not in SUPPORTED]
@@ -252,10 +252,10 @@ Problems = list[tuple[str, list[str]]]
 
 def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig) -> Problems:
     """Every problem the build would stop at in these sources, grouped under the build's own headings."""
-    from .checks import check_answer_keys
-    from .errors import SourceErrors, sources_heading
-    from .model import load_courses
-    from .site import Languages, course_id_problems
+    from zadachnik.checking.checks import check_answer_keys
+    from zadachnik.core.errors import SourceErrors, sources_heading
+    from zadachnik.reading.model import load_courses
+    from zadachnik.rendering.site import Languages, course_id_problems
 
     def shown_here(path: Path) -> str:
         return shown(path, base)
@@ -292,9 +292,17 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     and author text that swallows the rest of the page, at their file:line."""
     import markdown
 
-    from .errors import TEX_HEADING, TEX_HINT, tex_problem
-    from .mathtex import CACHE_DIR, KatexUnavailable, MathExtension, MathLog, formulas_in, line_of, shared_katex
-    from .render import KINDS, MissingPiece, module_has, plan_page, split_pieces
+    from zadachnik.core.errors import TEX_HEADING, TEX_HINT, tex_problem
+    from zadachnik.rendering.mathtex import (
+        CACHE_DIR,
+        KatexUnavailable,
+        MathExtension,
+        MathLog,
+        formulas_in,
+        line_of,
+        shared_katex,
+    )
+    from zadachnik.rendering.render import KINDS, MissingPiece, module_has, plan_page, split_pieces
 
     plans = [plan_page(course, module, kind, lang) for course in courses for module in course.modules
              for kind in KINDS if module_has(module, kind) for lang in languages]

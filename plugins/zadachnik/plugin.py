@@ -19,13 +19,15 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-from .bundle import bundle
-from .checks import check_answer_keys
-from .config import ZadachnikConfig
-from .coursefiles import zip_course_files
-from .errors import TEX_HEADING, TEX_HINT, SourceError, SourceErrors, sources_heading, tex_problem
-from .i18n import strings
-from .mathtex import (
+from zadachnik.checking.checks import check_answer_keys
+from zadachnik.config import ZadachnikConfig
+from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceError, SourceErrors, sources_heading, tex_problem
+from zadachnik.reading.coursefiles import zip_course_files
+from zadachnik.reading.model import Course, load_courses
+from zadachnik.reading.model import Section as QuizSection
+from zadachnik.reading.source import track_fence
+from zadachnik.rendering.i18n import strings
+from zadachnik.rendering.mathtex import (
     CACHE_DIR,
     KatexUnavailable,
     MathError,
@@ -37,10 +39,7 @@ from .mathtex import (
     line_of,
     shared_katex,
 )
-from .model import Course, load_courses
-from .model import Section as QuizSection
-from .offline import EMBED_NAME, pyodide_embed, zip_site
-from .render import (
+from zadachnik.rendering.render import (
     KINDS,
     MissingPiece,
     PagePlan,
@@ -51,19 +50,20 @@ from .render import (
     plan_page,
     searchable,
 )
-from .site import Languages, course_id_problems, module_page_uri
-from .source import track_fence
-from .vendored import missing_files
+from zadachnik.rendering.site import Languages, course_id_problems, module_page_uri
+from zadachnik.runtime.bundle import bundle
+from zadachnik.runtime.offline import EMBED_NAME, pyodide_embed, zip_site
+from zadachnik.runtime.vendored import missing_files
 
 log = get_plugin_logger(__name__)
 PACKAGE = Path(__file__).parent
-ASSETS = PACKAGE / "assets"
+ASSETS = PACKAGE / "runtime" / "assets"
 PYTHON_ASSETS = ("vendor/pyodide", "vendor/ace")
 RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
 OFFLINE_SCRIPT = "assets/zadachnik/js/zadachnik.bundle.js"
 NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
 SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
-PYTHON_MODULES = ("numbers.py", "pyrunner.py")
+PYTHON_MODULES = ("core/numbers.py", "python/pyrunner.py")
 # Used while building (KaTeX runs in Python's embedded V8), never by a page.
 BUILD_ONLY = {"katex.min.js"}
 # Where a hand-written page gets the course list: a line of its own, outside code blocks. The div holds a note that

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..text import Localized
+from zadachnik.core.text import Localized
 
 
 class Invalid(ValueError):
@@ -88,12 +88,12 @@ def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple
 
 
 def registry() -> dict[str, QuestionType]:
-    from .choice import MultipleChoice, SingleChoice
-    from .code import Code
-    from .matching import Matching
-    from .mixed import Mixed
-    from .numeric import Numeric
-    from .open import Open
+    from zadachnik.qtypes.choice import MultipleChoice, SingleChoice
+    from zadachnik.qtypes.code import Code
+    from zadachnik.qtypes.matching import Matching
+    from zadachnik.qtypes.mixed import Mixed
+    from zadachnik.qtypes.numeric import Numeric
+    from zadachnik.qtypes.open import Open
 
     types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Open(), Mixed(), Code()]
     return {qtype.name: qtype for qtype in types}

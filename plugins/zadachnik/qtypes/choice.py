@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import Invalid, ListParts, QuestionType, known_markers, marker_list
+from zadachnik.qtypes import Invalid, ListParts, QuestionType, known_markers, marker_list
 
 SCORINGS = ("all-or-nothing", "net-correct")
 

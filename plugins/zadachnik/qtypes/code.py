@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import Invalid, ListParts, QuestionType
+from zadachnik.qtypes import Invalid, ListParts, QuestionType
 
 DEFAULT_TIME_LIMIT = 5
 MAX_TIME_LIMIT = 60
@@ -64,7 +64,7 @@ class Code(QuestionType):
     def grade(self, spec: dict[str, Any], answer: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
         """The hidden tests in CPython (the browser runs the same pyrunner in Pyodide); test messages in `lang`,
         or in the first language they are written in."""
-        from ..pythoncheck import run_isolated
+        from zadachnik.python.runner import run_isolated
 
         tests = spec["tests"]
         lang = lang or (next(iter(tests[0]["message"])) if tests else "en")

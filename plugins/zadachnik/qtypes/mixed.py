@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import Invalid, ListParts, QuestionType
+from zadachnik.qtypes import Invalid, ListParts, QuestionType
 
 AUTO_TYPES = ("single", "multiple", "numeric", "matching")
 
@@ -21,7 +21,7 @@ class Mixed(QuestionType):
     template = "mixed.html"
 
     def auto_type(self, config: dict[str, Any]) -> QuestionType:
-        from . import registry
+        from zadachnik.qtypes import registry
 
         auto = config.get("auto")
         if auto not in AUTO_TYPES:

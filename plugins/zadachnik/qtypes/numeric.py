@@ -6,9 +6,9 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from ..arith import evaluate
-from ..numbers import grade_field
-from . import Invalid, ListParts, QuestionType
+from zadachnik.core.arith import evaluate
+from zadachnik.core.numbers import grade_field
+from zadachnik.qtypes import Invalid, ListParts, QuestionType
 
 FIELD_KEYS = ("answer", "atol", "rtol", "unit")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ListParts, QuestionType
+from zadachnik.qtypes import ListParts, QuestionType
 
 
 class Open(QuestionType):

@@ -37,7 +37,7 @@ def load_values(path: Path, base: Path | None = None) -> dict[str, float]:
     Python runner as reference solutions are run: with a time limit and a memory limit, where an exit or a crash
     of the author's code is an error of its file and line, never the end of the build. `base` is the folder
     the places in messages are written from (the module's folder); by default the file's own."""
-    from .pythoncheck import run_isolated
+    from zadachnik.python.runner import run_isolated
 
     base = base or path.parent
     # The runner ends whatever the file started once its run is over, and stays for the checks that follow.

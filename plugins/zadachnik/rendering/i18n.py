@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .numbers import MAX_LENGTH, needed_decimals, needed_significant
+from zadachnik.core.numbers import MAX_LENGTH, needed_decimals, needed_significant
 
 STRINGS: dict[str, dict[str, str]] = {
     "ru": {

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+# The folder holding the zadachnik package, for the runner's PYTHONPATH.
+PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 # Beyond a step's own limit: the runner's timer should fire first; this catches code that blocks or ignores it.
 GRACE = 3.0
 READ_SIZE = 1 << 16
@@ -44,7 +45,7 @@ class Runner:
         replies, from_runner = os.pipe()
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "zadachnik.pyrunner", str(to_runner), str(from_runner)],
+                [sys.executable, "-m", "zadachnik.python.pyrunner", str(to_runner), str(from_runner)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_runner, from_runner), cwd=PACKAGE_PARENT, start_new_session=True,
                 env={"PYTHONPATH": str(PACKAGE_PARENT), "PYTHONIOENCODING": "utf-8", "PATH": "",
@@ -166,7 +167,7 @@ def died(cause: str) -> dict[str, Any]:
 def end_group(leader: int) -> None:
     """Kill the runner's descendants while it still links them (even those that left its group with setsid),
     then its whole process group."""
-    from .pyrunner import end_strays
+    from zadachnik.python.pyrunner import end_strays
 
     end_strays(leader)
     try:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import SourceError
-from .grading import grade
-from .i18n import rounded_answer
-from .model import Course, Question
-from .pythoncheck import stop_runner
-from .render import spec_of
+from zadachnik.checking.grading import grade
+from zadachnik.core.errors import SourceError
+from zadachnik.python.runner import stop_runner
+from zadachnik.reading.model import Course, Question
+from zadachnik.rendering.i18n import rounded_answer
+from zadachnik.rendering.render import spec_of
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import SourceError
-from .model import Course, Module
-from .yamlsource import YamlProblem, load_with_lines
+from zadachnik.core.errors import SourceError
+from zadachnik.reading.model import Course, Module
+from zadachnik.reading.yamlsource import YamlProblem, load_with_lines
 
 
 @dataclass

@@ -17,7 +17,7 @@
   const listen = self.addEventListener.bind(self);
   const { parse, stringify } = JSON;
   const asString = String;
-  const PYTHON_FILES = ["numbers.py", "pyrunner.py"];
+  const PYTHON_FILES = ["core/numbers.py", "python/pyrunner.py"];
   const HOME = "/home/pyodide";
   // Nothing longer reaches the page (a renderer handed hundreds of megabytes crashes). Output has the cap
   // pyrunner applies itself (OUTPUT_LIMIT); this also covers error messages and whatever else it does not cap.
@@ -102,10 +102,18 @@
     pyodide.setStdin({ error: true });
     pyodide.FS.mkdirTree(`${HOME}/zadachnik`);
     pyodide.FS.writeFile(`${HOME}/zadachnik/__init__.py`, "");
-    for (const [name, text] of Object.entries(files)) pyodide.FS.writeFile(`${HOME}/zadachnik/${name}`, text);
+    for (const [name, text] of Object.entries(files)) {
+      // The modules keep their places in the package (core/numbers.py, python/pyrunner.py), each folder a package.
+      const folder = name.split("/").slice(0, -1).join("/");
+      if (folder) {
+        pyodide.FS.mkdirTree(`${HOME}/zadachnik/${folder}`);
+        pyodide.FS.writeFile(`${HOME}/zadachnik/${folder}/__init__.py`, "");
+      }
+      pyodide.FS.writeFile(`${HOME}/zadachnik/${name}`, text);
+    }
     // Held here, so code that replaces names inside Pyodide's JavaScript API cannot swap the runner.
-    handle = pyodide.runPython(`import sys; sys.path.insert(0, '${HOME}')\nimport zadachnik.pyrunner\n`
-      + "zadachnik.pyrunner.handle");
+    handle = pyodide.runPython(`import sys; sys.path.insert(0, '${HOME}')\nimport zadachnik.python.pyrunner\n`
+      + "zadachnik.python.pyrunner.handle");
   }
 
   function clip(text, limit) {

@@ -18,13 +18,13 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from .coursefiles import CourseFiles
-from .i18n import file_size, files_contents, format_number, rounded_answer, runtime_strings, strings
-from .mathtex import MATH_START, for_search
-from .model import Course, Module, Question, Section
-from .qtypes.mixed import MixedKey
-from .qtypes.numeric import NumericField, NumericKey
-from .text import Fragment
+from zadachnik.core.text import Fragment
+from zadachnik.qtypes.mixed import MixedKey
+from zadachnik.qtypes.numeric import NumericField, NumericKey
+from zadachnik.reading.coursefiles import CourseFiles
+from zadachnik.reading.model import Course, Module, Question, Section
+from zadachnik.rendering.i18n import file_size, files_contents, format_number, rounded_answer, runtime_strings, strings
+from zadachnik.rendering.mathtex import MATH_START, for_search
 
 TEMPLATES = Path(__file__).parent / "templates"
 # A paragraph of its own between pieces: cheaper for Markdown than raw HTML, and no author writes it.

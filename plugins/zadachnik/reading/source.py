@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import SourceError
+from zadachnik.core.errors import SourceError
 
 _OPEN = re.compile(r"^///\s+(?P<kind>[^\s|]+)\s*(?:\|\s*(?P<arg>.*?))?\s*$")
 _CLOSE = re.compile(r"^///\s*$")

@@ -14,12 +14,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .errors import SourceError, SourceErrors
-from .qtypes import Entry, Invalid, ListParts, QuestionType, registry
-from .source import Block, LangBlock, Line, split_blocks, track_fence
-from .text import Fragment, Localized
-from .values import PlaceholderError, load_values, substitute
-from .yamlsource import KeyPath, YamlProblem, load_with_lines
+from zadachnik.core.errors import SourceError, SourceErrors
+from zadachnik.core.text import Fragment, Localized
+from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
+from zadachnik.reading.source import Block, LangBlock, Line, split_blocks, track_fence
+from zadachnik.reading.values import PlaceholderError, load_values, substitute
+from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
 LIST_PARTS = ("options", "items", "fields")

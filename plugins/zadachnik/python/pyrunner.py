@@ -2,7 +2,7 @@
 
 The same file runs in CPython when the site is built (to verify every reference solution and checker, and to
 compute values files) and in Pyodide in the browser's worker (to run and check what learners write). It uses
-only the standard library and `zadachnik.numbers`, which travel with it.
+only the standard library and `zadachnik.core.numbers`, which travel with it.
 
 The entry point is `handle(kind, request_json, report)`. Each call runs in a fresh namespace, and whatever the
 code patched (builtins, this module, the number reader, sys.modules, sys.path …) is put back when the call
@@ -26,8 +26,8 @@ from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
-from zadachnik import numbers as _numbers
-from zadachnik.numbers import grade_field, read_number, within
+from zadachnik.core import numbers as _numbers
+from zadachnik.core.numbers import grade_field, read_number, within
 
 LEARNER_FILE = "<your code>"
 CHECK_FILE = "<check>"
@@ -454,12 +454,14 @@ class Snapshot:
 
     def __init__(self) -> None:
         import zadachnik
+        import zadachnik.core
+        import zadachnik.python
 
         this = sys.modules[__name__]
         harness = [this, _numbers]
         self.namespaces = [(module, _dict(vars(module))) for module in
-                           (builtins, zadachnik, *harness, json, json.decoder, json.encoder, json.scanner,
-                            traceback, io, os, types)]
+                           (builtins, zadachnik, zadachnik.core, zadachnik.python, *harness, json, json.decoder,
+                            json.encoder, json.scanner, traceback, io, os, types)]
         self.sys_values = _dict(vars(sys))
         self.functions = []
         self.classes = []

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .numbers import grade_field, read_number
-from .qtypes import registry
+from zadachnik.core.numbers import grade_field, read_number
+from zadachnik.qtypes import registry
 
 COUNTED = ("correct", "wrong", "partial")
 CHECKER_TIME_LIMIT = 5
@@ -20,7 +20,7 @@ __all__ = ["COUNTED", "grade", "grade_field", "read_number"]
 def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The verdict for an answer: by the type's rules, or by the author's checker when the spec has one."""
     if "check" in spec:
-        from .pythoncheck import run_isolated
+        from zadachnik.python.runner import run_isolated
 
         return run_isolated("checker", {"source": spec["check"], "answer": answer, "lang": lang}, CHECKER_TIME_LIMIT)
     return registry()[spec["type"]].grade(spec, answer)

@@ -1,0 +1,1 @@
+"""Rules every stage shares: source errors, localized text, reading numbers, safe arithmetic."""

@@ -1,0 +1,1 @@
+"""Course pages: their plans, templates, words per language, math, and the site's addresses."""
