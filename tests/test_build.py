@@ -357,23 +357,20 @@ def test_selector_keeps_the_page_from_disk(browser, offline_fixture_site: Path) 
 ])
 def test_alternate_sitemaps_go_where_no_file_is(tmp_path: Path, directory_urls: bool, expected: list[str]) -> None:
     from mkdocs.config import load_config
-    from mkdocs.structure.files import File, Files
-    from zadachnik.plugin import add_alternate_sitemaps
+    from mkdocs.structure.files import File
+    from zadachnik.rendering.site import alternate_sitemaps
 
     config = load_config(config_file=str(FIXTURE_SITE / "mkdocs.yml"), site_dir=str(tmp_path),
                          use_directory_urls=directory_urls)
-    # As MkDocs sets it while a plugin's event runs: File.generated names the plugin.
-    config.plugins._current_plugin = "zadachnik"
-    pages = ["index.md", "authoring.md", "en/index.md", "en/authoring.md"]
-    files = Files([File(path, config.docs_dir, config.site_dir, directory_urls) for path in pages])
-    files.append(File("authoring/sitemap.xml", config.docs_dir, config.site_dir, directory_urls))
-    add_alternate_sitemaps(files, config)
-    assert sorted(file.dest_uri for file in files if file.generated_by == "zadachnik") == expected
+    pages = [File(path, config.docs_dir, config.site_dir, directory_urls)
+             for path in ["index.md", "authoring.md", "en/index.md", "en/authoring.md"]]
+    taken = {page.dest_uri for page in pages} | {"authoring/sitemap.xml"}
+    assert sorted(alternate_sitemaps((page.url for page in pages), taken)) == expected
 
 
 def test_package_files_enter_linked_folders(tmp_path) -> None:
     """A linked assets/vendor (a developer's shared copy) is copied into the site like a real folder."""
-    from zadachnik.plugin import package_files
+    from zadachnik.runtime.shipping import package_files
 
     shared = tmp_path / "shared" / "katex"
     shared.mkdir(parents=True)

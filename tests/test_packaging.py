@@ -21,8 +21,8 @@ from types import ModuleType
 import pytest
 import zadachnik
 from conftest import FIXTURE_SITE, ROOT, build_failure, copy_site
-from zadachnik import plugin
 from zadachnik.rendering import mathtex
+from zadachnik.runtime import shipping
 
 
 def load_vendor_script() -> ModuleType:
@@ -48,7 +48,7 @@ NEEDS_NPM = "Building Zadachnik from source needs Node 20 or later with npm"
 def without(tmp_path: Path, missing: str) -> Path:
     """A copy of the package's assets without one vendored file."""
     assets = tmp_path / "assets"
-    shutil.copytree(plugin.ASSETS, assets)
+    shutil.copytree(shipping.ASSETS, assets)
     (assets / missing).unlink()
     return assets
 
@@ -64,7 +64,7 @@ def assert_reinstall_line(message: str) -> None:
                                      "vendor/pyodide/pyodide.asm.wasm", "vendor/ace/ace.js"])
 def test_site_build_with_an_incomplete_package_says_to_reinstall(tmp_path, monkeypatch, caplog, missing):
     """Checked before any page is rendered (the fixture course has a code exercise, so Python's files count)."""
-    monkeypatch.setattr(plugin, "ASSETS", without(tmp_path, missing))
+    monkeypatch.setattr(shipping, "ASSETS", without(tmp_path, missing))
     site = copy_site(FIXTURE_SITE, tmp_path / "site")
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert_reinstall_line(message)

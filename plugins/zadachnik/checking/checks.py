@@ -10,10 +10,9 @@ from pathlib import Path
 
 from zadachnik.checking.grading import grade
 from zadachnik.core.errors import SourceError
+from zadachnik.core.formatting import rounded_answer
 from zadachnik.python.runner import stop_runner
 from zadachnik.reading.model import Course, Question
-from zadachnik.rendering.i18n import rounded_answer
-from zadachnik.rendering.render import spec_of
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:
@@ -35,7 +34,7 @@ def check_answer_keys(courses: list[Course], languages: list[str], shown: callab
 def check_question(question: Question, languages: list[str], path: Path, shown: callable) -> SourceError | None:
     if not question.qtype.auto:
         return None
-    spec = spec_of(question)
+    spec = question.spec
     if question.type == "code":
         return check_solution(question, spec, languages, path, shown)
     if question.checker is not None:

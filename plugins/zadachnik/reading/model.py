@@ -69,6 +69,15 @@ class Question:
     def type(self) -> str:
         return self.qtype.name
 
+    @property
+    def spec(self) -> dict[str, Any]:
+        """What the browser's grader (and the reference grader) needs of the question: its type's key, and its
+        author's checker."""
+        spec = {"type": self.type, **self.qtype.spec(self.key)}
+        if self.checker is not None:
+            spec["check"] = self.checker.source
+        return spec
+
 
 @dataclass
 class NotebookLink:

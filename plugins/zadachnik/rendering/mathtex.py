@@ -22,6 +22,7 @@ import re
 import tempfile
 import time
 import xml.etree.ElementTree as etree
+from collections.abc import Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -568,30 +569,24 @@ class _RefuseBadMath(Postprocessor):
         if errors:
             lines = [f"  line {line_of([(self.extension.source, 1)], error) or 1}: invalid TeX '{error.tex}': {error}"
                      for error in errors]
-            raise page_error("KaTeX cannot render:\n" + "\n".join(lines)
+            raise self.extension.error_type("KaTeX cannot render:\n" + "\n".join(lines)
                              + "\n  (fix the formula; KaTeX's supported functions: katex.org/docs/supported)")
         return text
 
 
 class MathSourceError(ValueError):
-    """A page's formulas KaTeX refuses, when the extension runs outside MkDocs."""
-
-
-def page_error(message: str) -> Exception:
-    """Under MkDocs, an error it reports as one message after the page's name, not as a traceback."""
-    try:
-        from mkdocs.exceptions import PluginError
-    except ImportError:
-        return MathSourceError(message)
-    return PluginError(message)
+    """A page's formulas KaTeX refuses, when the extension runs alone (`error_type` tells MkDocs' own kind)."""
 
 
 class MathExtension(Extension):
     """Inside the plugin (`log` given) errors go to the plugin, which names file and line, and formulas carry
     marks for its search index; alone, the extension refuses a page with a bad formula itself, and adds no marks."""
 
-    def __init__(self, katex: Katex | None = None, log: MathLog | None = None, **kwargs: Any):
+    def __init__(self, katex: Katex | None = None, log: MathLog | None = None,
+                 error_type: type[Exception] = MathSourceError, **kwargs: Any):
         super().__init__(**kwargs)
+        # Under MkDocs an error it reports as one message after the page's name, not as a traceback.
+        self.error_type = error_type
         self.katex = katex or shared_katex()
         self.standalone = log is None
         self.log = log or MathLog()
@@ -622,11 +617,6 @@ class MathExtension(Extension):
         if self.standalone:
             md.preprocessors.register(_KeepSource(self, md), "zadachnik-math-source", 1000)
             md.postprocessors.register(_RefuseBadMath(self, md), "zadachnik-math-errors", 0)
-
-
-def makeExtension(**kwargs: Any) -> MathExtension:  # noqa: N802 - the name Python-Markdown looks for
-    """Build-time KaTeX without the plugin; sites name it `zadachnik.mathtex` (see that module)."""
-    return MathExtension(**kwargs)
 
 
 def formulas_in(markdown: str) -> list[tuple[str, bool]]:
@@ -676,3 +666,10 @@ def for_search(page_html: str) -> str:
 def finished(page_html: str) -> str:
     """The page without the build-time marks around formulas."""
     return page_html.replace(MATH_START, "").replace(MATH_END, "")
+
+
+def prefetch_formulas(texts: Iterable[str]) -> None:
+    """Render the formulas of these page texts on the other cores while MkDocs builds pages on one, in the order
+    it will need them."""
+    formulas = [formula for text in texts for formula in formulas_in(text)]
+    shared_katex().prefetch(formulas, max(1, (os.cpu_count() or 1) - 1))

@@ -18,13 +18,15 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from zadachnik.core.formatting import format_number, rounded_answer
 from zadachnik.core.text import Fragment
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
-from zadachnik.rendering.i18n import file_size, files_contents, format_number, rounded_answer, runtime_strings, strings
-from zadachnik.rendering.mathtex import MATH_START, for_search
+from zadachnik.rendering.i18n import file_size, files_contents, runtime_strings, strings
+from zadachnik.rendering.mathtex import MATH_START, MathError, for_search, line_of
+from zadachnik.rendering.site import Languages, module_page_uri
 
 TEMPLATES = Path(__file__).parent / "templates"
 # A paragraph of its own between pieces: cheaper for Markdown than raw HTML, and no author writes it.
@@ -191,17 +193,9 @@ def label_of(question: Question, field_id: str) -> Fragment | None:
     return next((entry.text for entry in question.lists["fields"] if entry.key == field_id), None)
 
 
-def spec_of(question: Question) -> dict[str, Any]:
-    """What the browser's grader (and the reference grader) needs of a question."""
-    spec = {"type": question.type, **question.qtype.spec(question.key)}
-    if question.checker is not None:
-        spec["check"] = question.checker.source
-    return spec
-
-
 def spec_json(module: Module) -> str:
     """Each auto-checked question's key, for the browser's grader; `<` escaped to keep the script closed."""
-    return safe_json({q.id: spec_of(q) for q in module.questions if q.qtype.auto})
+    return safe_json({q.id: q.spec for q in module.questions if q.qtype.auto})
 
 
 def safe_json(data: Any) -> str:
@@ -285,3 +279,55 @@ def searchable(page_html: str) -> str:
     """A generated page reduced for mkdocs-material's search parser: scripts, data and form controls dropped, wrapper
     elements unwrapped, headings and text kept (parsing the full markup was a third of a build)."""
     return _WRAPPERS.sub(" ", _CONTROLS.sub(" ", _SCRIPTS.sub(" ", page_html)))
+
+
+def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePlan]:
+    """Every generated page by its place in the docs: each module's quiz and exercises, in every language."""
+    plans: dict[str, PagePlan] = {}
+    for course in courses:
+        for module in course.modules:
+            for kind in KINDS:
+                if not module_has(module, kind):
+                    continue
+                for lang in languages.codes:
+                    plans[module_page_uri(course, module, kind, lang, languages)] = plan_page(course, module, kind,
+                                                                                              lang)
+    return plans
+
+
+def attach_course_files(plans: dict[str, PagePlan], module: Module, archive: CourseFiles) -> None:
+    """The module's zip is linked from its files page, in every language."""
+    for plan in plans.values():
+        if plan.module is module and plan.kind == files_page(module):
+            plan.course_files = archive
+
+
+def toc_tokens(plan: PagePlan) -> list[dict[str, Any]]:
+    """Sections with their questions (or exercises), as Python-Markdown's toc tokens."""
+
+    def plain(markdown: str) -> str:
+        return html.escape(re.sub(r"\$+([^$]*)\$+", r"\1", markdown))
+
+    tokens: list[dict[str, Any]] = []
+    parent: list[dict[str, Any]] = tokens
+    if plan.kind == "exercises":
+        for exercise in plan.module.exercises or []:
+            name = f"{exercise.label.get(plan.lang, exercise.id)}. {plain(exercise.title[plan.lang].markdown)}"
+            tokens.append({"level": 2, "id": f"e-{exercise.id}", "name": name, "children": []})
+        return tokens
+    for item in plan.module.quiz or []:
+        if isinstance(item, Section):
+            token = {"level": 2, "id": f"s-{item.id}", "name": f"{item.id}. {plain(item.title[plan.lang].markdown)}",
+                     "children": []}
+            tokens.append(token)
+            parent = token["children"]
+        else:
+            name = f"{item.id} · {plain(item.title[plan.lang].markdown)}"
+            parent.append({"level": 3 if parent is not tokens else 2, "id": f"q-{item.id}", "name": name,
+                           "children": []})
+    return tokens
+
+
+def math_error_line(plan: PagePlan, error: MathError) -> int:
+    """The line of a bad formula in the author's source of a generated page."""
+    return line_of([(fragment.markdown, fragment.line) for fragment in plan.pieces], error) or 1

@@ -7,7 +7,8 @@ The first language is served at the site root, every other one under its code: `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import posixpath
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,3 +63,23 @@ def course_id_problems(courses: list[Course], languages: Languages, shown: Calla
             "give the course another id: its pages would be taken for pages in that language",
         ))
     return problems
+
+
+# What mkdocs-material's language selector looks for beside each page it may lead to: it fetches the sitemap of
+# every `<link rel="alternate">` (made for sites with one root per language, where the sitemap maps the page to
+# its translation). Ours link each page to its own translation already, so the sitemap has nothing to add; it
+# only has to exist, instead of two 404s on every page.
+ALTERNATE_SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- For mkdocs-material's language selector: the site's own sitemap is the one at the top of the site. -->
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+</urlset>
+"""
+
+
+def alternate_sitemaps(page_urls: Iterable[str], taken: set[str]) -> list[str]:
+    """A sitemap.xml in the folder of each page's address (`new URL("sitemap.xml", page)`), except where a file
+    is already there: the top folder has MkDocs' own."""
+    # A page's folder: "en/authoring/" and "en/authoring.html" are in en/authoring and en; the home, "./", is at
+    # the top.
+    folders = {posixpath.normpath(url if url.endswith("/") else posixpath.dirname(url) or ".") for url in page_urls}
+    return [uri for uri in (f"{folder}/sitemap.xml" for folder in sorted(folders - {"."})) if uri not in taken]

@@ -1,0 +1,91 @@
+"""What the browser runtime puts into a site: its scripts and styles, the vendored libraries, and for a copy
+opened from disk, the runtime as one classic script with Pyodide embedded."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from zadachnik.runtime.bundle import bundle
+from zadachnik.runtime.offline import pyodide_embed
+from zadachnik.runtime.vendored import missing_files
+
+PACKAGE = Path(__file__).resolve().parents[1]
+ASSETS = Path(__file__).resolve().parent / "assets"
+PYTHON_ASSETS = ("vendor/pyodide", "vendor/ace")
+RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
+OFFLINE_SCRIPT = "assets/zadachnik/js/zadachnik.bundle.js"
+NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
+SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
+# The worker runs the very modules the build uses: the runner and the number reader, at their package paths.
+PYTHON_MODULES = ("core/numbers.py", "python/pyrunner.py")
+PYTHON_FOLDER = "assets/zadachnik/py"
+# Used while building (KaTeX runs in Python's embedded V8), never by a page.
+BUILD_ONLY = {"katex.min.js"}
+# Package asset → its place in the site. KaTeX is vendored at set-up time (scripts/vendor_assets.py).
+STYLESHEETS = {"vendor/katex/katex.min.css": "assets/zadachnik/katex/katex.min.css",
+               "zadachnik.css": "assets/zadachnik/zadachnik.css"}
+
+
+def missing_assets(with_python: bool) -> list[Path]:
+    """Shipped files the installed package lacks (a broken install, told in one line before any page renders)."""
+    return [*(ASSETS / name for name in STYLESHEETS if not (ASSETS / name).is_file()),
+            *(ASSETS / "vendor" / name for name in missing_files(ASSETS / "vendor", with_python))]
+
+
+def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]:
+    """(folder, path in it, place in the site) of every file the runtime ships: Pyodide and Ace only for a site
+    with Python, and Pyodide's own files not in an offline copy, which carries it embedded."""
+    skipped = () if with_python else PYTHON_ASSETS
+    if offline:
+        skipped = (*skipped, "vendor/pyodide")
+    shipped = []
+    for path in package_files(ASSETS):
+        rel = path.relative_to(ASSETS).as_posix()
+        if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
+                and not rel.startswith(skipped):
+            shipped.append((ASSETS, rel, "assets/zadachnik/" + rel.removeprefix("vendor/")))
+    if with_python:
+        shipped.extend((PACKAGE, name, f"{PYTHON_FOLDER}/{name}") for name in PYTHON_MODULES)
+    return shipped
+
+
+def offline_runtime() -> str:
+    """The page runtime as one classic script: browsers refuse ES modules from file://."""
+    return bundle(ASSETS / "js", "zadachnik.js")
+
+
+def offline_pyodide() -> str:
+    """Pyodide and the worker's Python modules in one script, for pages opened from disk."""
+    sources = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in PYTHON_MODULES}
+    return pyodide_embed(ASSETS / "vendor" / "pyodide", sources)
+
+
+def runtime_script(offline: bool) -> tuple[str, str | None]:
+    """The page runtime's place and script type: loaded once, it re-initialises on Material's `document$`, so it
+    also works with instant navigation. An ES module, or for a copy opened from disk the classic bundle."""
+    return (OFFLINE_SCRIPT, None) if offline else (RUNTIME_SCRIPT, "module")
+
+
+def search_polyfills(polyfills: list[str]) -> list[str]:
+    """mkdocs-material's offline plugin adds a Worker shim from a CDN for search on file:// pages: ours is
+    vendored, and preceded by a script that keeps the browser's own Worker for Python."""
+    kept = [url for url in polyfills if "iframe-worker" not in str(url)]
+    return [*kept, NATIVE_WORKER_SCRIPT, SEARCH_SHIM]
+
+
+def offline_config_problems(use_directory_urls: bool, features: list[str]) -> list[str]:
+    problems = []
+    if use_directory_urls:
+        problems.append("'offline: true' needs 'use_directory_urls: false' in mkdocs.yml "
+                        "(pages opened from disk can't resolve folder links)")
+    if "navigation.instant" in features:
+        problems.append("'offline: true' needs the theme feature 'navigation.instant' off "
+                        "(instant navigation fetches pages, which browsers refuse on file://)")
+    return problems
+
+
+def package_files(folder: Path) -> list[Path]:
+    """Every file under `folder`, through linked folders too (a developer may link assets/vendor to a shared
+    copy; Path.rglob does not enter linked folders, and the site would lack KaTeX's CSS without a word)."""
+    return sorted(Path(root) / name for root, _, names in os.walk(folder, followlinks=True) for name in names)
