@@ -249,7 +249,7 @@ def test_each_reason_python_is_unavailable_is_named(context, failures_server, br
         context.route("**/python-worker.js", lambda route: route.fulfill(
             status=200, content_type="text/javascript", body="throw new Error('broken on purpose');"))
     elif breakage == "py_missing":
-        context.route("**/py/pyrunner.py", lambda route: route.fulfill(status=404, body="missing"))
+        context.route("**/py/python/pyrunner.py", lambda route: route.fulfill(status=404, body="missing"))
     else:  # the folder deleted from a built site: the server answers 404
         context.route("**/pyodide/**", lambda route: route.fulfill(status=404, body="missing"))
     page = open_page(context, failures_server + BASICS)

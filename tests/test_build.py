@@ -63,7 +63,7 @@ def test_inputs_carry_stable_ids(fixture_site: Path) -> None:
 
 @pytest.mark.parametrize(
     "lang, prefix, ratio, mem",
-    [("ru", "", "абсолютный допуск ±0,0001", "относительный допуск ±1 %"),
+    [("ru", "", "абсолютный допуск ±0,0001", "относительный допуск ±1\u00a0%"),
      ("en", "en/", "absolute tolerance ±0.0001", "relative tolerance ±1%")],
 )
 def test_tolerances_and_units_shown(fixture_site: Path, lang: str, prefix: str, ratio: str, mem: str) -> None:

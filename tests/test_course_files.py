@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 from conftest import FIXTURE_SITE, build_site, copy_site
+from zadachnik.core.formatting import format_number
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.rendering.i18n import file_size
 
@@ -53,12 +54,13 @@ def test_empty_folder_and_large_files_are_reported(tmp_path: Path) -> None:
 
 
 def test_sizes_in_each_language() -> None:
-    assert file_size(2_650_214, "ru") == "2588,1\u00a0КБ"
-    assert file_size(2_650_214, "en") == "2,588.1\u00a0KB"
+    """Kibibytes, named as such: the course itself teaches GB against GiB."""
+    for lang, unit in (("ru", "КиБ"), ("en", "KiB"), ("de", "KiB"), ("fr", "Kio")):
+        assert file_size(2_650_214, lang) == f"{format_number(2588.1, lang, 1)}\u00a0{unit}"
 
 
 def test_exercises_page_links_the_zip_with_its_size(fixture_site: Path) -> None:
-    for prefix, size in (("", "КБ"), ("en/", "KB")):
+    for prefix, size in (("", "КиБ"), ("en/", "KiB")):
         page = fixture_site / prefix / "demo/01-basics/exercises/index.html"
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
         link = soup.select_one("a[data-zq-files]")

@@ -506,9 +506,8 @@ def english_texts() -> dict[str, str]:
         inner = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else []
         return [text for item in inner for text in strings_in(item)]
 
-    for name, value in vars(i18n).items():
-        if name.isupper() and isinstance(value, dict) and "en" in value:
-            texts[f"i18n.{name} (en)"] = "\n".join(strings_in(value["en"]))
+    for section, words in (i18n.shipped("en") or {}).items():
+        texts[f"words/en.yml {section} (en)"] = "\n".join(strings_in(words))
     return texts
 
 

@@ -16,5 +16,8 @@ class ZadachnikConfig(Config):
     offline = opt.Type(bool, default=False)
     # Where the offline build writes the zip of the whole site (relative to mkdocs.yml); empty: no zip.
     offline_zip = opt.Type(str, default="")
+    # The site's own page words, per language: single words over the shipped ones (`en: {check: Submit}`), or a
+    # whole language, as a mapping or the name of a YAML file (relative to mkdocs.yml) shaped like words/en.yml.
+    words = opt.Type(dict, default={})
     # A file in a module's files/ larger than this (bytes) gets a build warning.
     course_files_max_size = opt.Type(int, default=25 * 2**20)

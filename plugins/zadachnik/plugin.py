@@ -29,7 +29,7 @@ from zadachnik.rendering.home import (
     unclosed_course_list,
     with_course_lists,
 )
-from zadachnik.rendering.i18n import strings
+from zadachnik.rendering.i18n import WordsError, language_name, load_site_words, use_words
 from zadachnik.rendering.mathtex import (
     CACHE_DIR,
     KatexUnavailable,
@@ -57,6 +57,8 @@ from zadachnik.rendering.site import ALTERNATE_SITEMAP, Languages, alternate_sit
 from zadachnik.runtime.offline import EMBED_NAME, zip_site
 from zadachnik.runtime.shipping import (
     STYLESHEETS,
+    language_search_files,
+    language_search_polyfills,
     missing_assets,
     offline_config_problems,
     offline_pyodide,
@@ -87,8 +89,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.languages = Languages(list(self.config.languages))
-        self.base = Path(config.config_file_path or ".").resolve().parent
+        self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
+        self.base = self.config_file.parent
         self.exercises_dir = self.base / self.config.exercises_dir
+        self.use_words()
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -96,6 +100,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if self.config.offline:
             check_offline_config(config)
             config.extra["polyfills"] = search_polyfills(config.extra.get("polyfills", []))
+        config.extra["polyfills"] = language_search_polyfills(config.extra.get("polyfills", []), self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)
         keep_fonts_local(config)
         return config
@@ -108,6 +113,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
         add_assets(files, config, with_python, offline=self.config.offline)
+        for uri, text in language_search_files(self.languages.codes):
+            files.append(File.generated(config, uri, content=text))
         if self.config.offline:
             add_offline_files(files, config, with_python)
         prefetch_formulas(self.page_texts(files))
@@ -273,15 +280,29 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                     attach_course_files(self.plans, module, archive)
         return zips
 
+    def use_words(self) -> None:
+        """The site's languages' words; a word no file gives a language comes from English, with one warning."""
+        try:
+            missing = use_words(self.languages.codes, load_site_words(self.config.words, self.base))
+        except WordsError as problem:
+            raise PluginError(f"Zadachnik: {self.shown(self.config_file)}: {problem}") from None
+        for lang, keys in missing.items():
+            log.warning(f"Zadachnik has no words for '{lang}': its pages use English for {len(keys)} of them "
+                        f"({', '.join(keys[:8])}{', …' if len(keys) > 8 else ''}). Give them under "
+                        f"`words: {lang}:` in the plugin's options, or name a file of them there.")
+
     def alternates(self, page: Page) -> list[dict[str, str]]:
+        """The language selector's entries: none on a site in one language, which needs no selector."""
         assert self.files is not None
+        if len(self.languages.codes) < 2:
+            return []
         result = []
         for lang in self.languages.codes:
             target = self.files.get_file_from_path(self.languages.translated(page.file.src_uri, lang))
             if target is None:
                 target = self.files.get_file_from_path(f"{self.languages.prefix(lang)}index.md")
             link = target.url if target is not None else self.languages.prefix(lang)
-            result.append({"name": strings(lang)["language_name"], "link": link or "./", "lang": lang})
+            result.append({"name": language_name(lang), "link": link or "./", "lang": lang})
         return result
 
 

@@ -24,7 +24,14 @@ from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
-from zadachnik.rendering.i18n import file_size, files_contents, runtime_strings, strings
+from zadachnik.rendering.i18n import (
+    exercises_instruction,
+    file_size,
+    files_about,
+    quiz_instruction,
+    runtime_strings,
+    strings,
+)
 from zadachnik.rendering.mathtex import MATH_START, MathError, for_search, line_of
 from zadachnik.rendering.site import Languages, module_page_uri
 
@@ -55,6 +62,8 @@ class PagePlan:
     # The module's course-files zip, on the page that links it, and its link relative to the page.
     course_files: CourseFiles | None = None
     files_link: str = ""
+    # The site's languages: what the page says about sharing answers between its versions.
+    languages: list[str] = field(default_factory=list)
 
     def add(self, fragment: Fragment) -> None:
         self._index[id(fragment)] = len(self.pieces)
@@ -91,8 +100,8 @@ class PagePlan:
         return "\n".join(parts) + "\n"
 
 
-def plan_page(course: Course, module: Module, kind: str, lang: str) -> PagePlan:
-    plan = PagePlan(course, module, kind, lang)
+def plan_page(course: Course, module: Module, kind: str, lang: str, languages: list[str] | None = None) -> PagePlan:
+    plan = PagePlan(course, module, kind, lang, languages=list(languages or [lang]))
     if kind == "quiz":
         for item in module.quiz or []:
             if isinstance(item, Section):
@@ -161,7 +170,9 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of, name=name, file_size=file_size, files_contents=files_contents,
+            label_of=label_of, name=name, file_size=file_size,
+            instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
+            files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json(runtime_strings(plan.lang))),
         )
 
@@ -290,8 +301,8 @@ def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePla
                 if not module_has(module, kind):
                     continue
                 for lang in languages.codes:
-                    plans[module_page_uri(course, module, kind, lang, languages)] = plan_page(course, module, kind,
-                                                                                              lang)
+                    uri = module_page_uri(course, module, kind, lang, languages)
+                    plans[uri] = plan_page(course, module, kind, lang, languages.codes)
     return plans
 
 
