@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from zadachnik.checking.grading import grade, grade_field, read_number
+from zadachnik.core.formatting import conventions, shown_exactly, write_number
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = json.loads((ROOT / "tests/vectors/cases.json").read_text(encoding="utf-8"))
@@ -25,23 +26,57 @@ def name_of(written: str | list) -> str:
     return repr(written) if len(written) <= 40 else f"{written[:30]!r}…({len(written)} characters)"
 
 
+LANGUAGES = ("en", "ru", "de", "fr", "es")
+
+
+def page_conventions(case: dict) -> dict | None:
+    """A case with "lang" is read as that page reads; one without, with no conventions at all."""
+    return CASES["conventions"][case["lang"]] if "lang" in case else None
+
+
 def test_enough_cases() -> None:
-    assert sum(len(group) for group in CASES.values()) >= 300
+    groups = [group for name, group in CASES.items() if name != "conventions"]
+    assert sum(len(group) for group in groups) >= 300
+    for lang in LANGUAGES:
+        assert sum(1 for case in CASES["readings"] if case.get("lang") == lang) >= 5, lang
+        assert sum(1 for case in CASES["formats"] if case["lang"] == lang) >= 3, lang
 
 
-@pytest.mark.parametrize("case", CASES["readings"], ids=lambda case: name_of(case["input"]))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_conventions_are_the_locales(lang: str) -> None:
+    """The hand-written conventions of the vectors are what Babel's CLDR data gives the pages."""
+    assert conventions(lang) == CASES["conventions"][lang]
+
+
+def reading_name(case: dict) -> str:
+    return (case["lang"] + ":" if "lang" in case else "") + name_of(case["input"])
+
+
+@pytest.mark.parametrize("case", CASES["readings"], ids=reading_name)
 def test_reading(case: dict) -> None:
-    expected = {key: value for key, value in case.items() if key != "input"}
-    assert read_number(text_of(case["input"])) == expected
+    expected = {key: value for key, value in case.items() if key not in ("input", "lang")}
+    assert read_number(text_of(case["input"]), page_conventions(case)) == expected
 
 
 def field_case_name(case: dict) -> str:
-    return f"{name_of(case['input'])}~{case['field']['answer']}"
+    return f"{reading_name(case)}~{case['field']['answer']}"
+
+
+@pytest.mark.parametrize("case", CASES["formats"], ids=lambda case: f"{case['lang']}:{case['value']!r}")
+def test_format(case: dict) -> None:
+    written = write_number(case["value"], CASES["conventions"][case["lang"]], case["decimals"], case["group"],
+                           case["significant"])
+    assert written == case["text"]
+    assert shown_exactly(case["value"], case["decimals"], case["significant"]) == case["exact"]
+    # What a page writes, it reads back: the value itself, or the rounding shown.
+    reading = read_number(written, CASES["conventions"][case["lang"]])
+    assert "value" in reading, reading
+    assert (reading["value"] == case["value"]) == case["exact"]
 
 
 @pytest.mark.parametrize("case", CASES["fields"], ids=field_case_name)
 def test_field(case: dict) -> None:
-    verdict = grade_field(case["field"], text_of(case["input"]))
+    verdict = grade_field(case["field"], text_of(case["input"]), page_conventions(case))
     assert verdict["status"] == case["status"]
     if case["status"] == "wrong":
         assert verdict["precision"] == case["precision"]

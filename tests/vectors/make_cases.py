@@ -238,13 +238,23 @@ err("2.12 e12", "unreadable")
 err("1e 3", "unreadable")
 err("1'000", "unreadable")
 err("1_000", "unreadable")
-err("1.000.000", "unreadable")
+dec("1.000.000", "1000000", 0, 7)  # one sign repeated by threes can only be grouping (README rule 4)
+dec("1,000,000", "1000000", 0, 7)
+err("1.000.00", "unreadable")
+err("1,00,000", "unreadable")
+err("0,123,456", "unreadable")
 
-# --- both separators -------------------------------------------------------------------------------------------
-err("1,234.5", "separators")
-err("1.234,5", "separators")
+# --- both separators: the last is the decimal sign, the others group by threes (README rule 4) -----------------
+dec("1,234.5", "1234.5", 1, 5)
+dec("1.234,5", "1234.5", 1, 5)
+dec("1.234.567,8", "1234567.8", 1, 8)
+dec("-1,234.5e3", "-1234.5e3", -2, 5)
 err("1,2.3", "separators")
-err("1.234.567,8", "separators")
+err("1,234.567.8", "separators")
+err("1,234,5.6", "separators")
+err("12,34.5", "separators")
+err("1 234,567.8", "separators")
+err(".5,5", "separators")
 err("-1,5.0", "separators")
 err("3.14,15", "separators")
 
@@ -793,7 +803,7 @@ group(fld(1.5), [
     ("", "!empty", "u"),
     ("   ", "!empty", "u"),
     ("1,5.0", "!separators", "u"),
-    ("1.234,5", "!separators", "u"),
+    ("1,2.3", "!separators", "u"),
     ("3/0", "!zero_division", "u"),
     (long(("1,5", 1), (" ", 200_000)), "!too_long", "u"),
     (long(("16/", 1), ("7", 100_000)), "!too_large", "u"),
@@ -1007,6 +1017,192 @@ q(MP, {"pairs": {}}, "unanswered", missing=["1", "2", "3"])
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Per locale (README, "Numbers per locale"): the conventions a page carries, written out by hand from CLDR;
+# readings and fields with a page's conventions; and how each page writes numbers.
+# ---------------------------------------------------------------------------------------------------------
+
+CONVENTIONS = {
+    "en": {"lang": "en", "decimal": ".", "group": ",", "minimum_grouping": 1},
+    "ru": {"lang": "ru", "decimal": ",", "group": NBSP, "minimum_grouping": 1},
+    "de": {"lang": "de", "decimal": ",", "group": ".", "minimum_grouping": 1},
+    "fr": {"lang": "fr", "decimal": ",", "group": NNBSP, "minimum_grouping": 1},
+    "es": {"lang": "es", "decimal": ",", "group": ".", "minimum_grouping": 2},
+}
+LOCALE_READINGS: list[tuple] = []  # (lang, input, hint, decimals, significant); hint as above, or ("?", a, b)
+
+
+def ldec(lang: str, text: str, plain: str, decimals: int, significant: int) -> None:
+    LOCALE_READINGS.append((lang, text, plain, decimals, significant))
+
+
+def lerr(lang: str, text: str, kind: str) -> None:
+    LOCALE_READINGS.append((lang, text, "!" + kind, None, None))
+
+
+def lfrac(lang: str, text: str, num: str, den: str) -> None:
+    LOCALE_READINGS.append((lang, text, (num, den), None, None))
+
+
+def lamb(lang: str, text: str, grouped: str, decimal: str) -> None:
+    """Ambiguous on that page: `grouped` read as thousands, `decimal` read with a decimal sign."""
+    LOCALE_READINGS.append((lang, text, ("?", grouped, decimal), None, None))
+
+
+# English: ',' groups and '.' is decimal; a lone ',' before three digits could be either.
+ldec("en", "2,629.07", "2629.07", 2, 6)
+ldec("en", "2629.07", "2629.07", 2, 6)
+ldec("en", "13,983,816", "13983816", 0, 8)
+ldec("en", "10,000.5", "10000.5", 1, 6)
+ldec("en", "1,538.5", "1538.5", 1, 5)
+ldec("en", "1.538,5", "1538.5", 1, 5)  # either order: two signs are never ambiguous
+ldec("en", "1,538,000", "1538000", 0, 7)
+ldec("en", "1.538", "1.538", 3, 4)
+ldec("en", "0,538", "0.538", 3, 3)  # a group never starts with 0
+ldec("en", "1234,567", "1234.567", 3, 7)  # nor has four digits
+ldec("en", "1,5380", "1.5380", 4, 5)
+ldec("en", "1,53", "1.53", 2, 3)
+ldec("en", ",538", ".538", 3, 3)
+ldec("en", "1,538e3", "1.538e3", 0, 4)  # ambiguous only as the whole text
+ldec("en", "1 538", "1538", 0, 4)
+ldec("en", "1538", "1538", 0, 4)
+ldec("en", "2" + NBSP + "629,07", "2629.07", 2, 6)
+ldec("en", "2.12368" + DOT + "10¹²", "2.12368e12", -7, 6)
+ldec("en", MINUS + "273.15", "-273.15", 2, 5)
+lfrac("en", "1,538/7", "1.538", "7")
+lamb("en", "1,538", "1538", "1.538")
+lamb("en", "1,000", "1000", "1.000")
+lamb("en", "-1,538", "-1538", "-1.538")
+lamb("en", MINUS + "12,345", "-12345", "-12.345")
+lamb("en", "+123,456", "123456", "123.456")
+lamb("en", " 1,538 ", "1538", "1.538")
+lerr("en", "1,234,56", "unreadable")
+lerr("en", "12,34,567", "unreadable")
+lerr("en", "1,538.5.0", "separators")
+# Russian: a (no-break, thin, narrow) space groups, ',' is decimal; '.' is read as decimal too.
+ldec("ru", "2 629,07", "2629.07", 2, 6)
+ldec("ru", "2" + NBSP + "629,07", "2629.07", 2, 6)
+ldec("ru", "2" + NNBSP + "629,07", "2629.07", 2, 6)
+ldec("ru", "2" + THIN + "629,07", "2629.07", 2, 6)
+ldec("ru", "2629,07", "2629.07", 2, 6)
+ldec("ru", "2629.07", "2629.07", 2, 6)
+ldec("ru", "13" + NBSP + "983" + NBSP + "816", "13983816", 0, 8)
+ldec("ru", "1,538", "1.538", 3, 4)  # no '.' or ',' groups here: never ambiguous
+ldec("ru", "1.538", "1.538", 3, 4)
+ldec("ru", "2,629.07", "2629.07", 2, 6)
+ldec("ru", "2.629,07", "2629.07", 2, 6)
+ldec("ru", "1,538,000", "1538000", 0, 7)
+ldec("ru", "2,12368" + DOT + "10¹²", "2.12368e12", -7, 6)
+lerr("ru", "2 62,07", "unreadable")
+# German: '.' groups and ',' is decimal.
+ldec("de", "2.629,07", "2629.07", 2, 6)
+ldec("de", "2629,07", "2629.07", 2, 6)
+ldec("de", "13.983.816", "13983816", 0, 8)
+ldec("de", "1,538", "1.538", 3, 4)
+ldec("de", "0.538", "0.538", 3, 3)
+ldec("de", "2 629,07", "2629.07", 2, 6)
+ldec("de", "2,629.07", "2629.07", 2, 6)
+ldec("de", "123.456,789", "123456.789", 3, 9)
+lamb("de", "1.538", "1538", "1.538")
+lamb("de", "100.000", "100000", "100.000")
+lerr("de", "2.629,07,1", "separators")
+# French: a narrow no-break space groups (any space is read), ',' is decimal.
+ldec("fr", "2" + NNBSP + "629,07", "2629.07", 2, 6)
+ldec("fr", "2 629,07", "2629.07", 2, 6)
+ldec("fr", "2" + NBSP + "629,07", "2629.07", 2, 6)
+ldec("fr", "1,538", "1.538", 3, 4)
+ldec("fr", "1.538", "1.538", 3, 4)
+ldec("fr", "13" + NNBSP + "983" + NNBSP + "816", "13983816", 0, 8)
+# Spanish: as German, though it writes four-digit numbers ungrouped.
+ldec("es", "2629,07", "2629.07", 2, 6)
+ldec("es", "2.629,07", "2629.07", 2, 6)
+ldec("es", "12.345,5", "12345.5", 1, 6)
+ldec("es", "1,538", "1.538", 3, 4)
+ldec("es", "13.983.816", "13983816", 0, 8)
+lamb("es", "1.538", "1538", "1.538")
+lamb("es", "12.345", "12345", "12.345")
+
+LOCALE_FIELDS: list[tuple] = []  # (lang, field, input, status, error)
+LOCALE_FIELDS += [
+    ("en", fld(1538), "1,538", "u", "ambiguous"),
+    ("en", fld(1538), "1538", "c", None),
+    ("en", fld(1538), "1 538", "c", None),
+    ("en", fld(2629.0682760247973, atol=0.005), "2,629.07", "c", None),
+    ("en", fld(1.538, atol=0.0005), "1.538", "c", None),
+    ("ru", fld(1.538, atol=0.0005), "1,538", "c", None),
+    ("ru", fld(2629.0682760247973, atol=0.005), "2" + NBSP + "629,07", "c", None),
+    ("de", fld(1538), "1.538", "u", "ambiguous"),
+    ("de", fld(1.538, atol=0.0005), "1,538", "c", None),
+    ("de", fld(2629.0682760247973, atol=0.005), "2.629,07", "c", None),
+    ("fr", fld(2629.0682760247973, atol=0.005), "2" + NNBSP + "629,07", "c", None),
+    ("es", fld(12345), "12.345", "u", "ambiguous"),
+    ("es", fld(12345.5, atol=0.05), "12.345,5", "c", None),
+]
+
+# How each page writes a number: (lang, value, decimals, group, significant, text, exact). Rounding is half away
+# from zero from the double's exact value (as JavaScript's toFixed, toPrecision and toExponential round).
+FORMATS: list[tuple] = [
+    ("en", 2100.0, None, True, 10, "2100", True),  # one group behind ',' would read as 2.1
+    ("en", 13983816.0, None, True, 10, "13,983,816", True),
+    ("en", 2629.0682760247973, 2, True, 10, "2,629.07", False),
+    ("en", 1538.0, None, True, 10, "1538", True),
+    ("en", 123456.0, None, True, 10, "123456", True),
+    ("en", 1234567.0, None, True, 10, "1,234,567", True),
+    ("en", 1234.5, None, True, 10, "1,234.5", True),
+    ("en", 1234.5, None, False, 10, "1234.5", True),
+    ("en", 1.538, None, True, 10, "1.538", True),
+    ("en", -273.15, None, True, 10, MINUS + "273.15", True),
+    ("en", 0.1, None, True, 10, "0.1", True),
+    ("en", 0.0, None, True, 10, "0", True),
+    ("en", -0.0, 2, True, 10, "0", True),
+    ("en", -0.001, 2, True, 10, "0", False),
+    ("en", 0.5, 0, True, 10, "1", False),  # half away from zero
+    ("en", 2.5, 0, True, 10, "3", False),
+    ("en", -2.5, 0, True, 10, MINUS + "3", False),
+    ("en", 16 / 7, None, True, 10, "2.285714286", False),
+    ("en", 16 / 7, 3, True, 10, "2.286", False),
+    ("en", 16 / 7, None, True, 8, "2.2857143", False),
+    ("en", 123456789.0, None, True, 8, "123,456,790", False),
+    ("en", 999999999.97, None, True, 10, "1,000,000,000", False),
+    ("en", 84.0, 6, True, 10, "84", True),
+    ("en", 7e9 * 12 / 2**30, 2, True, 10, "78.23", False),
+    ("en", 2.12368e12, None, True, 10, "2.12368" + DOT + "10¹²", True),
+    ("en", 2.12368e12, 0, True, 10, "2.12368" + DOT + "10¹²", True),
+    ("en", 8.4e22, -20, True, 10, "8.4" + DOT + "10²²", True),
+    ("en", 1e-7, None, True, 10, "1" + DOT + "10⁻⁷", True),
+    ("en", -4.5e-7, 8, True, 10, MINUS + "4.5" + DOT + "10⁻⁷", True),
+    ("en", -4.5e-6, 7, True, 10, MINUS + "0.0000045", True),  # from 10⁻⁶ on, written out
+    ("en", 9.9999999999e9, None, True, 10, "1" + DOT + "10¹⁰", False),
+    ("en", 0.000123456, 7, True, 10, "0.0001235", False),
+    ("en", 0.000123456, 10, True, 10, "0.000123456", True),
+    ("ru", 2100.0, None, True, 10, "2" + NBSP + "100", True),
+    ("ru", 13983816.0, None, True, 10, "13" + NBSP + "983" + NBSP + "816", True),
+    ("ru", 2629.0682760247973, 2, True, 10, "2" + NBSP + "629,07", False),
+    ("ru", 12345.0, None, True, 10, "12" + NBSP + "345", True),
+    ("ru", 1234.5, None, True, 10, "1" + NBSP + "234,5", True),
+    ("ru", 1234.5, None, False, 10, "1234,5", True),
+    ("ru", -0.0025, None, True, 10, MINUS + "0,0025", True),
+    ("ru", 2.12368e12, None, True, 10, "2,12368" + DOT + "10¹²", True),
+    ("ru", 16 / 7, None, True, 8, "2,2857143", False),
+    ("de", 2100.0, None, True, 10, "2100", True),
+    ("de", 13983816.0, None, True, 10, "13.983.816", True),
+    ("de", 2629.0682760247973, 2, True, 10, "2.629,07", False),
+    ("de", 1.538, None, True, 10, "1,538", True),
+    ("de", 123456.789, None, True, 10, "123.456,789", True),
+    ("de", 12345.0, None, True, 10, "12345", True),
+    ("de", 2.12368e12, None, True, 10, "2,12368" + DOT + "10¹²", True),
+    ("fr", 2100.0, None, True, 10, "2" + NNBSP + "100", True),
+    ("fr", 2629.0682760247973, 2, True, 10, "2" + NNBSP + "629,07", False),
+    ("fr", 0.5, None, True, 10, "0,5", True),
+    ("es", 2100.0, None, True, 10, "2100", True),  # CLDR: Spanish groups from five digits
+    ("es", 12345.0, None, True, 10, "12345", True),
+    ("es", 1234.5, None, True, 10, "1234,5", True),
+    ("es", 12345.5, None, True, 10, "12.345,5", True),
+    ("es", 13983816.0, None, True, 10, "13.983.816", True),
+    ("es", 2629.0682760247973, 2, True, 10, "2629,07", False),
+]
+
+
+# ---------------------------------------------------------------------------------------------------------
 # Self-checks of the hand-written tables (arithmetic from the README's formulas), then output
 # ---------------------------------------------------------------------------------------------------------
 
@@ -1028,9 +1224,18 @@ def plain_parts(plain: str) -> tuple[int, int]:
 SUPERSCRIPT_DIGITS = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 
 
+def loose_separators(text: str) -> str:
+    if "." in text and "," in text:  # the last sign is the decimal one, the other groups
+        decimal = "." if text.rfind(".") > text.rfind(",") else ","
+        text = text.replace("," if decimal == "." else ".", "")
+    elif text.count(".") + text.count(",") > 1:  # one sign repeated: groups
+        text = text.replace(".", "").replace(",", "")
+    return text.replace(",", ".")
+
+
 def loose(text: str) -> str:
     """A crude rewrite of an accepted input into plain text, used only to catch mismatched table rows."""
-    text = text.strip(JS_SPACES).replace(MINUS, "-").replace(",", ".")
+    text = "/".join(map(loose_separators, text.strip(JS_SPACES).replace(MINUS, "-").split("/")))
     text = re.sub("10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$", lambda m: "10^" + m[1].translate(SUPERSCRIPT_DIGITS), text)
     for space in (" ", NBSP, THIN, NNBSP):
         text = text.replace(space, "")
@@ -1048,7 +1253,7 @@ def reading_of(hint) -> dict:
     return {"value": float(hint), "decimals": decimals, "significant": significant}
 
 
-KINDS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}
+KINDS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long"}  # and "ambiguous"
 READ: dict[str, object] = {}
 
 
@@ -1185,6 +1390,59 @@ for spec, answer, expected in QUESTIONS:
     question_cases.append({"spec": spec, "answer": answer, **expected})
 
 
+SUPERSCRIPT_TO_PLAIN = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def ascii_digits(text: str) -> str:
+    return "".join(char for char in text.split("e")[0] if char in "0123456789")
+
+
+locale_reading_cases = []
+LOCALE_READ: dict[tuple[str, str], dict] = {}
+for lang, text, hint, decimals, significant in LOCALE_READINGS:
+    assert (lang, text) not in LOCALE_READ, f"{lang} {text!r} twice"
+    if isinstance(hint, tuple) and hint[0] == "?":
+        _, grouped, decimal = hint
+        assert ascii_digits(grouped) == ascii_digits(decimal) == ascii_digits(text), text
+        assert float(grouped) == 1000 * float(decimal), text
+        reading = {"error": "ambiguous", "grouped": float(grouped), "decimal": float(decimal)}
+    else:
+        reading = reading_of(hint)
+        if "decimals" in reading:
+            assert (reading["decimals"], reading["significant"]) == (decimals, significant), f"{lang} {text!r}"
+            assert ascii_digits(text.replace("10¹²", "")) == ascii_digits(hint.replace("e12", "")), f"{lang} {text!r}"
+    LOCALE_READ[lang, text] = reading
+    locale_reading_cases.append({"lang": lang, "input": text, **reading})
+
+for lang, field, text, status, error in LOCALE_FIELDS:
+    reading = LOCALE_READ[lang, text]
+    if "error" in reading:
+        computed = {"status": "unreadable", "error": reading["error"]}
+    else:
+        computed = {"status": "correct" if passes(field, reading["value"]) else "wrong"}
+    case = {"lang": lang, "field": field, "input": text, "status": STATUS[status]}
+    if error:
+        case["error"] = error
+    assert computed == {key: case[key] for key in computed} and set(computed) <= set(case), (lang, text)
+    field_cases.append(case)
+
+format_cases = []
+for lang, value, decimals, grouping, significant, text, exact in FORMATS:
+    convention = CONVENTIONS[lang]
+    plain = text.replace(MINUS, "-").replace(convention["group"], "").replace(convention["decimal"], ".")
+    plain = re.sub(DOT + "10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$", lambda m: "e" + m[1].translate(SUPERSCRIPT_TO_PLAIN), plain)
+    # The text is the value to the digits shown: exact when it is the same double, else within half a unit.
+    assert (float(plain) == value) == exact, f"{lang} {value!r}: {text!r} exact {exact}"
+    shown = Fraction(plain)
+    places = len(plain.split("e")[0].partition(".")[2]) - (int(plain.split("e")[1]) if "e" in plain else 0)
+    bound = Fraction(10) ** -places / 2  # of the last digit shown (zeros dropped: looser)
+    if decimals is None:  # of the last significant digit
+        bound = max(bound, max(abs(Fraction(value)), abs(shown)) * Fraction(10) ** (1 - significant) / 2)
+    assert abs(Fraction(value) - shown) <= bound, f"{lang} {value!r}: {text!r}"
+    format_cases.append({"lang": lang, "value": value, "decimals": decimals, "group": grouping,
+                         "significant": significant, "text": text, "exact": exact})
+
+
 def as_written(case: dict) -> dict:
     return {**case, "input": LONG[case["input"]]} if case.get("input") in LONG else case
 
@@ -1201,17 +1459,23 @@ def dump(cases: list[dict]) -> str:
     return "[\n" + ",\n".join(lines) + "\n  ]"
 
 
+reading_cases += locale_reading_cases
+conventions_json = json.dumps(CONVENTIONS, ensure_ascii=True)
 document = (
     "{\n"
+    f'  "conventions": {conventions_json},\n'
     f'  "readings": {dump(reading_cases)},\n'
     f'  "fields": {dump(field_cases)},\n'
-    f'  "questions": {dump(question_cases)}\n'
+    f'  "questions": {dump(question_cases)},\n'
+    f'  "formats": {dump(format_cases)}\n'
     "}\n"
 )
-written = {name: [as_written(case) for case in cases]
-           for name, cases in (("readings", reading_cases), ("fields", field_cases), ("questions", question_cases))}
+groups = (("readings", reading_cases), ("fields", field_cases), ("questions", question_cases),
+          ("formats", format_cases))
+written = {"conventions": CONVENTIONS, **{name: [as_written(case) for case in cases] for name, cases in groups}}
 assert json.loads(document) == written
 (HERE / "cases.json").write_text(document, encoding="utf-8")
 
-total = len(reading_cases) + len(field_cases) + len(question_cases)
-print(f"readings {len(reading_cases)}, fields {len(field_cases)}, questions {len(question_cases)}, total {total}")
+total = len(reading_cases) + len(field_cases) + len(question_cases) + len(format_cases)
+print(f"readings {len(reading_cases)} ({len(locale_reading_cases)} per locale), fields {len(field_cases)}, "
+      f"questions {len(question_cases)}, formats {len(format_cases)}, total {total}")

@@ -1,57 +1,153 @@
-"""Numbers written the way each language writes them: on pages, and in the answers the checks grade."""
+"""Numbers written the way each page's locale writes them: on pages, and in the answers the checks grade.
+
+One formatter for every number a page shows, from the locale's CLDR data (Babel): its decimal sign, its group
+sign (a no-break or narrow no-break space in Russian and French) and its minimum grouping digits. Whatever it
+writes reads back through the page's own number reader (`numbers.read_number` with the same conventions): an
+integer of exactly one group is written ungrouped where the group sign is '.' or ',', since "2,100" on an
+English page could be 2.1. The browser's numbers.js writes from `conventions(lang)`, which the page carries,
+exactly as this module does (rounding half away from zero from the double's exact value, as JavaScript's
+toFixed and toPrecision do); tests/vectors/cases.json holds both to the same texts.
+"""
 
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Context, Decimal
+from functools import cache
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
 
 from zadachnik.core.numbers import needed_decimals, needed_significant
 
-# Decimal point, thousands separator, and the digit count from which thousands are grouped.
-_SEPARATORS = {"ru": (",", "\u00a0", 5), "en": (".", ",", 4)}
+MINUS = "\u2212"
+_FALLBACK = "en"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Beyond these magnitudes a number is written as a power of ten: 2,12368·10¹².
 _LARGE, _SMALL = 1e9, 1e-6
+# Digits past what a double holds are noise (and JavaScript's toFixed stops at 100).
+_MOST_DECIMALS = 20
+_MOST_PLACES = 16
+# Group signs the number reader knows; a locale with another (or a decimal sign other than '.' or ',', which
+# comes with digits the reader does not read either) is written with a no-break space and a point.
+_GROUP_SIGNS = {",", ".", " ", "\u00a0", "\u202f", "\u2009", "’", "'"}
+# CLDR's minimumGroupingDigits, which Babel does not carry: these locales group only from five digits ("1000",
+# "10 000"). Taken from ICU; tests/test_number_roundtrip.py compares it with Node's Intl for every Babel locale.
+_GROUPING_FROM_FIVE = frozenset(
+    "be be-BY be-TARASK bg bg-BG es es-EA es-ES es-GQ es-IC es-PH et et-EE hu hu-HU hy hy-AM ia ia-001 ie ie-EE "
+    "it it-CH it-IT it-SM it-VA ka ka-GE lv lv-LV pl pl-PL pt-CH pt-CV pt-GQ pt-GW pt-LU pt-MO pt-MZ pt-PT pt-ST "
+    "pt-TL ru-UA sl sl-SI sq sq-AL sq-MK sq-XK".split()
+)
 
 
-def format_number(
-    value: float, lang: str, decimals: int | None = None, group: bool = True, readable: bool = False
-) -> str:
-    """`value` with the language's decimal separator and digit grouping; trailing zeros dropped.
+def conventions(lang: str) -> dict[str, Any]:
+    """How a page in `lang` writes and reads numbers: {"lang", "decimal", "group", "minimum_grouping"}.
 
-    `decimals` rounds to that many places (None: up to ten significant digits); `readable` groups digits with
-    no-break spaces in every language, so the text reads back through the number reader."""
+    The page carries it (the runtime strings' "number") so that the browser writes and reads as Python does."""
+    return dict(_conventions(lang))
+
+
+@cache
+def _conventions(lang: str) -> dict[str, Any]:
+    tag = lang.replace("_", "-")
+    try:
+        locale = Locale.parse(tag, sep="-")
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse(_FALLBACK)
+    symbols = locale.number_symbols
+    # Babel 2.14 keys the symbols by numbering system; the reader reads Latin digits only.
+    latin = symbols["latn"] if "latn" in symbols else symbols
+    decimal, group = latin.get("decimal", "."), latin.get("group", ",")
+    if decimal not in ".," or group not in _GROUP_SIGNS or group == decimal:
+        decimal, group = ".", "\u00a0"
+    return {"lang": lang, "decimal": decimal, "group": group,
+            "minimum_grouping": 2 if tag in _GROUPING_FROM_FIVE else 1}
+
+
+def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:
+    """`value` as a page in `lang` writes it; trailing zeros dropped, "−" for minus.
+
+    `decimals` rounds to that many places (None: to ten significant digits); `group` groups the integer part
+    as the locale does (but never a single group behind '.' or ',')."""
+    return write_number(value, conventions(lang), decimals, group)
+
+
+def write_number(value: float, convention: dict[str, Any], decimals: int | None = None, group: bool = True,
+                 significant: int = 10) -> str:
+    """`format_number` with the conventions themselves (numbers.js's writeNumber); without `decimals`, rounded
+    to `significant` digits."""
     if value and not _SMALL <= abs(value) < _LARGE:
-        exponent = math.floor(math.log10(abs(value)))
-        places = 9 if decimals is None else max(0, decimals + exponent)
-        mantissa = f"{value / 10**exponent:.{places}f}"
-        if abs(float(mantissa)) >= 10:  # 9.99… rounded up to 10
-            exponent += 1
-            mantissa = f"{value / 10**exponent:.{places}f}"
-        return _plain(mantissa, lang, group=False) + "·10" + str(exponent).translate(_SUPERSCRIPT)
-    text = f"{value:.10g}" if decimals is None else f"{value:.{max(0, decimals)}f}"
-    if "e" in text:
-        text = f"{value:.10f}"
-    return _plain(text, lang, group, readable)
+        mantissa, exponent = _power_of_ten(value, decimals, significant)
+        return _localized(mantissa, convention, group=False) + "·10" + str(exponent).translate(_SUPERSCRIPT)
+    return _localized(_positional(value, decimals, significant), convention, group)
 
 
-def _plain(text: str, lang: str, group: bool, readable: bool = False) -> str:
-    point, thousands, group_from = _SEPARATORS.get(lang, _SEPARATORS["en"])
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    whole, _, fraction = text.partition(".")
-    sign = "−" if whole.startswith("-") else ""
-    whole = whole.lstrip("-")
-    if readable:
-        # Answers must read back as typed answers, and a comma there is a decimal separator.
-        thousands, group_from = "\u00a0", 5
-    if group and len(whole) >= group_from:
-        whole = f"{int(whole):,}".replace(",", thousands)
-    return sign + whole + (point + fraction if fraction else "")
+def shown_exactly(value: float, decimals: int | None = None, significant: int = 10) -> bool:
+    """Whether `write_number(value, …, decimals, significant=…)` writes `value` itself, not a rounding of it:
+    compared as doubles, so 0.1 is exact and 16/7 is not."""
+    if value and not _SMALL <= abs(value) < _LARGE:
+        mantissa, exponent = _power_of_ten(value, decimals, significant)
+        return float(f"{mantissa}e{exponent}") == value
+    return float(_positional(value, decimals, significant)) == value
+
+
+def _positional(value: float, decimals: int | None, significant: int) -> str:
+    """The digits as JavaScript's toPrecision(significant) or toFixed(decimals) gives them, without exponent."""
+    exact = Decimal(value)
+    if decimals is None:
+        rounded = Context(prec=significant, rounding=ROUND_HALF_UP).plus(exact)
+    else:
+        places = min(max(0, decimals), _MOST_DECIMALS)
+        rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return f"{rounded:f}"
+
+
+def _power_of_ten(value: float, decimals: int | None, significant: int) -> tuple[str, int]:
+    """Mantissa digits and exponent, as JavaScript's toExponential(places) gives them."""
+    exact = Decimal(value)
+    if decimals is None:
+        places = significant - 1
+    else:
+        exponent = Context(prec=17, rounding=ROUND_HALF_UP).plus(exact).adjusted()
+        places = min(max(0, decimals + exponent), _MOST_PLACES)
+    rounded = Context(prec=places + 1, rounding=ROUND_HALF_UP).plus(exact)
+    sign, digits, _ = rounded.as_tuple()
+    text = "".join(map(str, digits)).ljust(places + 1, "0")
+    return ("-" if sign else "") + text[0] + "." + text[1:], rounded.adjusted()
+
+
+def _localized(text: str, convention: dict[str, Any], group: bool) -> str:
+    """Plain digits ("-1234.5600") in the locale's way: its decimal sign, its groups, "−"; no trailing zeros."""
+    negative = text.startswith("-")
+    whole, _, fraction = text.lstrip("-").partition(".")
+    fraction = fraction.rstrip("0")
+    if not fraction and not whole.strip("0"):
+        negative = False  # −0 is 0
+    if group:
+        whole = _grouped(whole, convention, bool(fraction))
+    return (MINUS if negative else "") + whole + (convention["decimal"] + fraction if fraction else "")
+
+
+def _grouped(whole: str, convention: dict[str, Any], has_fraction: bool) -> str:
+    if len(whole) < 3 + convention["minimum_grouping"]:
+        return whole
+    # "2,100" with one group could be read as 2.1: such an integer is written ungrouped where the group sign is
+    # '.' or ',' (the reader calls that text ambiguous); "2,629.07" and "13,983,816" can only be grouping.
+    if convention["group"] in ".," and len(whole) <= 6 and not has_fraction:
+        return whole
+    head = len(whole) % 3 or 3
+    groups = [whole[:head]] + [whole[start:start + 3] for start in range(head, len(whole), 3)]
+    return convention["group"].join(groups)
 
 
 def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:
     """A numeric answer as the page reveals it: rounded to what its tolerance resolves."""
-    return format_number(value, lang, shown_decimals(atol, rtol, value), readable=True)
+    return format_number(value, lang, shown_decimals(atol, rtol, value))
+
+
+def answer_shown_exactly(value: float, atol: float | None, rtol: float | None) -> bool:
+    """Whether the revealed answer (`rounded_answer`) is the answer itself, so the page writes no "≈"."""
+    return shown_exactly(value, shown_decimals(atol, rtol, value))
 
 
 def shown_decimals(atol: float | None, rtol: float | None, value: float) -> int | None:

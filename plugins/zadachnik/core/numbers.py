@@ -1,6 +1,10 @@
 """How a learner's typed number is read: the reference for the browser's `assets/js/numbers.js`.
 
-Both follow tests/vectors/README.md and are held to the same cases (tests/vectors/cases.json). Reading takes
+Both follow tests/vectors/README.md and are held to the same cases (tests/vectors/cases.json). A page reads
+with its locale's conventions (`zadachnik.core.formatting.conventions`, carried by the page for the browser):
+its own way of writing is always accepted, and a text that its locale makes ambiguous ("1,538" on an English
+page) is never guessed. Without conventions (an author's checker run in the browser's worker, which gets
+only what the page's reader let through) no sign is a group sign. Reading takes
 time linear in the text's length: no pattern here backtracks over a run it has already scanned (a learner's
 paste of 100 000 spaces used to take a minute), and texts past MAX_LENGTH are not read at all.
 """
@@ -9,11 +13,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 # Longer texts are refused unread (error `too_long`), counted in code points as typed, spaces included.
 MAX_LENGTH = 200_000
 _GROUP_SPACES = "\u0020\u00a0\u2009\u202f"
+# Group signs a locale may use besides '.', ',' and spaces (Swiss German's 1’234): read like spaces.
+_OTHER_GROUP_SIGNS = "’'"
 # JavaScript's \s (and what its trim() removes), spelled out: Python's own idea of whitespace is wider
 # (\x1c-\x1f, \x85), so neither str.strip() nor \s is used bare.
 _SPACE_CHARS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
@@ -26,7 +33,17 @@ _OPERATORS = "/*·×^"
 _SUPERSCRIPT_POWER = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\Z")
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 # ASCII digits only, as in JavaScript: full-width digits are not read as numbers.
-_GROUPED = re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}][0-9]{{3}})+)(?=\Z|[.eE/*·×x])")
+_AFTER_GROUPS = "(?=\\Z|[.eE/*·×x])"
+_SPACE_GROUPED = {sign: re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}{sign}][0-9]{{3}})+){_AFTER_GROUPS}")
+                  for sign in ("", *_OTHER_GROUP_SIGNS)}
+# Thousands written with '.' or ',', before the other sign as the decimal one ("2,629.07", "2.629,07")…
+_GROUPED_BEFORE = {sign: re.compile(rf"^([+-]?)([1-9][0-9]{{0,2}}(?:{re.escape(sign)}[0-9]{{3}})+)(?=[.,])")
+                   for sign in ".,"}
+# …or repeated, without one ("13,983,816"). A first group never starts with 0: "0,123,456" is no number.
+_GROUPED_ONLY = {sign: re.compile(rf"^([+-]?)([1-9][0-9]{{0,2}}(?:{re.escape(sign)}[0-9]{{3}}){{2,}})(?=\Z|[eE/*·×x])")
+                 for sign in ".,"}
+# One group sign of the page's own before three digits: a thousands group, or a decimal sign elsewhere.
+_AMBIGUOUS = {sign: re.compile(rf"^([+-]?)([1-9][0-9]{{0,2}}){re.escape(sign)}([0-9]{{3}})\Z") for sign in ".,"}
 _MANTISSA = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _DECIMAL = re.compile(rf"^([+-]?)({_MANTISSA})(?:[eE]([+-]?[0-9]+))?\Z")
 _TIMES_TEN = re.compile(rf"^([+-]?)(?:({_MANTISSA})[*·×x])?10\^([+-]?[0-9]+)\Z")
@@ -37,26 +54,61 @@ _EXPONENT_LIMIT = 10**9
 Reading = dict[str, Any]
 
 
-def read_number(text: str) -> Reading:
-    """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}."""
+def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Reading:
+    """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}; for a text the
+    page's locale makes ambiguous, {"error": "ambiguous", "grouped", "decimal"}: both readings' values."""
     if len(text) > MAX_LENGTH:
         return {"error": "too_long"}
     # str.strip, not a regex: a pattern like `\s+$` would retry from every space of a long inner run (quadratic).
     s = text.strip(_SPACE_CHARS)
     if not s:
         return {"error": "empty"}
-    if "." in s and "," in s:
-        return {"error": "separators"}
-    s = s.replace("\u2212", "-").replace(",", ".")
+    group_sign = (conventions or {}).get("group", "")
+    s = s.replace("\u2212", "-")
     s = _SUPERSCRIPT_POWER.sub(lambda m: "10^" + m.group(1).translate(_FROM_SUPERSCRIPT), s)
     s = _SPACE_RUN.sub(_drop_by_operator, s)
-    grouped = _GROUPED.match(s)
+    separated = _separators(s, group_sign)
+    if isinstance(separated, dict):
+        return separated
+    s = separated
+    grouped = _SPACE_GROUPED[group_sign if group_sign in _OTHER_GROUP_SIGNS else ""].match(s)
     if grouped:
-        digits = re.sub(f"[{_GROUP_SPACES}]", "", grouped.group(2))
+        digits = re.sub(f"[{_GROUP_SPACES}{_OTHER_GROUP_SIGNS}]", "", grouped.group(2))
         s = grouped.group(1) + digits + s[grouped.end():]
     if _ANY_SPACE.search(s):
         return {"error": "unreadable"}
     return _read_form(s)
+
+
+def _separators(s: str, group_sign: str) -> str | Reading:
+    """`s` with thousands groups written with '.' or ',' taken out and its decimal sign made '.', or the error.
+
+    Both signs: the last is the decimal sign, and every other must group the leading digits by threes. One sign
+    repeated groups by threes, or the text is unreadable. One sign once is the decimal sign, unless it is the
+    page's group sign and could be one: then the text is ambiguous."""
+    last_point, last_comma = s.rfind("."), s.rfind(",")
+    if last_point >= 0 and last_comma >= 0:
+        decimal, group = (".", ",") if last_point > last_comma else (",", ".")
+        grouped = _GROUPED_BEFORE[group].match(s)
+        rest = s[grouped.end():] if grouped else ""
+        if not grouped or group in rest or rest.count(decimal) != 1:
+            return {"error": "separators"}
+        return grouped.group(1) + grouped.group(2).replace(group, "") + rest.replace(decimal, ".")
+    sign = "." if last_point >= 0 else "," if last_comma >= 0 else ""
+    if not sign:
+        return s
+    if s.count(sign) > 1:
+        grouped = _GROUPED_ONLY[sign].match(s)
+        if grouped and sign not in s[grouped.end():]:
+            return grouped.group(1) + grouped.group(2).replace(sign, "") + s[grouped.end():]
+        return s.replace(",", ".")
+    if sign == group_sign:
+        ambiguous = _AMBIGUOUS[sign].match(s)
+        if ambiguous:
+            negative, whole, thousands = ambiguous.groups()
+            return {"error": "ambiguous", "grouped": float(f"{negative}{whole}{thousands}"),
+                    "decimal": float(f"{negative}{whole}.{thousands}")}
+    return s.replace(",", ".")
 
 
 def _drop_by_operator(run: re.Match[str]) -> str:
@@ -143,10 +195,11 @@ def needed_significant(rtol: float) -> int:
     return max(1, -math.floor(math.log10(2 * rtol))) + 1
 
 
-def grade_field(field: dict[str, Any], text: str) -> dict[str, Any]:
-    reading = read_number(text)
+def grade_field(field: dict[str, Any], text: str, conventions: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    reading = read_number(text, conventions)
     if "error" in reading:
-        return {"status": "unreadable", "error": reading["error"]}
+        # An ambiguous text keeps both readings, for the message that names them.
+        return {"status": "unreadable", **reading}
     atol, rtol = field.get("atol") or 0, field.get("rtol") or 0
     if within(reading["value"], field["answer"], atol, rtol):
         return {"status": "correct", "value": reading["value"]}
