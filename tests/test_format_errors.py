@@ -412,7 +412,7 @@ def test_missing_whole_language_part(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, line_is(quiz, "/// question | Q2"))
     assert error.message == "question Q2 has no 'en' text"
-    assert error.hint == "add '//// en | Title' … '////' inside the block"
+    assert error.hint == "add '//// en | Title' … '////' inside the block (this site is in ru, en)"
 
 
 def test_second_part_in_the_same_language(tmp_path: Path) -> None:
@@ -427,7 +427,7 @@ def test_missing_section_title_in_a_language(tmp_path: Path) -> None:
     quiz = "/// section | 1.1\nru: Раздел\n///\n\n" + block()
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, 1)
-    assert error.message == "the section has no title in 'en'"
+    assert error.message == "the section's title has no text in en"
     assert error.hint == "add 'en: Title'"
 
 
@@ -436,7 +436,8 @@ def test_missing_course_title_in_a_language(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=block(), course=course)
     # Reported at the key whose value is wrong.
     assert (error.path, error.line) == (COURSE_YML, line_is(course, "title:"))
-    assert error.message == "'title' has no text in en; add 'en: …'"
+    assert error.message == "'title' has no text in en"
+    assert error.hint == "add 'en: …', or write a plain string for the same text in every language"
 
 
 def test_bad_module_count_is_reported_at_its_key(tmp_path: Path) -> None:
@@ -998,7 +999,8 @@ def test_exercise_label_per_language(tmp_path: Path) -> None:
     assert load(tmp_path / "b", exercises=exercise())[0].modules[0].exercises[0].label == {"ru": "E1", "en": "E1"}
     bad = exercise(yaml="label: {ru: У1}")
     error = one_error(tmp_path / "c", exercises=bad)
-    assert (error.line, error.message) == (line_with(bad, "label:"), "'label' needs a text per language")
+    assert (error.line, error.message) == (line_with(bad, "label:"), "'label' has no text in en")
+    assert error.hint.startswith("add 'en: …'") and error.hint.endswith("or leave it out to show the id")
 
 
 def test_notebook_link_may_name_one_file_per_language(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -42,3 +43,13 @@ class SourceErrors(Exception):
     def __init__(self, errors: list[SourceError]):
         super().__init__("\n".join(str(error) for error in errors))
         self.errors = errors
+
+
+def per_language_hint(languages: Sequence[str], key: str, example: str = "…") -> str:
+    """How to write a text that may differ per language, in the site's own languages: on a monolingual site a
+    plain string is all there is to write."""
+    plain = f"'{key}: {example}'"
+    if len(languages) == 1:
+        return f"write a plain string: {plain}"
+    mapping = "{" + ", ".join(f"{lang}: …" for lang in languages) + "}"
+    return f"write '{key}: {mapping}', or a plain string for the same text in every language: {plain}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from zadachnik.core.errors import per_language_hint
+from zadachnik.core.text import TextProblem, per_language
 from zadachnik.qtypes import Invalid, ListParts, QuestionType
 
 DEFAULT_TIME_LIMIT = 5
@@ -50,7 +52,7 @@ class Code(QuestionType):
         tests = [read_test(test, index, languages) for index, test in enumerate(config.get("tests") or [])]
         if not tests:
             raise Invalid("a code exercise needs hidden tests", ("tests",) if "tests" in config else (),
-                          "add 'tests:' with items '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
+                          f"add 'tests:' with items '- test: f(2) == 4' and, below it, {message_hint(languages)}")
         limit = read_time_limit(config.get("time_limit", DEFAULT_TIME_LIMIT), ("time_limit",))
         return CodeKey(solution, starter, tests, limit)
 
@@ -86,19 +88,24 @@ def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
     path = ("tests", str(index))
     if not isinstance(test, dict) or not isinstance(test.get("test"), str):
         raise Invalid("each test needs 'test:' (an expression that must be true, or asserts)", path,
-                      "write '- test: f(2) == 4' and 'message: {ru: …, en: …}'")
+                      f"write '- test: f(2) == 4' and, below it, {message_hint(languages)}")
     extra = set(test) - {"test", "message", "time_limit"}
     if extra:
         raise Invalid(f"unknown key '{sorted(extra)[0]}' in a test", (*path, sorted(extra)[0]),
                       "a test takes 'test', 'message' and 'time_limit'")
     syntax_ok(test["test"], (*path, "test"))
-    message = test.get("message")
-    missing = [lang for lang in languages if not isinstance(message, dict) or not str(message.get(lang) or "")]
-    if not isinstance(message, dict) or missing:
-        raise Invalid(f"the test's message has no text in {', '.join(missing) or 'any language'}",
-                      (*path, "message"), "write 'message: {ru: …, en: …}': the learner reads it when it fails")
+    try:
+        # The learner reads it when the test fails.
+        message = per_language(test.get("message"), languages, "the test's message", "message", "f(2) is 4")
+    except TextProblem as problem:
+        raise Invalid(str(problem), (*path, "message"), problem.hint) from None
     limit = read_time_limit(test["time_limit"], (*path, "time_limit")) if "time_limit" in test else None
-    return CodeTest(test["test"], {str(lang): str(text) for lang, text in message.items()}, limit)
+    return CodeTest(test["test"], message, limit)
+
+
+def message_hint(languages: tuple[str, ...]) -> str:
+    """What to write as a test's message, in the site's languages."""
+    return per_language_hint(languages, "message", "f(2) is 4").removeprefix("write ")
 
 
 def read_time_limit(limit: Any, path: tuple[str, ...]) -> float:

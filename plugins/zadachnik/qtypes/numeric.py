@@ -8,6 +8,7 @@ from typing import Any
 
 from zadachnik.core.arith import evaluate
 from zadachnik.core.numbers import grade_field
+from zadachnik.core.text import TextProblem, per_language
 from zadachnik.qtypes import Invalid, ListParts, QuestionType
 
 FIELD_KEYS = ("answer", "atol", "rtol", "unit")
@@ -20,8 +21,8 @@ class NumericField:
     value: float
     atol: float | None = None
     rtol: float | None = None
-    # One unit for every language, or one per language.
-    unit: str | dict[str, str] | None = None
+    # Per language (an author's one unit for every language is repeated for each).
+    unit: dict[str, str] | None = None
 
     @property
     def exact(self) -> bool:
@@ -46,7 +47,7 @@ class Numeric(QuestionType):
                 "a numeric question needs its fields", ("fields",) if "fields" in config else (),
                 "write e.g. 'fields: {x: {answer: 16/7, atol: 0.001}}'",
             )
-        built = [read_field(str(field_id), spec) for field_id, spec in fields.items()]
+        built = [read_field(str(field_id), spec, languages) for field_id, spec in fields.items()]
         labelled = [entry.key for entry in parts["fields"]]
         for field in built:
             if field.id not in labelled:
@@ -89,7 +90,7 @@ class Numeric(QuestionType):
         }
 
 
-def read_field(field_id: str, spec: Any) -> NumericField:
+def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = ()) -> NumericField:
     path = ("fields", field_id)
     if not isinstance(spec, dict):
         raise Invalid(
@@ -115,13 +116,12 @@ def read_field(field_id: str, spec: Any) -> NumericField:
     except ValueError as error:
         raise Invalid(str(error), (*path, "answer"), "write a number or arithmetic such as 7e9*12/2**30") from None
     tolerances = {name: read_tolerance(spec, name, path) for name in ("atol", "rtol")}
-    unit = spec.get("unit")
-    if unit is not None and not isinstance(unit, (str, dict)):
-        raise Invalid(
-            "a unit is text, or text per language", (*path, "unit"), "write 'unit: s' or 'unit: {ru: с, en: s}'"
-        )
-    if isinstance(unit, dict):
-        unit = {str(lang): str(text) for lang, text in unit.items()}
+    unit = None
+    if spec.get("unit") is not None:
+        try:
+            unit = per_language(spec["unit"], languages, "the unit", "unit", "s")
+        except TextProblem as problem:
+            raise Invalid(str(problem), (*path, "unit"), problem.hint) from None
     return NumericField(field_id, expression, value, tolerances["atol"], tolerances["rtol"], unit)
 
 

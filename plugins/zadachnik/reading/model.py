@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from zadachnik.core.errors import SourceError, SourceErrors
-from zadachnik.core.text import Fragment, Localized
+from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
-from zadachnik.reading.source import Block, LangBlock, Line, split_blocks, track_fence
+from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
 from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
@@ -27,6 +27,7 @@ _PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|cr
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+EXERCISE_KEYS = ("project", "notebooks", "label")
 QUIZ_FILE = "quiz.md"
 EXERCISES_FILE = "exercises.md"
 
@@ -180,7 +181,8 @@ class Loader:
             course = Course(id=course_id, title=self.titles(data.get("title"), "title"), modules_total=total,
                             path=folder)
         except ValueError as error:
-            self.errors.append(SourceError(self.shown(path), lines.get((key,), 0) + 1, str(error)))
+            self.errors.append(SourceError(self.shown(path), lines.get((key,), 0) + 1, str(error),
+                                           getattr(error, "hint", "")))
             return None
         for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
             module = self.module(module_dir)
@@ -217,7 +219,8 @@ class Loader:
             key = "title"
             module = Module(folder.name, number, self.titles(data.get("title"), "title"), folder)
         except ValueError as error:
-            self.errors.append(SourceError(self.shown(meta), lines.get((key,), 0) + 1, str(error)))
+            self.errors.append(SourceError(self.shown(meta), lines.get((key,), 0) + 1, str(error),
+                                           getattr(error, "hint", "")))
             return None
         ids: dict[str, tuple[str, int]] = {}
         if quiz.is_file():
@@ -290,16 +293,9 @@ class Loader:
                                 "raise 'modules:' in course.yml or fix the number")
                 )
 
-    def titles(self, value: Any, what: str) -> dict[str, str]:
-        if isinstance(value, str) and len(self.languages) == 1:
-            return {self.languages[0]: value}
-        if not isinstance(value, dict):
-            expected = ", ".join(f"{lang}: …" for lang in self.languages)
-            raise ValueError(f"'{what}' needs one text per language: {expected}")
-        missing = [lang for lang in self.languages if not str(value.get(lang) or "").strip()]
-        if missing:
-            raise ValueError(f"'{what}' has no text in {', '.join(missing)}; add '{missing[0]}: …'")
-        return {lang: str(value[lang]).strip() for lang in self.languages}
+    def titles(self, value: Any, key: str) -> dict[str, str]:
+        """A course's or module's title: one for every language, or one per language (TextProblem)."""
+        return per_language(value, self.languages, f"'{key}'", key)
 
     def yaml_file(self, path: Path, keys: tuple[str, ...]) -> tuple[dict[str, Any], dict[KeyPath, int]] | None:
         try:
@@ -472,6 +468,20 @@ def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> Sou
     return SourceError(path, line, f"unknown key '{key}'", f"{hint}allowed here: {', '.join(allowed)}")
 
 
+def question_keys(types: dict[str, QuestionType]) -> tuple[str, ...]:
+    """Every key a question's YAML may have, whatever its type."""
+    keys = ("type", "auto", "check", "wrong", *(key for qtype in types.values() for key in qtype.keys))
+    return tuple(dict.fromkeys(keys))
+
+
+def section_title_hint(languages: list[str]) -> str:
+    """A section's title is its YAML, so the hint shows lines rather than a 'key: …'."""
+    if len(languages) == 1:
+        return "write the title alone on the line below the opener"
+    lines = " and ".join(f"'{lang}: Title'" for lang in languages)
+    return f"write one line per language, {lines}, or the title alone for every language"
+
+
 def check_id(value: str) -> str:
     if not _ID.match(value):
         raise ValueError(f"'{value}' cannot be an id: use letters, digits, '.', '-' and '_' without spaces")
@@ -487,6 +497,8 @@ class BlockReader:
     block: Block
     config: dict[str, Any] = field(default_factory=dict)
     key_lines: dict[KeyPath, int] = field(default_factory=dict)
+    # A block without language parts: its text, below its YAML (None: the block has language parts).
+    text_lines: list[Line] | None = None
 
     @property
     def shown(self) -> str:
@@ -510,7 +522,8 @@ class BlockReader:
         try:
             data, self.key_lines = load_with_lines(self.block.yaml_text)
         except YamlProblem as problem:
-            raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset) from None
+            hint = "leave a blank line between the YAML and the text" if self.text_lines is not None else ""
+            raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset, hint) from None
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -521,6 +534,28 @@ class BlockReader:
                 if key not in allowed:
                     raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
         return data
+
+    def split_text(self, yaml_keys: tuple[str, ...] | None) -> None:
+        """A block without language parts (a monolingual source): its YAML ends at the first blank line, and
+        its text follows."""
+        if self.block.langs:
+            return
+        self.block.yaml_lines, self.text_lines = split_yaml_and_text(self.block.yaml_lines, yaml_keys)
+
+    def no_yaml_in_text(self, keys: tuple[str, ...]) -> None:
+        """A key of the block's YAML below a blank line, which the text now begins with: the author's YAML
+        has a blank line in it. (`options:` or `fields:` alone at the margin starts a list of the text.)"""
+        lines = [line for line in self.text_lines or [] if line.text.strip()]
+        match = YAML_KEY.match(lines[0].text) if lines else None
+        if match is None or match["key"] not in keys:
+            return
+        inline_value = lines[0].text[match.end():].strip()
+        indented_next = len(lines) > 1 and lines[1].text[:1].isspace()
+        if inline_value or indented_next:
+            blank = max(line.number for line in self.block.yaml_lines) + 1 if self.block.yaml_lines else (
+                self.block.line + 1)
+            raise self.fail(f"'{match['key']}:' is below a blank line, in the text", lines[0].number,
+                            f"the first blank line ends the block's YAML: delete the one at line {blank}")
 
     def require_id(self) -> str:
         if not self.block.arg:
@@ -534,25 +569,40 @@ class BlockReader:
     # -- sections -----------------------------------------------------------------------------------
 
     def section(self) -> Section:
+        """A section's YAML is its title: a plain string, or one line per language ('en: Title')."""
         section_id = self.require_id()
-        data = self.read_yaml(tuple(self.languages))
+        if self.block.title:
+            raise self.fail("a section's title is its YAML", self.block.line,
+                            f"write it on the line below: '{self.block.title}'")
         if self.block.langs:
             raise self.fail("a section has no language parts", self.block.langs[0].line,
-                            "write its title per language as YAML: 'ru: …' and 'en: …'")
-        title: Localized = {}
-        for lang in self.languages:
-            text = str(data.get(lang) or "").strip()
-            if not text:
-                raise self.fail(f"the section has no title in '{lang}'", self.block.line, f"add '{lang}: Title'")
-            title[lang] = Fragment(text, self.line_of((lang,)))
+                            section_title_hint(self.languages))
+        try:
+            data, self.key_lines = load_with_lines(self.block.yaml_text)
+        except YamlProblem as problem:
+            raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset) from None
+        if isinstance(data, dict):
+            for key in data:
+                if key not in self.languages:
+                    raise unknown_key(self.shown, self.line_of((str(key),)), str(key), tuple(self.languages))
+        try:
+            texts = per_language(data, self.languages, "the section's title", "title", "Title")
+        except TextProblem as problem:
+            missing = [lang for lang in self.languages if isinstance(data, dict) and lang not in data]
+            hint = ("add " + " and ".join(f"'{lang}: Title'" for lang in missing) if missing
+                    else section_title_hint(self.languages))
+            raise self.fail(str(problem), self.block.line, hint) from None
+        title = {lang: Fragment(text, self.line_of((lang,))) for lang, text in texts.items()}
         return Section(section_id, title, self.block.line)
 
     # -- questions ----------------------------------------------------------------------------------
 
     def question(self, section: Section | None) -> Question:
         question_id = self.require_id()
+        self.split_text(None)
         data = self.read_yaml(None)
         types = registry()
+        self.no_yaml_in_text(question_keys(types))
         type_name = data.get("type")
         if type_name is None:
             raise self.fail(f"question {question_id} has no type", self.block.line,
@@ -622,7 +672,9 @@ class BlockReader:
 
     def exercise(self) -> Exercise:
         exercise_id = self.require_id()
-        data = self.read_yaml(("project", "notebooks", "label"))
+        self.split_text(EXERCISE_KEYS)
+        self.no_yaml_in_text(EXERCISE_KEYS)
+        data = self.read_yaml(EXERCISE_KEYS)
         label = self.label(data.get("label"), exercise_id)
         project = data.get("project", False)
         if not isinstance(project, bool):
@@ -643,37 +695,40 @@ class BlockReader:
         """How each language numbers the exercise (У1 in Russian, E1 in English); the id by default."""
         if value is None:
             return {lang: exercise_id for lang in self.languages}
-        if not isinstance(value, dict) or any(not str(value.get(lang) or "").strip() for lang in self.languages):
-            raise self.fail("'label' needs a text per language", self.line_of(("label",)),
-                            "write e.g. 'label: {ru: У1, en: E1}', or leave it out to show the id")
-        return {lang: str(value[lang]).strip() for lang in self.languages}
+        try:
+            return per_language(value, self.languages, "'label'", "label", exercise_id)
+        except TextProblem as problem:
+            raise self.fail(str(problem), self.line_of(("label",)),
+                            f"{problem.hint}; or leave it out to show the id") from None
 
     def notebooks(self, value: Any) -> list[NotebookLink]:
         if value is None:
             return []
-        hint = ("write a list of '- file: name.ipynb' (or one file per language, 'file: {ru: …, en: …}') "
-                "with 'section: {ru: …, en: …}'")
         if not isinstance(value, list):
-            raise self.fail("'notebooks' is a list", self.line_of(("notebooks",)), hint)
+            raise self.fail("'notebooks' is a list", self.line_of(("notebooks",)),
+                            "write a list of '- file: name.ipynb' with 'section:', the section's name")
         links = []
         for index, item in enumerate(value):
-            where = self.line_of(("notebooks", str(index)))
-            file = item.get("file") if isinstance(item, dict) else None
-            if isinstance(file, str):
-                file = {lang: file for lang in self.languages}
-            if not isinstance(file, dict) or any(not isinstance(file.get(lang), str) for lang in self.languages):
-                raise self.fail("each notebook link needs 'file', one for all languages or one per language",
-                                where, hint)
+            where = ("notebooks", str(index))
+            if not isinstance(item, dict):
+                raise self.fail("each notebook link is 'file:' and 'section:'", self.line_of(where),
+                                "write '- file: name.ipynb' and, below it, 'section: …'")
             extra = set(item) - {"file", "section"}
             if extra:
-                raise unknown_key(self.shown, where, sorted(extra)[0], ("file", "section"))
-            section = item.get("section") or {}
-            if not isinstance(section, dict) or any(not section.get(lang) for lang in self.languages):
-                raise self.fail("a notebook link needs its section's name in every language", where, hint)
+                raise unknown_key(self.shown, self.line_of((*where, sorted(extra)[0])), sorted(extra)[0],
+                                  ("file", "section"))
+            texts = {}
+            for key, what, example in (("file", "the notebook's file", "name.ipynb"),
+                                       ("section", "the notebook's section", "…")):
+                try:
+                    texts[key] = per_language(item.get(key), self.languages, what, key, example)
+                except TextProblem as problem:
+                    raise self.fail(str(problem), self.line_of((*where, key)), problem.hint) from None
+            file, section = texts["file"], texts["section"]
             for name in dict.fromkeys(file[lang] for lang in self.languages):
                 if not (self.path.parent / "files" / name).is_file():
-                    raise self.fail(f"the notebook '{name}' is not in this module's files/", where,
-                                    "put the notebook into files/ or fix the file name")
+                    raise self.fail(f"the notebook '{name}' is not in this module's files/",
+                                    self.line_of((*where, "file")), "put the notebook into files/ or fix the file name")
             links.append(NotebookLink({lang: file[lang] for lang in self.languages},
                                       {lang: str(section[lang]) for lang in self.languages}))
         return links
@@ -683,6 +738,13 @@ class BlockReader:
     def language_parts(
         self, list_parts: tuple[str, ...], text_parts: tuple[str, ...], required: tuple[str, ...]
     ) -> dict[str, LanguageText]:
+        if self.text_lines is not None:
+            return {self.languages[0]: self.one_language(self.unwrapped(), list_parts, text_parts, required)}
+        if self.block.title:
+            lang = self.block.langs[0].lang
+            raise self.fail("a title after the id, and language parts", self.block.line,
+                            f"a block with language parts has its title on each part's line ('//// {lang} | Title'):"
+                            f" delete ' | {self.block.title}' after the id")
         by_lang: dict[str, LangBlock] = {}
         for lang_block in self.block.langs:
             if lang_block.lang not in self.languages:
@@ -696,15 +758,36 @@ class BlockReader:
         for lang in self.languages:
             if lang not in by_lang:
                 raise self.fail(f"{self.block.kind} {self.block.arg} has no '{lang}' text", self.block.line,
-                                f"add '//// {lang} | Title' … '////' inside the block")
+                                f"add '//// {lang} | Title' … '////' inside the block (this site is in "
+                                f"{', '.join(self.languages)})")
             result[lang] = self.one_language(by_lang[lang], list_parts, text_parts, required)
         return result
+
+    def unwrapped(self) -> LangBlock:
+        """The text of a block without language parts, as the part of the site's one language; refused on a
+        site in several languages, where every language has its part."""
+        kind, ident = self.block.kind, self.block.arg
+        if len(self.languages) > 1:
+            parts = " and ".join(f"'//// {lang} | Title' … '////'" for lang in self.languages)
+            raise self.fail(f"{kind} {ident} has no language parts", self.block.line,
+                            f"this site is in {', '.join(self.languages)}: add {parts} inside the block "
+                            "(only a monolingual site may leave them out)")
+        if not self.block.title:
+            raise self.fail(f"{kind} {ident} has no title", self.block.line,
+                            f"write it after the id: '/// {kind} | {ident} | Title'")
+        if not any(line.text.strip() for line in self.text_lines or []):
+            raise self.fail(f"{kind} {ident} has no text", self.block.line,
+                            f"write the {kind}'s text below its YAML, after a blank line")
+        return LangBlock(self.languages[0], self.block.title, self.block.line, self.text_lines or [], wrapped=False)
 
     def one_language(
         self, lang_block: LangBlock, list_parts: tuple[str, ...], text_parts: tuple[str, ...],
         required: tuple[str, ...],
     ) -> LanguageText:
         lang = lang_block.lang
+        # Messages name the language's part, or (a monolingual block's whole text) the block.
+        part = f"the '{lang}' part" if lang_block.wrapped else f"{self.block.kind} {self.block.arg}"
+        whose = f"the '{lang}'" if lang_block.wrapped else "the"
         if not lang_block.title:
             raise self.fail(f"the '{lang}' part has no title", lang_block.line, f"write '//// {lang} | Title'")
         try:
@@ -714,25 +797,28 @@ class BlockReader:
         body_lines = segments.pop("", [])
         text = LanguageText(Fragment(lang_block.title, lang_block.line), to_fragment(body_lines, lang_block.line + 1))
         if not text.body.markdown:
-            raise self.fail(f"the '{lang}' part has no text before its parts", lang_block.line + 1,
-                            "write the question or statement right after the '////' line")
+            where = "'////' line" if lang_block.wrapped else "blank line below the YAML"
+            first_line = lang_block.line + 1 if lang_block.wrapped else min(
+                (line.number for line in lang_block.lines if line.text.strip()), default=lang_block.line)
+            raise self.fail(f"{part} has no text before its parts", first_line,
+                            f"write the question or statement right after the {where}")
         for name, (part_line, lines) in segments.items():
             if name in list_parts:
-                text.lists[name] = self.list_entries(name, lines, part_line, lang)
+                text.lists[name] = self.list_entries(name, lines, part_line, whose)
             elif name in text_parts:
                 text.texts[name] = to_fragment(lines, part_line + 1)
                 if not text.texts[name].markdown:
-                    raise self.fail(f"the '{lang}' {name} is empty", part_line, f"write the {name} under '{name}:'")
+                    raise self.fail(f"{whose} {name} is empty", part_line, f"write the {name} under '{name}:'")
             else:
                 raise self.fail(f"this {self.block.kind} has no '{name}:' part", part_line,
                                 f"its parts are {', '.join(list_parts + text_parts) or 'none'}")
         for name in (*list_parts, *required):
             if name not in text.lists and name not in text.texts:
-                raise self.fail(f"the '{lang}' text has no '{name}:' part", lang_block.line,
+                raise self.fail(f"{whose} text has no '{name}:' part", lang_block.line,
                                 f"add a line '{name}:' followed by the {name}")
         return text
 
-    def list_entries(self, name: str, lines: list[Line], part_line: int, lang: str) -> list[tuple[str, Fragment]]:
+    def list_entries(self, name: str, lines: list[Line], part_line: int, whose: str) -> list[tuple[str, Fragment]]:
         pattern = _LABEL if name == "fields" else _MARKER
         example = "- id: Label" if name == "fields" else "A. text' or '1. text"
         entries: list[tuple[str, list[Line], int]] = []
@@ -748,7 +834,7 @@ class BlockReader:
                 raise self.fail(f"cannot read this line of '{name}:'", line.number,
                                 f"write '{example}'; continue a long one on lines indented by two spaces")
         if not entries:
-            raise self.fail(f"the '{lang}' {name} list is empty", part_line, f"write '{example}' lines under it")
+            raise self.fail(f"{whose} {name} list is empty", part_line, f"write '{example}' lines under it")
         keys = [key for key, _, _ in entries]
         for index, key in enumerate(keys):
             if key in keys[:index]:

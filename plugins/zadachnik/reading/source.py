@@ -9,23 +9,29 @@ A file is a sequence of blocks in the style of pymdown-extensions' blocks:
     ////
     ///
 
+A monolingual source may leave the language parts out: the title follows the id (`/// question | P05 | Title`)
+and the text follows the YAML, after a blank line (`split_yaml_and_text`).
+
 Nothing here knows what a question is; `model` gives the blocks their meaning.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from zadachnik.core.errors import SourceError
 
-_OPEN = re.compile(r"^///\s+(?P<kind>[^\s|]+)\s*(?:\|\s*(?P<arg>.*?))?\s*$")
+_OPEN = re.compile(r"^///\s+(?P<kind>[^\s|]+)\s*(?:\|\s*(?P<arg>[^|]*?)\s*(?:\|\s*(?P<title>.*?))?)?\s*$")
 _CLOSE = re.compile(r"^///\s*$")
 _LANG_OPEN = re.compile(r"^////\s+(?P<lang>[^\s|]+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
 _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 BYTE_ORDER_MARK = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# A line that starts a YAML key at the margin: `type: single`, `fields:`.
+YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s|$)")
 
 
 @dataclass
@@ -40,6 +46,8 @@ class LangBlock:
     title: str
     line: int
     lines: list[Line] = field(default_factory=list)
+    # False: a monolingual block's text, written without a '//// lang | Title' part around it.
+    wrapped: bool = True
 
 
 @dataclass
@@ -47,6 +55,8 @@ class Block:
     kind: str
     arg: str
     line: int
+    # The title after the id on the opener line (`/// question | Q1 | Title`): a block without language parts.
+    title: str = ""
     yaml_lines: list[Line] = field(default_factory=list)
     langs: list[LangBlock] = field(default_factory=list)
 
@@ -113,7 +123,8 @@ def split_blocks(text: str, path: str) -> list[Block]:
                 if line.strip():
                     raise SourceError(
                         path, number, "text between language parts",
-                        "put it inside a '//// ru' … '////' part, or move YAML keys above the first language",
+                        f"put it inside a '//// {block.langs[-1].lang}' … '////' part, or move YAML keys above "
+                        "the first language",
                     )
                 continue
             block.yaml_lines.append(Line(number, raw))
@@ -123,7 +134,7 @@ def split_blocks(text: str, path: str) -> list[Block]:
             continue
         match = _OPEN.match(line)
         if match:
-            block = Block(match["kind"], (match["arg"] or "").strip(), number)
+            block = Block(match["kind"], (match["arg"] or "").strip(), number, (match["title"] or "").strip())
             continue
         if line.strip():
             raise SourceError(
@@ -157,3 +168,22 @@ def track_fence(line: str, fence: str | None) -> str | None:
     if marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip():
         return None
     return fence
+
+
+def split_yaml_and_text(lines: list[Line], yaml_keys: Collection[str] | None) -> tuple[list[Line], list[Line]]:
+    """A block without language parts: its YAML lines, then its text. The YAML ends at the first blank line that
+    a line at the margin follows: a blank line inside an indented value (code under `solution: |`) does not end
+    it. A block whose first line is not one of `yaml_keys` (None: any key) has no YAML, only text."""
+    start = next((index for index, line in enumerate(lines) if line.text.strip()), len(lines))
+    first = YAML_KEY.match(lines[start].text) if start < len(lines) else None
+    if first is None or (yaml_keys is not None and first["key"] not in yaml_keys):
+        return [], lines[start:]
+    for index in range(start, len(lines)):
+        if lines[index].text.strip():
+            continue
+        following = next((line for line in lines[index + 1:] if line.text.strip()), None)
+        if following is None:
+            return lines[:index], []
+        if not following.text[:1].isspace():
+            return lines[:index], lines[index + 1:]
+    return lines, []

@@ -1,7 +1,8 @@
 """The starter site `zadachnik new` writes: mkdocs.yml, a home page per language and one small module whose quiz
 uses every question type (a code exercise and a checker among them) and whose exercises page has course files.
 
-The texts are data, one entry per language; a block's YAML is shared by every language, as in any source."""
+The texts are data, one entry per language; a block's YAML is shared by every language, as in any source. A site
+in one language gets what its author would write: plain strings, and blocks without language parts."""
 
 from __future__ import annotations
 
@@ -296,13 +297,17 @@ check: |
       if within(value, 0.5, 0.001, 0):
           return True
       if within(value, 50, 0.1, 0):
-          return True, {"ru": "Ответ в процентах тоже засчитан.", "en": "A percentage counts too."}
+          return True, {percentage}
       if within(value, 2, 0.001, 0):
-          return False, {"ru": "Это обратная дробь.", "en": "That is the fraction upside down."}
+          return False, {upside_down}
       return False
 wrong:
   - {half: "2"}
   - {half: "0.6"}""",
+        "checker_messages": {
+            "percentage": {"ru": "Ответ в процентах тоже засчитан.", "en": "A percentage counts too."},
+            "upside_down": {"ru": "Это обратная дробь.", "en": "That is the fraction upside down."},
+        },
         "ru": ("Половина", """\
 Какую долю торта съел тот, кто съел 4 куска из 8? Можно ответить дробью, десятичной
 дробью или в процентах.
@@ -348,12 +353,23 @@ and $S_{n+1} = S_n + x_{n+1}$."""),
 
 
 def flow(values: dict[str, str], languages: list[str]) -> str:
-    """A YAML flow mapping with one text per language: {ru: "…", en: "…"}."""
+    """A YAML flow mapping with one text per language, {ru: "…", en: "…"}; a plain string in one language."""
+    if len(languages) == 1:
+        return json.dumps(values[languages[0]], ensure_ascii=False)
     return "{" + ", ".join(f"{lang}: {json.dumps(values[lang], ensure_ascii=False)}" for lang in languages) + "}"
+
+
+def python_texts(values: dict[str, str], languages: list[str]) -> str:
+    """A checker's message as Python: a dict per language, {"ru": "…", "en": "…"}; a string in one language."""
+    if len(languages) == 1:
+        return json.dumps(values[languages[0]], ensure_ascii=False)
+    return "{" + ", ".join(f"{json.dumps(lang)}: {json.dumps(values[lang], ensure_ascii=False)}"
+                           for lang in languages) + "}"
 
 
 def block(kind: str, item: dict, languages: list[str]) -> str:
     fills = {name: flow(texts, languages) for name, texts in item.get("messages", {}).items()}
+    fills |= {name: python_texts(texts, languages) for name, texts in item.get("checker_messages", {}).items()}
     if "units" in item:
         fills["units"] = flow(item["units"], languages)
     if "labels" in item:
@@ -361,6 +377,10 @@ def block(kind: str, item: dict, languages: list[str]) -> str:
     yaml = item["yaml"]
     for name, value in fills.items():
         yaml = yaml.replace("{" + name + "}", value)
+    if len(languages) == 1:
+        # A monolingual block: its title after the id, its text below its YAML.
+        title, text = item[languages[0]]
+        return "\n".join([f"/// {kind} | {item['id']} | {title}", yaml, "", text, "///"]) + "\n"
     parts = [f"/// {kind} | {item['id']}", yaml, ""]
     for lang in languages:
         title, text = item[lang]
