@@ -505,3 +505,21 @@ def test_the_starter_in_one_language_has_no_language_parts_and_plain_strings(tmp
 def test_text_problem_carries_its_hint() -> None:
     problem = TextProblem("'unit' has no text in de", "add 'de: …'")
     assert str(problem) == "'unit' has no text in de" and problem.hint == "add 'de: …'"
+
+
+@pytest.mark.parametrize("name", list(SITES))
+def test_zadachnik_check_passes_on_each_fixture_site(name: str, capsys) -> None:
+    from zadachnik.cli import main
+
+    assert main(["check", "--config", str(FIXTURES / name / "mkdocs.yml")]) == 0
+    assert f"are fine ({', '.join(SITES[name])})" in capsys.readouterr().out
+
+
+def test_zadachnik_check_names_a_single_code_written_without_a_list(tmp_path: Path, capsys) -> None:
+    from zadachnik.cli import main
+
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: S\nplugins:\n  - zadachnik:\n      languages: de\n", encoding="utf-8")
+    (tmp_path / "exercises").mkdir()
+    assert main(["check", "--config", str(config)]) == 2
+    assert "write e.g. 'languages: [de]'; one code makes a monolingual site" in capsys.readouterr().err

@@ -70,6 +70,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--languages", metavar="CODES",
                        help="site languages, comma-separated, instead of those in mkdocs.yml")
     check.set_defaults(run=run_check)
+
+    export = commands.add_parser(
+        "export", help="write a course's questions for an LMS (Moodle XML, GIFT, QTI 2.1)", description=(
+            "Write the questions of the course sources in one language as files an LMS imports, one per module: "
+            "'moodle' (Moodle XML), 'gift' (GIFT text for Moodle) or 'qti' (an IMS QTI 2.1 content package, a zip, "
+            "for Canvas, Blackboard, ILIAS and others). Code exercises are left out, with a line for each. The "
+            "site's languages come from mkdocs.yml beside or above EXERCISES_DIR, or --config, or --languages."))
+    export.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, help="the course sources")
+    export.add_argument("selection", metavar="COURSE[/MODULE]", nargs="?",
+                        help="one course (its id), or one module of it (its folder name or number); default: all")
+    export.add_argument("--format", required=True, metavar="FORMAT", help="moodle, gift or qti")
+    export.add_argument("--language", required=True, metavar="CODE", help="the language of the questions, e.g. ru")
+    export.add_argument("--out", "-o", metavar="DIR", type=Path, default=Path("."),
+                        help="folder for the files (default: the current folder)")
+    export.add_argument("--config", "-f", metavar="FILE", type=Path,
+                        help="the site's mkdocs.yml (default: the one beside or above EXERCISES_DIR)")
+    export.add_argument("--languages", metavar="CODES",
+                        help="site languages, comma-separated, instead of those in mkdocs.yml")
+    export.set_defaults(run=run_export)
     return parser
 
 
@@ -112,6 +131,52 @@ def run_new(arguments: argparse.Namespace) -> int:
     print(f"  cd {target}")
     print("  zadachnik check      # checks the sources in exercises/")
     print("  mkdocs serve         # previews the site, rebuilt on every save")
+    return 0
+
+
+# -- export ------------------------------------------------------------------------------------------------------
+
+
+def run_export(arguments: argparse.Namespace) -> int:
+    from zadachnik.core.errors import SourceErrors, sources_heading
+    from zadachnik.exports import SelectionError, export_modules, formats, select_modules
+    from zadachnik.reading.model import load_courses
+
+    known = formats()
+    if arguments.format not in known:
+        raise CommandError(f"unknown format '{arguments.format}': write --format {', '.join(known)}")
+    exercises: Path = arguments.exercises.resolve()
+    if not exercises.is_dir():
+        raise CommandError(f"{arguments.exercises} is not a folder of course sources: give EXERCISES_DIR")
+    config_file = arguments.config
+    if config_file is not None and not config_file.is_file():
+        raise CommandError(f"--config {config_file}: no such file")
+    if config_file is None:
+        config_file = find_config(exercises.parent)
+    site = read_site_config(config_file) if config_file is not None else SiteConfig()
+    base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
+    languages = language_list(arguments.languages) if arguments.languages else site.languages
+    if arguments.language not in languages:
+        raise CommandError(f"the courses have no '{arguments.language}' text: their languages are "
+                           f"{', '.join(languages)} (write e.g. --language {languages[0]})")
+    try:
+        courses = load_courses(exercises, languages, base)
+    except SourceErrors as found:
+        print(sources_heading(len(found.errors)), file=sys.stderr)
+        for error in found.errors:
+            print(f"  {error}", file=sys.stderr)
+        return 1
+    try:
+        modules = select_modules(courses, arguments.selection)
+        written, lines = export_modules(modules, known[arguments.format], arguments.language, arguments.out)
+    except SelectionError as error:
+        raise CommandError(str(error)) from None
+    except OSError as error:
+        raise CommandError(f"cannot write the export: {error}") from None
+    for line in lines:
+        print(f"zadachnik export: {line}")
+    for item in written:
+        print(f"zadachnik export: wrote {item.path} ({len(item.export.questions)} questions)")
     return 0
 
 
@@ -168,8 +233,10 @@ class SiteConfig:
         self.exercises_dir = str(options.get("exercises_dir") or DEFAULT_EXERCISES_DIR)
         languages = options.get("languages") or DEFAULT_LANGUAGES
         if not isinstance(languages, list):
+            # One code written alone is the likeliest slip: the list it meant, in its own language.
+            example = f"[{languages}]" if isinstance(languages, str) and languages.strip() else "[en]"
             raise CommandError(f"the zadachnik plugin's 'languages' is a list of codes, not {languages!r} "
-                               "(write e.g. 'languages: [ru, en]')")
+                               f"(write e.g. 'languages: {example}'; one code makes a monolingual site)")
         self.languages = [str(code) for code in languages]
         self.extensions: list[Any] = list(MKDOCS_BUILTIN_EXTENSIONS)
         self.extension_configs: dict[str, dict[str, Any]] = {}
