@@ -523,3 +523,10 @@ def test_zadachnik_check_names_a_single_code_written_without_a_list(tmp_path: Pa
     (tmp_path / "exercises").mkdir()
     assert main(["check", "--config", str(config)]) == 2
     assert "write e.g. 'languages: [de]'; one code makes a monolingual site" in capsys.readouterr().err
+
+
+def test_a_blank_line_in_the_yaml_of_a_block_without_parts_on_a_multilingual_site_asks_for_the_parts(
+        tmp_path: Path) -> None:
+    quiz = WRAPPERLESS.replace("type: single\n", "type: single\n\n")
+    error = one_error(tmp_path, ["en", "de"], quiz=quiz)
+    assert (error.line, error.message) == (1, "question Q1 has no language parts")

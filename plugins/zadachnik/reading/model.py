@@ -544,7 +544,10 @@ class BlockReader:
 
     def no_yaml_in_text(self, keys: tuple[str, ...]) -> None:
         """A key of the block's YAML below a blank line, which the text now begins with: the author's YAML
-        has a blank line in it. (`options:` or `fields:` alone at the margin starts a list of the text.)"""
+        has a blank line in it. (`options:` or `fields:` alone at the margin starts a list of the text.) On a
+        site in several languages, the missing language parts are what to report."""
+        if len(self.languages) > 1:
+            return
         lines = [line for line in self.text_lines or [] if line.text.strip()]
         match = YAML_KEY.match(lines[0].text) if lines else None
         if match is None or match["key"] not in keys:
