@@ -530,3 +530,15 @@ def test_a_blank_line_in_the_yaml_of_a_block_without_parts_on_a_multilingual_sit
     quiz = WRAPPERLESS.replace("type: single\n", "type: single\n\n")
     error = one_error(tmp_path, ["en", "de"], quiz=quiz)
     assert (error.line, error.message) == (1, "question Q1 has no language parts")
+
+
+def test_a_monolingual_site_with_a_blank_line_in_a_blocks_yaml_fails_the_build_at_its_line(
+        tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURES / "lang-en", tmp_path / "src")
+    quiz = site / SOURCES / "quiz.md"
+    text = quiz.read_text(encoding="utf-8").replace("type: numeric\nfields:", "type: numeric\n\nfields:")
+    quiz.write_text(text, encoding="utf-8")
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    line = line_of(text, "length: {answer: 2.5") - 1
+    assert f"{SOURCES}/quiz.md:{line}: 'fields:' is below a blank line, in the text" in message
+    assert f"delete the one at line {line - 1}" in message and "Traceback" not in message
