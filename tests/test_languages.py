@@ -542,3 +542,10 @@ def test_a_monolingual_site_with_a_blank_line_in_a_blocks_yaml_fails_the_build_a
     line = line_of(text, "length: {answer: 2.5") - 1
     assert f"{SOURCES}/quiz.md:{line}: 'fields:' is below a blank line, in the text" in message
     assert f"delete the one at line {line - 1}" in message and "Traceback" not in message
+
+
+def test_a_yaml_mistake_in_a_block_without_parts_gets_no_word_about_blank_lines(tmp_path: Path) -> None:
+    quiz = WRAPPERLESS.replace("answer: B\n", "answer: B: C\n")
+    error = one_error(tmp_path, ["en"], quiz=quiz)
+    assert error.line == line_of(quiz, "answer: B: C") and error.message.startswith("YAML syntax error")
+    assert "blank line" not in error.hint

@@ -522,7 +522,7 @@ class BlockReader:
         try:
             data, self.key_lines = load_with_lines(self.block.yaml_text)
         except YamlProblem as problem:
-            hint = "leave a blank line between the YAML and the text" if self.text_lines is not None else ""
+            hint = "leave a blank line between the YAML and the text" if self.prose_in_yaml() else ""
             raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset, hint) from None
         if data is None:
             data = {}
@@ -534,6 +534,13 @@ class BlockReader:
                 if key not in allowed:
                     raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
         return data
+
+    def prose_in_yaml(self) -> bool:
+        """A block without language parts whose YAML holds a line at the margin that is no key, comment or list
+        item: its text, with no blank line above it."""
+        return self.text_lines is not None and any(
+            line.text.strip() and not line.text[:1].isspace() and not YAML_KEY.match(line.text)
+            and not line.text.startswith(("#", "-")) for line in self.block.yaml_lines)
 
     def split_text(self, yaml_keys: tuple[str, ...] | None) -> None:
         """A block without language parts (a monolingual source): its YAML ends at the first blank line, and
