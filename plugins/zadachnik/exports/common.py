@@ -1,0 +1,296 @@
+"""What every export format needs: a module's exportable questions in one language, their text as HTML with the
+math kept as TeX for the LMS's MathJax, tolerances made absolute, and the reasons a question is left out."""
+
+from __future__ import annotations
+
+import html
+import math
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from html.parser import HTMLParser
+from typing import Any
+
+from zadachnik.qtypes.choice import ChoiceKey
+from zadachnik.qtypes.matching import MatchingKey
+from zadachnik.qtypes.mixed import MixedKey
+from zadachnik.qtypes.numeric import NumericField, NumericKey
+from zadachnik.reading.model import Course, Module, Question
+from zadachnik.rendering.i18n import strings
+from zadachnik.rendering.mathtex import MathExtension
+
+# The site's own extensions where an LMS shows their output as it is; pymdownx.superfences and its highlighting
+# give way to plain fenced code, which needs no stylesheet.
+MARKDOWN_EXTENSIONS = ["tables", "fenced_code", "admonition", "attr_list", "md_in_html", "pymdownx.details",
+                       "pymdownx.tabbed"]
+MARKDOWN_CONFIGS = {"pymdownx.tabbed": {"alternate_style": True}}
+VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+@dataclass
+class Skipped:
+    """A question a format cannot carry, and why, for the line the command prints."""
+
+    question: Question
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.question.id}: left out: {self.reason}"
+
+
+@dataclass
+class ModuleExport:
+    """One module's questions in one language, as every format reads them."""
+
+    course: Course
+    module: Module
+    lang: str
+    questions: list[Question]
+    skipped: list[Skipped] = field(default_factory=list)
+    # Lines about what was exported with less than the site has (a checker's key only).
+    notes: list[str] = field(default_factory=list)
+    text: TextRenderer = field(default_factory=lambda: TextRenderer())
+
+    @property
+    def words(self) -> dict[str, Any]:
+        return strings(self.lang)
+
+    def title(self, question: Question) -> str:
+        return self.text.plain(question.title[self.lang].markdown)
+
+    def name(self, question: Question) -> str:
+        """The name an LMS lists the question under: its id, then its title."""
+        return f"{question.id} {self.title(question)}"
+
+    def body(self, question: Question) -> str:
+        return self.text.html(question.body[self.lang].markdown)
+
+    def explanation(self, question: Question) -> str:
+        return self.text.html(question.explanation[self.lang].markdown)
+
+    def entry_html(self, question: Question, part: str, key: str) -> str:
+        entry = next(entry for entry in question.lists[part] if entry.key == key)
+        return self.text.inline(entry.text[self.lang].markdown)
+
+    def entry_plain(self, question: Question, part: str, key: str) -> str:
+        entry = next(entry for entry in question.lists[part] if entry.key == key)
+        return self.text.plain(entry.text[self.lang].markdown)
+
+    def markers(self, question: Question, part: str) -> list[str]:
+        return [entry.key for entry in question.lists[part]]
+
+    def unit(self, numeric_field: NumericField) -> str:
+        unit = numeric_field.unit
+        if isinstance(unit, dict):
+            return unit.get(self.lang, "")
+        return unit or ""
+
+    def field_label(self, question: Question, numeric_field: NumericField) -> str:
+        """A field's label as the page shows it beside its box, its unit after it."""
+        label = self.entry_html(question, "fields", numeric_field.id)
+        unit = self.unit(numeric_field)
+        return f"{label} ({html.escape(unit)})" if unit else label
+
+    def field_label_plain(self, question: Question, numeric_field: NumericField) -> str:
+        label = self.entry_plain(question, "fields", numeric_field.id)
+        unit = self.unit(numeric_field)
+        return f"{label} ({unit})" if unit else label
+
+
+def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
+    """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
+    export = ModuleExport(course, module, lang, [])
+    for question in module.questions:
+        if question.type == "code":
+            export.skipped.append(Skipped(question, "a Python code exercise has no question type that LMSs share "
+                                                    "(its hidden tests run only on the site)"))
+            continue
+        if question.checker is not None:
+            if question.key is None:
+                export.skipped.append(Skipped(question, "its checker (Python) cannot travel and it has no plain key"))
+                continue
+            export.notes.append(f"{question.id}: its checker (Python) cannot travel: exported with its plain key, "
+                                "which accepts only what the key does")
+        export.questions.append(question)
+    return export
+
+
+# -- the parts of a key ------------------------------------------------------------------------------------------
+
+
+def auto_part(question: Question) -> tuple[str, Any]:
+    """The type and key an LMS grades: a mixed question's checked part, or the question's own."""
+    if isinstance(question.key, MixedKey):
+        return question.key.auto.name, question.key.key
+    return question.type, question.key
+
+
+def choice_fractions(key: ChoiceKey, markers: list[str]) -> dict[str, float]:
+    """Each option's share of the mark, as LMSs that add up ticked options grade: right ones share 1; under
+    net-correct each wrong pick takes back one right one's share (exactly the site's rule, floored at 0), under
+    all-or-nothing any wrong pick takes it all (a partial pick of right ones still earns its share)."""
+    share = 1 / len(key.correct)
+    penalty = -share if key.scoring == "net-correct" else -1.0
+    return {marker: share if marker in key.correct else penalty for marker in markers}
+
+
+def numeric_fields(key: Any) -> list[NumericField]:
+    assert isinstance(key, NumericKey)
+    return key.fields
+
+
+def matching_pairs(key: Any) -> dict[str, str]:
+    assert isinstance(key, MatchingKey)
+    return key.pairs
+
+
+def absolute_tolerance(numeric_field: NumericField) -> float:
+    """The site accepts a value within atol or within rtol·|answer|: one interval, the wider of the two."""
+    return max(numeric_field.atol or 0.0, (numeric_field.rtol or 0.0) * abs(numeric_field.value))
+
+
+def number_text(value: float) -> str:
+    """A number as importers read it: the shortest digits that give back the same double, never an exponent
+    (GIFT's and Moodle's readers take plain decimals everywhere)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a number an LMS can take")
+    if value == int(value) and abs(value) < 1e16:
+        return str(int(value))
+    text = format(Decimal(repr(value)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def percent_text(fraction: float) -> str:
+    """A fraction as the percentage Moodle writes (100, 50, 33.33333, -25)."""
+    percent = round(fraction * 100, 5)
+    return str(int(percent)) if percent == int(percent) else f"{percent:.5f}".rstrip("0")
+
+
+# -- text --------------------------------------------------------------------------------------------------------
+
+
+class KeepTex:
+    """Stands in for KaTeX in the math extension: a formula stays TeX, in the delimiters MathJax reads."""
+
+    def render(self, tex: str, display: bool) -> str:
+        escaped = html.escape(tex, quote=False)
+        return f"\\[{escaped}\\]" if display else f"\\({escaped}\\)"
+
+
+class TextRenderer:
+    """Author Markdown → HTML for an LMS: the site's math rules, TeX kept, tabs written out one after another."""
+
+    def __init__(self) -> None:
+        import markdown
+
+        self.markdown = markdown.Markdown(extensions=[*MARKDOWN_EXTENSIONS, MathExtension(katex=KeepTex())],
+                                          extension_configs=MARKDOWN_CONFIGS)
+        self.cache: dict[tuple[str, str], str] = {}
+
+    def tree(self, markdown_text: str) -> etree.Element:
+        return tidy(parse_html(self.markdown.reset().convert(markdown_text)))
+
+    def html(self, markdown_text: str) -> str:
+        return self.cached("html", markdown_text, lambda: serialize_html(self.tree(markdown_text)))
+
+    def inline(self, markdown_text: str) -> str:
+        """A one-line text (an option, a label): its paragraph's content, without the paragraph."""
+        def convert() -> str:
+            root = self.tree(markdown_text)
+            if len(root) == 1 and root[0].tag == "p" and not (root.text or "").strip():
+                root = root[0]
+            return serialize_html(root)
+        return self.cached("inline", markdown_text, convert)
+
+    def plain(self, markdown_text: str) -> str:
+        """Text without markup, math as TeX in its delimiters: for names and for answers LMSs show as text."""
+        return self.cached("plain", markdown_text,
+                           lambda: " ".join("".join(self.tree(markdown_text).itertext()).split()))
+
+    def cached(self, kind: str, markdown_text: str, convert: Callable[[], str]) -> str:
+        key = (kind, markdown_text)
+        if key not in self.cache:
+            self.cache[key] = convert()
+        return self.cache[key]
+
+
+class TreeBuilder(HTMLParser):
+    """HTML (an author's own tags included, closed or not) into an element tree under one <div>."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = etree.Element("div")
+        self.open: list[etree.Element] = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = etree.SubElement(self.open[-1], tag, {name: value or "" for name, value in attrs})
+        if tag not in VOID_ELEMENTS:
+            self.open.append(element)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        etree.SubElement(self.open[-1], tag, {name: value or "" for name, value in attrs})
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.open) - 1, 0, -1):
+            if self.open[depth].tag == tag:
+                del self.open[depth:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        parent = self.open[-1]
+        if len(parent):
+            parent[-1].tail = (parent[-1].tail or "") + data
+        else:
+            parent.text = (parent.text or "") + data
+
+
+def parse_html(text: str) -> etree.Element:
+    builder = TreeBuilder()
+    builder.feed(text)
+    builder.close()
+    return builder.root
+
+
+def tidy(root: etree.Element) -> etree.Element:
+    """What only the site's stylesheet makes sense of: tab sets become each tab's name in bold above its text,
+    and heading permalinks go."""
+    for parent in list(root.iter()):
+        for index, child in enumerate(list(parent)):
+            classes = child.get("class", "").split()
+            if "tabbed-set" in classes:
+                parent.remove(child)
+                for offset, element in enumerate(written_out_tabs(child)):
+                    parent.insert(index + offset, element)
+            elif child.tag == "a" and "headerlink" in classes:
+                remove_keeping_tail(parent, child)
+    return root
+
+
+def written_out_tabs(tab_set: etree.Element) -> list[etree.Element]:
+    labels = ["".join(label.itertext()) for label in tab_set.iter("label")]
+    blocks = [element for element in tab_set.iter() if "tabbed-block" in element.get("class", "").split()]
+    written: list[etree.Element] = []
+    for label, block in zip(labels, blocks, strict=False):
+        heading = etree.Element("p")
+        etree.SubElement(heading, "strong").text = label
+        block.attrib.pop("class", None)
+        block.tail = "\n"
+        written.extend([heading, block])
+    return written
+
+
+def remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
+    index = list(parent).index(child)
+    if child.tail:
+        if index > 0:
+            parent[index - 1].tail = (parent[index - 1].tail or "") + child.tail
+        else:
+            parent.text = (parent.text or "") + child.tail
+    parent.remove(child)
+
+
+def serialize_html(root: etree.Element) -> str:
+    """The root's content (not the root itself) as HTML."""
+    text = html.escape(root.text or "", quote=False)
+    return (text + "".join(etree.tostring(child, encoding="unicode", method="html") for child in root)).strip()

@@ -1,0 +1,170 @@
+"""Moodle XML, as Moodle's question/format/xml/format.php reads it: one <quiz> per module, its questions in a
+category named after the course and the module.
+
+single, multiple → multichoice; numeric → numerical (one field) or cloze (several, one NUMERICAL part each);
+matching → matching; open → essay with the explanation as the grader's information; mixed → its checked part as
+its own type would be, then an essay for the explanation. Every question's explanation is its general feedback."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as etree
+
+from zadachnik.exports.common import (
+    ModuleExport,
+    absolute_tolerance,
+    auto_part,
+    choice_fractions,
+    matching_pairs,
+    number_text,
+    numeric_fields,
+    percent_text,
+)
+from zadachnik.qtypes.choice import ChoiceKey
+from zadachnik.reading.model import Question
+
+# Moodle's own default: a third of the mark off for each wrong try in adaptive quizzes.
+PENALTY = "0.3333333"
+NAME_LIMIT = 255
+ESSAY_LINES = "15"
+
+
+def moodle_xml(export: ModuleExport) -> bytes:
+    quiz = etree.Element("quiz")
+    quiz.append(category(export))
+    for question in export.questions:
+        quiz.extend(question_elements(export, question))
+    etree.indent(quiz)
+    return etree.tostring(quiz, encoding="UTF-8", xml_declaration=True) + b"\n"
+
+
+def file_name(export: ModuleExport) -> str:
+    return f"{export.course.id}-{export.module.slug}-{export.lang}.moodle.xml"
+
+
+def category(export: ModuleExport) -> etree.Element:
+    """`$course$/top/Course/Module`: the import puts the questions into this category of the course's bank;
+    a slash inside a name is doubled, as Moodle writes it."""
+    names = [export.course.title[export.lang], export.module.title[export.lang]]
+    element = etree.Element("question", type="category")
+    text(etree.SubElement(element, "category"), "/".join(["$course$", "top", *(n.replace("/", "//") for n in names)]))
+    text(etree.SubElement(element, "info", format="html"), "")
+    return element
+
+
+def question_elements(export: ModuleExport, question: Question) -> list[etree.Element]:
+    auto_type, key = auto_part(question)
+    if question.type == "open":
+        return [essay(export, question, export.name(question), question.id, export.body(question))]
+    if auto_type in ("single", "multiple"):
+        elements = [multichoice(export, question, key)]
+    elif auto_type == "numeric":
+        fields = numeric_fields(key)
+        elements = [numerical(export, question) if len(fields) == 1 else cloze(export, question)]
+    elif auto_type == "matching":
+        elements = [matching(export, question)]
+    else:
+        raise ValueError(f"question {question.id}: no Moodle type for '{auto_type}'")
+    if question.type == "mixed":
+        label = export.words["explanation_label"]
+        elements.append(essay(export, question, f"{export.name(question)}: {label}", f"{question.id}-explanation",
+                              f"{export.body(question)}\n<p><strong>{label}</strong></p>"))
+    return elements
+
+
+def header(export: ModuleExport, question: Question, qtype: str, name: str, idnumber: str,
+           question_text: str) -> etree.Element:
+    element = etree.Element("question", type=qtype)
+    text(etree.SubElement(element, "name"), name[:NAME_LIMIT])
+    text(etree.SubElement(element, "questiontext", format="html"), question_text)
+    text(etree.SubElement(element, "generalfeedback", format="html"), export.explanation(question))
+    if qtype != "cloze":  # a cloze question's mark is the sum of its parts'
+        etree.SubElement(element, "defaultgrade").text = "1"
+    etree.SubElement(element, "penalty").text = PENALTY
+    etree.SubElement(element, "hidden").text = "0"
+    etree.SubElement(element, "idnumber").text = idnumber
+    return element
+
+
+def multichoice(export: ModuleExport, question: Question, key: ChoiceKey) -> etree.Element:
+    element = header(export, question, "multichoice", export.name(question), question.id, export.body(question))
+    auto_type, _ = auto_part(question)
+    markers = export.markers(question, "options")
+    etree.SubElement(element, "single").text = "true" if auto_type == "single" else "false"
+    etree.SubElement(element, "shuffleanswers").text = "false"
+    # The site's markers: 1, 2, … or A, B, …
+    etree.SubElement(element, "answernumbering").text = "123" if markers[0].isdigit() else "ABCD"
+    etree.SubElement(element, "showstandardinstruction").text = "0"
+    for name in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback"):
+        text(etree.SubElement(element, name, format="html"), "")
+    fractions = ({marker: 1.0 if marker in key.correct else 0.0 for marker in markers} if auto_type == "single"
+                 else choice_fractions(key, markers))
+    for marker in markers:
+        answer = etree.SubElement(element, "answer", fraction=percent_text(fractions[marker]), format="html")
+        text(answer, export.entry_html(question, "options", marker))
+        text(etree.SubElement(answer, "feedback", format="html"), "")
+    return element
+
+
+def numerical(export: ModuleExport, question: Question) -> etree.Element:
+    [field] = numeric_fields(auto_part(question)[1])
+    body = f"{export.body(question)}\n<p>{export.field_label(question, field)}</p>"
+    element = header(export, question, "numerical", export.name(question), question.id, body)
+    answer = etree.SubElement(element, "answer", fraction="100", format="plain_text")
+    text(answer, number_text(field.value))
+    etree.SubElement(answer, "tolerance").text = number_text(absolute_tolerance(field))
+    text(etree.SubElement(answer, "feedback", format="html"), "")
+    unit = export.unit(field)
+    if unit:
+        units = etree.SubElement(etree.SubElement(element, "units"), "unit")
+        etree.SubElement(units, "multiplier").text = "1"
+        etree.SubElement(units, "unit_name").text = unit
+    # Units are optional: the number alone is graded, as on the site, where the unit stands beside the box.
+    etree.SubElement(element, "unitgradingtype").text = "0"
+    etree.SubElement(element, "unitpenalty").text = "0"
+    etree.SubElement(element, "showunits").text = "0" if unit else "3"
+    etree.SubElement(element, "unitsleft").text = "0"
+    return element
+
+
+def cloze(export: ModuleExport, question: Question) -> etree.Element:
+    """One NUMERICAL part per field after its label: `{1:NUMERICAL:=answer:tolerance}`."""
+    lines = [export.body(question)]
+    for field in numeric_fields(auto_part(question)[1]):
+        part = f"{{1:NUMERICAL:={number_text(field.value)}:{number_text(absolute_tolerance(field))}}}"
+        lines.append(f"<p>{export.field_label(question, field)}: {part}</p>")
+    return header(export, question, "cloze", export.name(question), question.id, "\n".join(lines))
+
+
+def matching(export: ModuleExport, question: Question) -> etree.Element:
+    element = header(export, question, "matching", export.name(question), question.id, export.body(question))
+    etree.SubElement(element, "shuffleanswers").text = "false"
+    for name in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback"):
+        text(etree.SubElement(element, name, format="html"), "")
+    pairs = matching_pairs(auto_part(question)[1])
+    for item, option in pairs.items():
+        subquestion = etree.SubElement(element, "subquestion", format="html")
+        text(subquestion, export.entry_html(question, "items", item))
+        text(etree.SubElement(subquestion, "answer"), export.entry_plain(question, "options", option))
+    # Options no item takes: Moodle's distractors, a subquestion without text.
+    for option in export.markers(question, "options"):
+        if option not in pairs.values():
+            subquestion = etree.SubElement(element, "subquestion", format="html")
+            text(subquestion, "")
+            text(etree.SubElement(subquestion, "answer"), export.entry_plain(question, "options", option))
+    return element
+
+
+def essay(export: ModuleExport, question: Question, name: str, idnumber: str, question_text: str) -> etree.Element:
+    element = header(export, question, "essay", name, idnumber, question_text)
+    etree.SubElement(element, "responseformat").text = "editor"
+    etree.SubElement(element, "responserequired").text = "1"
+    etree.SubElement(element, "responsefieldlines").text = ESSAY_LINES
+    etree.SubElement(element, "attachments").text = "0"
+    etree.SubElement(element, "attachmentsrequired").text = "0"
+    text(etree.SubElement(element, "graderinfo", format="html"), export.explanation(question))
+    text(etree.SubElement(element, "responsetemplate", format="html"), "")
+    return element
+
+
+def text(parent: etree.Element, value: str) -> None:
+    etree.SubElement(parent, "text").text = value

@@ -1,0 +1,447 @@
+"""`zadachnik export`: Moodle XML, GIFT and QTI 2.1 files that hold every exportable question of a course with its
+type, correct answers and tolerances, read back the way the importers read them (Moodle's
+question/format/xml/format.php and question/format/gift/format.php, the QTI 2.1 information model)."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from zadachnik.cli import main
+from zadachnik.exports import formats, write_whole
+from zadachnik.exports.common import TextRenderer, absolute_tolerance, number_text
+from zadachnik.qtypes.mixed import MixedKey
+from zadachnik.reading.model import Question, load_courses
+
+SOURCES = {
+    "sample": (ROOT / "exercises", ["ru", "en"]),
+    "fixture": (ROOT / "tests" / "fixtures" / "site" / "exercises", ["ru", "en"]),
+    "signs": (ROOT / "tests" / "fixtures" / "export" / "exercises", ["en"]),
+}
+CASES = [(name, lang) for name, (_, languages) in SOURCES.items() for lang in languages]
+QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
+
+
+def run_export(tmp_path: Path, fmt: str, lang: str, source: str, capsys: pytest.CaptureFixture[str],
+               *extra: str) -> tuple[int, str, str, Path]:
+    exercises, languages = SOURCES[source]
+    out = tmp_path / f"{source}-{fmt}-{lang}"
+    status = main(["export", "--format", fmt, "--language", lang, "--languages", ",".join(languages),
+                   "--out", str(out), str(exercises), *extra])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err, out
+
+
+def questions_of(source: str) -> dict[str, dict[str, Question]]:
+    """Per module file stem (course-module), the questions an export must hold, by id."""
+    exercises, languages = SOURCES[source]
+    found = {}
+    for course in load_courses(exercises, languages, exercises.parent):
+        for module in course.modules:
+            exportable = {question.id: question for question in module.questions if question.type != "code"}
+            if exportable:
+                found[f"{course.id}-{module.slug}"] = exportable
+    return found
+
+
+def auto(question: Question) -> tuple[str, object]:
+    if isinstance(question.key, MixedKey):
+        return question.key.auto.name, question.key.key
+    return question.type, question.key
+
+
+def expected_fractions(question: Question) -> list[float]:
+    """Each option's fraction in the site's order, written independently of the exporter."""
+    kind, key = auto(question)
+    markers = [entry.key for entry in question.lists["options"]]
+    if kind == "single":
+        return [1.0 if marker in key.correct else 0.0 for marker in markers]
+    share = 1 / len(key.correct)
+    wrong = -share if key.scoring == "net-correct" else -1.0
+    return [share if marker in key.correct else wrong for marker in markers]
+
+
+def close(text: str, number: float) -> bool:
+    return math.isclose(float(text), number, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_relative_tolerances_become_the_absolute_distance_they_allow() -> None:
+    from zadachnik.qtypes.numeric import NumericField
+
+    assert absolute_tolerance(NumericField("x", "78", 78.0, rtol=0.01)) == pytest.approx(0.78)
+    assert absolute_tolerance(NumericField("x", "-12.5", -12.5, atol=0.1, rtol=0.02)) == pytest.approx(0.25)
+    assert absolute_tolerance(NumericField("x", "2", 2.0, atol=0.5, rtol=0.01)) == 0.5
+    assert absolute_tolerance(NumericField("x", "2", 2.0)) == 0
+    assert [number_text(value) for value in (84.0, 1e-06, 78.2310962677002, -0.25, 1e20)] == [
+        "84", "0.000001", "78.2310962677002", "-0.25", "100000000000000000000"]
+
+
+# -- Moodle XML --------------------------------------------------------------------------------------------------
+
+
+def text_of(element: etree.Element | None, *path: str) -> str:
+    """getpath(…, '#', 'text', 0, '#'): the <text> under the element, trimmed as Moodle trims it."""
+    for name in path:
+        assert element is not None
+        element = element.find(name)
+    assert element is not None, f"no {'/'.join(path)}"
+    text = element.find("text")
+    assert text is not None, f"no <text> in {'/'.join(path) or element.tag}"
+    return (text.text or "").strip()
+
+
+def moodle_questions(path: Path) -> tuple[str, dict[str, list[etree.Element]]]:
+    root = etree.parse(path).getroot()
+    assert root.tag == "quiz"
+    questions = root.findall("question")
+    assert questions[0].get("type") == "category"
+    by_id: dict[str, list[etree.Element]] = {}
+    for question in questions[1:]:
+        idnumber = question.findtext("idnumber")
+        by_id.setdefault(idnumber.removesuffix("-explanation"), []).append(question)
+    return text_of(questions[0], "category"), by_id
+
+
+CLOZE_NUMERICAL = re.compile(r"\{(\d*):(?:NUMERICAL|NM):=([^:}]+):([^}]+)\}")
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolerance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
+    status, out, err, folder = run_export(tmp_path, "moodle", lang, source, capsys)
+    assert status == 0, err
+    expected = questions_of(source)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.moodle.xml" for stem in expected)
+    for stem, questions in expected.items():
+        category, exported = moodle_questions(folder / f"{stem}-{lang}.moodle.xml")
+        assert category.startswith("$course$/top/")
+        assert sorted(exported) == sorted(questions)
+        for question_id, question in questions.items():
+            elements = exported[question_id]
+            first = elements[0]
+            assert text_of(first, "name").startswith(question_id)
+            assert first.find("questiontext").get("format") == "html"
+            kind, key = auto(question)
+            if question.type == "open":
+                assert [element.get("type") for element in elements] == ["essay"]
+                assert text_of(first, "graderinfo") == text_of(first, "generalfeedback") != ""
+                continue
+            if question.type == "mixed":
+                assert elements[1].get("type") == "essay" and text_of(elements[1], "graderinfo")
+            if kind in ("single", "multiple"):
+                assert first.get("type") == "multichoice"
+                assert first.findtext("single") == ("true" if kind == "single" else "false")
+                fractions = [float(answer.get("fraction")) / 100 for answer in first.findall("answer")]
+                assert fractions == pytest.approx(expected_fractions(question), abs=1e-6)
+            elif kind == "numeric":
+                if len(key.fields) == 1:
+                    assert first.get("type") == "numerical"
+                    [answer] = first.findall("answer")
+                    parts = [(answer.findtext("text"), answer.findtext("tolerance"))]
+                    units = [unit.findtext("unit_name") for unit in first.iter("unit")]
+                    unit = key.fields[0].unit
+                    assert units == ([unit.get(lang) if isinstance(unit, dict) else unit] if unit else [])
+                else:
+                    assert first.get("type") == "cloze"
+                    assert first.find("defaultgrade") is None
+                    parts = [(value, tolerance) for _, value, tolerance in
+                             CLOZE_NUMERICAL.findall(text_of(first, "questiontext"))]
+                assert len(parts) == len(key.fields)
+                for (value, tolerance), numeric in zip(parts, key.fields, strict=True):
+                    assert close(value, numeric.value)
+                    assert close(tolerance, max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value)))
+            elif kind == "matching":
+                assert first.get("type") == "matching"
+                plain = TextRenderer().plain
+                options = {entry.key: plain(entry.text[lang].markdown) for entry in question.lists["options"]}
+                subquestions = first.findall("subquestion")
+                # The items with their options, in order, then the options no item takes, with no text.
+                distractors = [options[marker] for marker in options if marker not in key.pairs.values()]
+                assert [text_of(sub, "answer") for sub in subquestions] == [
+                    *(options[option] for option in key.pairs.values()), *distractors]
+                assert [bool(text_of(sub)) for sub in subquestions] == [True] * len(key.pairs) + [False] * len(
+                    distractors)
+            else:
+                pytest.fail(f"{question_id}: unexpected type {kind}")
+    lines = [line for line in out.splitlines() if "left out" in line]
+    code = [question.id for course in load_courses(*SOURCES[source], SOURCES[source][0].parent)
+            for module in course.modules for question in module.questions if question.type == "code"]
+    assert sorted(line.split(": ")[2] for line in lines) == sorted(code)
+
+
+def test_moodle_xml_keeps_signs_and_braces_and_math_for_mathjax(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "moodle", "en", "signs", capsys)
+    assert status == 0, err
+    raw = (folder / "signs-01-signs-en.moodle.xml").read_text(encoding="utf-8")
+    category, questions = moodle_questions(folder / "signs-01-signs-en.moodle.xml")
+    assert category == "$course$/top/Signs & {braces}/Less < more: a//b"
+    single = questions["S1"][0]
+    assert text_of(single, "name") == "S1 Is a < b & {c}?"
+    body = text_of(single, "questiontext")
+    assert "<code>if a &lt; b &amp;&amp; c {</code>" in body
+    assert "in prose a &lt; b &amp; {c} = ~d #e: f" in body
+    assert r"\(\{x \mid x&lt;1\}\)" in body and "a $5 note" in body
+    assert [text_of(answer) for answer in single.findall("answer")] == [
+        "a &lt; b &amp; {c}", "{d} = ~e #f: g -&gt; h", "\\ and \\n stay"]
+    assert r"\(\{x : x &lt; 1\}\)" in text_of(single, "generalfeedback")
+    # The file itself escapes the HTML once more: no raw '<' of the author's text in an XML text node.
+    assert "a &amp;lt; b &amp;amp; {c}" in raw
+    matching = questions["S4"][0]
+    assert [(text_of(sub), text_of(sub, "answer")) for sub in matching.findall("subquestion")] == [
+        ("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"), ("", "unused ~ distractor")]
+    [answer] = questions["S3"][0].findall("answer")
+    assert (answer.findtext("text"), answer.findtext("tolerance")) == ("-12.5", "0.25")
+
+
+# -- GIFT --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GiftQuestion:
+    name: str
+    qtype: str
+    text: str
+    general_feedback: str
+    # multichoice: (fraction, text); numerical: (answer, tolerance); match: (item, option).
+    answers: list[tuple[object, object]] = field(default_factory=list)
+    single: bool = True
+
+
+ESCAPES = {"\\:": "&&058;", "\\#": "&&035;", "\\=": "&&061;", "\\{": "&&123;", "\\}": "&&125;", "\\~": "&&126;",
+           "\\n": "&&010"}
+WEIGHT = re.compile(r"^%-*([0-9]{1,2})\.?([0-9]*)%")
+
+
+def gift_pre(text: str) -> str:
+    text = text.replace("\\\\", "&&092;")
+    for escaped, placeholder in ESCAPES.items():
+        text = text.replace(escaped, placeholder)
+    return text.replace("&&092;", "\\")
+
+
+def gift_post(text: str) -> str:
+    for escaped, placeholder in ESCAPES.items():
+        text = text.replace(placeholder, "\n" if escaped == "\\n" else escaped[1])
+    return text
+
+
+def gift_text(text: str) -> str:
+    """parse_text_with_format: an optional [format] prefix, then the text unescaped and trimmed."""
+    if text.startswith("["):
+        assert text.startswith("[html]"), text[:20]
+        text = text[len("[html]"):]
+    return gift_post(text).strip()
+
+
+def gift_weight(answer: str) -> tuple[float, str]:
+    """answerweightparser: `%50%` → 0.5, the rest of the answer after it."""
+    end = answer.index("%", 1)
+    return float(answer[1:end]) / 100, answer[end + 1:]
+
+
+def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
+    """Moodle's qformat_gift::readquestion, for the types the export writes."""
+    category, questions = "", []
+    for paragraph in re.split(r"\n\s*\n", source.strip()):
+        lines = [" " if line.strip().startswith("//") else line for line in paragraph.split("\n")]
+        text = gift_pre("\n".join(lines).strip())
+        if text.startswith("$CATEGORY:"):
+            category = text[len("$CATEGORY:"):].strip()
+            continue
+        assert text.startswith("::"), text[:40]
+        text = text[2:]
+        end = text.index("::")
+        name, text = gift_post(text[:end]), text[end + 2:].strip()
+        start, finish = text.index("{"), text.index("}")
+        assert finish == len(text) - 1, f"{name}: text after the answers, or an unescaped brace"
+        answer_text = text[start + 1:finish].strip()
+        question_text = text[:start]
+        general = ""
+        if "####" in answer_text:
+            separator = answer_text.rindex("####")
+            general, answer_text = answer_text[separator + 4:], answer_text[:separator].strip()
+        question = GiftQuestion(name, "", gift_text(question_text), gift_text(general) if general else "")
+        if answer_text == "":
+            question.qtype = "essay"
+        elif answer_text.startswith("#"):
+            question.qtype = "numerical"
+            for answer in [part.strip() for part in answer_text[1:].split("=") if part.strip()]:
+                value, _, tolerance = answer.partition(":")
+                question.answers.append((float(value), float(tolerance or 0)))
+        elif "~" in answer_text:
+            question.qtype = "multichoice"
+            question.single = "=" in answer_text
+            for answer in [part.strip() for part in answer_text.replace("=", "~=").split("~") if part.strip()]:
+                if answer.startswith("="):
+                    weight, answer = 1.0, answer[1:]
+                elif WEIGHT.match(answer):
+                    weight, answer = gift_weight(answer)
+                else:
+                    weight = 0.0
+                question.answers.append((weight, gift_text(answer.split("#", 1)[0].strip())))
+        elif "=" in answer_text and "->" in answer_text:
+            question.qtype = "match"
+            for answer in [part.strip() for part in answer_text.split("=") if part.strip()]:
+                marker = answer.index("->")
+                question.answers.append((gift_text(answer[:marker]), gift_post(answer[marker + 2:]).strip()))
+        else:
+            pytest.fail(f"{name}: a GIFT type the export does not write: {answer_text[:40]}")
+        questions.append(question)
+    return gift_post(category), questions
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_gift_round_trip_gives_back_every_key_and_tolerance(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            source: str, lang: str) -> None:
+    status, _, err, folder = run_export(tmp_path, "gift", lang, source, capsys)
+    assert status == 0, err
+    for stem, questions in questions_of(source).items():
+        category, parsed = parse_gift((folder / f"{stem}-{lang}.gift.txt").read_text(encoding="utf-8"))
+        assert category.startswith("$course$/top/")
+        by_id: dict[str, list[GiftQuestion]] = {}
+        for question in parsed:
+            by_id.setdefault(question.name.split(" ")[0], []).append(question)
+        assert sorted(by_id) == sorted(questions)
+        for question_id, question in questions.items():
+            exported = by_id[question_id]
+            kind, key = auto(question)
+            assert all(item.general_feedback for item in exported), question_id
+            if question.type == "open":
+                assert [item.qtype for item in exported] == ["essay"]
+                continue
+            if question.type == "mixed":
+                assert exported[-1].qtype == "essay"
+                exported = exported[:-1]
+            if kind in ("single", "multiple"):
+                [choice] = exported
+                assert choice.qtype == "multichoice" and choice.single == (kind == "single")
+                assert [weight for weight, _ in choice.answers] == pytest.approx(expected_fractions(question),
+                                                                                  abs=1e-6)
+            elif kind == "numeric":
+                assert [item.qtype for item in exported] == ["numerical"] * len(key.fields)
+                for item, numeric in zip(exported, key.fields, strict=True):
+                    [(value, tolerance)] = item.answers
+                    assert value == pytest.approx(numeric.value, rel=1e-12)
+                    assert tolerance == pytest.approx(max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value)),
+                                                      rel=1e-12, abs=1e-15)
+            elif kind == "matching":
+                [match] = exported
+                assert match.qtype == "match"
+                options = [entry.key for entry in question.lists["options"]]
+                assert len(match.answers) == len(options)
+                assert len([item for item, _ in match.answers if item]) == len(key.pairs)
+
+
+def test_gift_round_trip_keeps_reserved_characters_signs_and_math(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "gift", "en", "signs", capsys)
+    assert status == 0, err
+    category, parsed = parse_gift((folder / "signs-01-signs-en.gift.txt").read_text(encoding="utf-8"))
+    assert category == "$course$/top/Signs & {braces}/Less < more: a//b"
+    questions = {question.name.split(" ")[0]: question for question in parsed}
+    single = questions["S1"]
+    assert single.name == "S1 Is a < b & {c}?"
+    assert "<code>if a &lt; b &amp;&amp; c {</code>" in single.text
+    assert "in prose a &lt; b &amp; {c} = ~d #e: f" in single.text
+    assert r"\(\{x \mid x&lt;1\}\)" in single.text
+    assert single.answers == [(0.0, "a &lt; b &amp; {c}"), (1.0, "{d} = ~e #f: g -&gt; h"),
+                              (0.0, "\\ and \\n stay")]
+    assert single.general_feedback == r"<p>Because \(\{x : x &lt; 1\}\) &amp; {y}.</p>"
+    assert questions["S3"].answers == [(-12.5, 0.25)]
+    assert "<p>Speed {v} &lt; 0 (m/s)</p>" in questions["S3"].text
+    assert questions["S4"].answers == [("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"),
+                                       ("", "unused ~ distractor")]
+    assert questions["S5"].qtype == "essay"
+
+
+# -- the command -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("options", "selection", "message"), [
+    (["--format", "blackboard", "--language", "en"], [],
+     "unknown format 'blackboard': write --format moodle, gift"),
+    (["--format", "moodle", "--language", "de"], [],
+     "the courses have no 'de' text: their languages are ru, en (write e.g. --language ru)"),
+    (["--format", "gift", "--language", "en"], ["physics"],
+     "no course 'physics' in the sources: the courses are modern-llms, rl-for-llm"),
+    (["--format", "gift", "--language", "ru"], ["rl-for-llm/13"],
+     "no module '13' in the course 'rl-for-llm': its modules are 12-infrastructure (12)"),
+])
+def test_bad_input_is_one_line_and_status_2_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], selection: list[str],
+        message: str) -> None:
+    out = tmp_path / "out"
+    status = main(["export", "--out", str(out), *options, str(ROOT / "exercises"), *selection])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err.splitlines() == [f"zadachnik export: {message}"]
+    assert not out.exists()
+
+
+def test_one_module_by_number_and_the_site_languages_from_mkdocs_yml(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    status = main(["export", "--format", "moodle", "--language", "ru", "--out", str(out), str(ROOT / "exercises"),
+                   "rl-for-llm/12"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert [path.name for path in out.iterdir()] == ["rl-for-llm-12-infrastructure-ru.moodle.xml"]
+    assert "P08-code: left out: a Python code exercise" in captured.out
+    assert "wrote" in captured.out and "(12 questions)" in captured.out
+
+
+def test_a_checker_travels_as_its_plain_key_with_a_line_saying_so(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err, folder = run_export(tmp_path, "moodle", "en", "fixture", capsys)
+    assert status == 0, err
+    assert "demo/01-basics: Q8: its checker (Python) cannot travel: exported with its plain key" in out
+    _, questions = moodle_questions(folder / "demo-01-basics-en.moodle.xml")
+    [answer] = questions["Q8"][0].findall("answer")
+    assert close(answer.findtext("text"), 4 / 7) and answer.findtext("tolerance") == "0.0001"
+
+
+def test_sources_with_a_problem_are_reported_as_the_build_does_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exercises = tmp_path / "exercises" / "c" / "m"
+    exercises.mkdir(parents=True)
+    (exercises.parent / "course.yml").write_text("id: c\ntitle: C\nmodules: 1\n", encoding="utf-8")
+    (exercises / "module.yml").write_text("number: 1\ntitle: M\n", encoding="utf-8")
+    (exercises / "quiz.md").write_text("/// question | Q1\ntype: single\nanswer: Z\n\n//// en | T\nText\n\n"
+                                       "options:\nA. a\n\nexplanation:\nE\n////\n///\n", encoding="utf-8")
+    out = tmp_path / "out"
+    status = main(["export", "--format", "gift", "--language", "en", "--languages", "en", "--out", str(out),
+                   str(tmp_path / "exercises")])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "quiz.md:3: the correct option 'Z' does not exist" in captured.err
+    assert not out.exists()
+
+
+def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "module.xml"
+    target.write_bytes(b"old")
+
+    def broken_rename(source: str, destination: Path) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("zadachnik.exports.os.replace", broken_rename)
+    with pytest.raises(OSError, match="disk full"):
+        write_whole(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert [path.name for path in tmp_path.iterdir()] == ["module.xml"]
+    monkeypatch.undo()
+    write_whole(target, b"new")
+    assert target.read_bytes() == b"new" and [path.name for path in tmp_path.iterdir()] == ["module.xml"]
+
+
+def test_every_format_is_registered_once_with_its_own_file_name() -> None:
+    registered = formats()
+    assert list(registered) == ["moodle", "gift"]
+    suffixes = {name: registered[name].file_name.__module__ for name in registered}
+    assert suffixes == {"moodle": "zadachnik.exports.moodle", "gift": "zadachnik.exports.gift"}
