@@ -549,3 +549,10 @@ def test_a_yaml_mistake_in_a_block_without_parts_gets_no_word_about_blank_lines(
     error = one_error(tmp_path, ["en"], quiz=quiz)
     assert error.line == line_of(quiz, "answer: B: C") and error.message.startswith("YAML syntax error")
     assert "blank line" not in error.hint
+
+
+def test_text_between_language_parts_is_told_the_parts_own_language(tmp_path: Path) -> None:
+    quiz = QUESTION.format(parts=parts(["en", "de"]).replace("////\n\n//// de", "////\nstray\n//// de"))
+    error = one_error(tmp_path, ["en", "de"], quiz=quiz)
+    assert (error.line, error.message) == (line_of(quiz, "stray"), "text between language parts")
+    assert "'//// en' … '////'" in error.hint and "ru" not in error.hint
