@@ -1,4 +1,5 @@
-"""Numbers typed by learners on the sample course's pages in Chromium: the precision note, long inputs."""
+"""Numbers typed by learners on the sample course's pages in Chromium: the precision note, long inputs, and
+each page's own way of writing numbers (its locale's), which it reads back and never guesses at."""
 
 from __future__ import annotations
 
@@ -63,6 +64,50 @@ def test_precision_note_only_when_right_at_the_digits_typed(page, sample_server,
     assert message(page, "P05", "seq") == ""
 
 
+def reading(page, qid: str, field: str) -> str:
+    return page.locator(f"#q-{qid} [data-zq-field={field}] [data-zq-reading]").inner_text()
+
+
+def check_until(page, qid: str, answers: dict[str, str], status: str) -> None:
+    for field, text in answers.items():
+        page.fill(f"#zq-{qid}-{field}", text)
+    page.click(f"#q-{qid} [data-zq-check]")
+    page.wait_for_selector(f"#q-{qid}[data-zq-status={status}]")
+
+
+def test_an_ambiguous_number_is_asked_about_never_guessed(page, sample_server) -> None:
+    """On an English page "1,538" could be 1538 or 1.538: the learner is told both and how to write each, and
+    the question is not marked wrong for it (the answer here is 1.538…)."""
+    open_quiz(page, sample_server, "en")
+    check_until(page, "P05", {"seq": "600", "pipe": "390", "speedup": "1,538"}, "unreadable")
+    assert message(page, "P05", "speedup") == (
+        "“1,538” could mean 1538 or 1.538. Type 1538 for the first or 1.538 for the second.")
+    assert page.locator("#q-P05 [data-zq-field=speedup]").get_attribute("data-zq-status") == "unreadable"
+    assert reading(page, "P05", "speedup") == ""
+    assert "1538" not in page.locator("#q-P05 [data-zq-verdict]").inner_text()
+    check_until(page, "P05", {"speedup": "1.538"}, "correct")
+    assert reading(page, "P05", "speedup") == "read as 1.538"
+
+
+@pytest.mark.parametrize(("lang", "typed", "echo"), [
+    ("en", {"interval_s": "2,629.07", "interval_min": "43.82"}, "read as 2,629.07"),
+    ("en", {"interval_s": "2629.07", "interval_min": "43.82"}, "read as 2,629.07"),
+    ("ru", {"interval_s": "2 629,07", "interval_min": "43,82"}, "прочитано как 2\u00a0629,07"),
+    ("ru", {"interval_s": "2629.07", "interval_min": "43.82"}, "прочитано как 2\u00a0629,07"),
+])
+def test_the_pages_own_way_of_writing_reads(page, sample_server, lang: str, typed: dict, echo: str) -> None:
+    """What the page prints ("2,629.07 s" on the English page, "2 629,07" on the Russian one) is read."""
+    open_quiz(page, sample_server, lang)
+    check_until(page, "P10", typed, "correct")
+    assert page.locator("#q-P10 [data-zq-field=interval_s] [data-zq-reading]").text_content() == echo
+
+
+def test_a_lone_comma_is_decimal_on_a_russian_page(page, sample_server) -> None:
+    open_quiz(page, sample_server, "ru")
+    check_until(page, "P05", {"seq": "600", "pipe": "390", "speedup": "1,538"}, "correct")
+    assert reading(page, "P05", "speedup") == "прочитано как 1,538"
+
+
 LONG_MESSAGES = {
     "ru": {
         "unreadable": "«1" + " " * 31 + "…» не читается как число.",
@@ -71,7 +116,8 @@ LONG_MESSAGES = {
     },
     "en": {
         "unreadable": "“1" + " " * 31 + "…” does not read as a number.",
-        "too_long": "“" + "1" * 32 + "…”: too long — a field takes at most 200,000 characters.",
+        # One group behind ',' is written ungrouped ("200,000" could be read as 200).
+        "too_long": "“" + "1" * 32 + "…”: too long — a field takes at most 200000 characters.",
         "too_large": "“16/" + "7" * 29 + "…”: the number is too large.",
     },
 }

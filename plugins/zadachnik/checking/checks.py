@@ -45,7 +45,8 @@ def check_question(question: Question, languages: list[str], path: Path, shown: 
             return rounded_answer(field["answer"], field["atol"], field["rtol"], lang)
 
         answer = question.qtype.reference_answer(spec, reveal)
-        verdict = question.qtype.grade(spec, answer)
+        # Read back as that page reads it.
+        verdict = grade(spec, answer, lang)
         if verdict["status"] != "correct":
             return SourceError(
                 shown(path), question.line,

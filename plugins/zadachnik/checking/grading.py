@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zadachnik.core.formatting import conventions
 from zadachnik.core.numbers import grade_field, read_number
 from zadachnik.qtypes import registry
 
@@ -17,10 +18,17 @@ CHECKER_TIME_LIMIT = 5
 __all__ = ["COUNTED", "grade", "grade_field", "read_number"]
 
 
-def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str = "en") -> dict[str, Any]:
-    """The verdict for an answer: by the type's rules, or by the author's checker when the spec has one."""
+def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """The verdict for an answer: by the type's rules, or by the author's checker when the spec has one.
+
+    Numbers are read as the page in `lang` reads them; without a language, with no page's conventions."""
+    page = conventions(lang) if lang else None
     if "check" in spec:
         from zadachnik.python.runner import run_isolated
 
-        return run_isolated("checker", {"source": spec["check"], "answer": answer, "lang": lang}, CHECKER_TIME_LIMIT)
+        return run_isolated("checker", {"source": spec["check"], "answer": answer, "lang": lang or "en",
+                                        "conventions": page}, CHECKER_TIME_LIMIT)
+    numeric = spec["type"] == "numeric" or (spec["type"] == "mixed" and spec.get("auto") == "numeric")
+    if numeric:
+        return registry()["numeric"].grade(spec, answer, page)
     return registry()[spec["type"]].grade(spec, answer)

@@ -124,20 +124,31 @@ def _localized(text: str, convention: dict[str, Any], group: bool) -> str:
     if not fraction and not whole.strip("0"):
         negative = False  # −0 is 0
     if group:
-        whole = _grouped(whole, convention, bool(fraction))
+        whole = convention["group"].join(digit_groups(whole, convention, bool(fraction)))
     return (MINUS if negative else "") + whole + (convention["decimal"] + fraction if fraction else "")
 
 
-def _grouped(whole: str, convention: dict[str, Any], has_fraction: bool) -> str:
+def digit_groups(whole: str, convention: dict[str, Any], has_fraction: bool) -> list[str]:
+    """An integer part's digits in the groups the locale writes ("13983816" → 13, 983, 816), or whole."""
     if len(whole) < 3 + convention["minimum_grouping"]:
-        return whole
+        return [whole]
     # "2,100" with one group could be read as 2.1: such an integer is written ungrouped where the group sign is
     # '.' or ',' (the reader calls that text ambiguous); "2,629.07" and "13,983,816" can only be grouping.
     if convention["group"] in ".," and len(whole) <= 6 and not has_fraction:
-        return whole
+        return [whole]
     head = len(whole) % 3 or 3
-    groups = [whole[:head]] + [whole[start:start + 3] for start in range(head, len(whole), 3)]
-    return convention["group"].join(groups)
+    return [whole[:head]] + [whole[start:start + 3] for start in range(head, len(whole), 3)]
+
+
+@cache
+def percent_affixes(lang: str) -> tuple[str, str]:
+    """What the locale writes before and after a percentage's number: ("", "%") in English, ("", " %") with a
+    no-break space in Russian, German, French and Spanish."""
+    try:
+        pattern = Locale.parse(lang.replace("_", "-"), sep="-").percent_formats[None]
+    except (UnknownLocaleError, ValueError, KeyError):
+        return "", "%"
+    return pattern.prefix[0], pattern.suffix[0]
 
 
 def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:

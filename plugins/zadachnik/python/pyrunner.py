@@ -340,9 +340,11 @@ def _is_bool(value: Any) -> bool:
 
 
 def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report | None = None,
-                **_: Any) -> dict[str, Any]:
-    """An author's `check(answer)` on a learner's answer. Numeric fields arrive read: {"text", "value", …}.
-    An incomplete or unreadable answer never reaches the checker, as with built-in grading."""
+                conventions: dict[str, Any] | None = None, **_: Any) -> dict[str, Any]:
+    """An author's `check(answer)` on a learner's answer. Numeric fields arrive read: {"text", "value", …},
+    as the page reads them (`conventions`, its locale's; the browser's worker may get none, and then reads
+    only texts the page's own reader let through). An incomplete or unreadable answer never reaches the
+    checker, as with built-in grading."""
     if "choice" in answer and not answer["choice"]:
         return {"status": "unanswered"}
     pairs = answer.get("pairs")
@@ -351,13 +353,21 @@ def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report |
     fields = answer.get("fields")
     given = _dict(answer)
     if _isinstance(fields, _dict):
-        given["fields"] = {field: {"text": text, **read_number(_str(text))} for field, text in fields.items()}
+        given["fields"] = {field: {"text": text, **read_number(_str(text), conventions)}
+                           for field, text in fields.items()}
         unreadable = {field: {"status": "unreadable", "error": reading["error"]}
                       for field, reading in given["fields"].items() if "error" in reading}
         if unreadable:
             return {"status": "unreadable", "fields": unreadable}
-    namespace: dict[str, Any] = {"__name__": "checker", "read_number": read_number, "within": within,
-                                 "grade_field": grade_field}
+    def page_read_number(text: str) -> dict[str, Any]:
+        return read_number(text, conventions)
+
+    def page_grade_field(field: dict[str, Any], text: str) -> dict[str, Any]:
+        return grade_field(field, text, conventions)
+
+    # The checker's read_number and grade_field read as the page does.
+    namespace: dict[str, Any] = {"__name__": "checker", "read_number": page_read_number, "within": within,
+                                 "grade_field": page_grade_field}
     output = Output()
     with learner_process(output):
         error = _run_source(source, CHECK_FILE, namespace)

@@ -64,9 +64,12 @@ class Numeric(QuestionType):
                 )
         return NumericKey(built)
 
-    def grade(self, spec: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    def grade(self, spec: dict[str, Any], answer: dict[str, Any],
+              conventions: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Each field read with the page's number `conventions` (none: no sign is a group sign)."""
         typed = answer.get("fields") or {}
-        fields = {field["id"]: grade_field(field, str(typed.get(field["id"], ""))) for field in spec["fields"]}
+        fields = {field["id"]: grade_field(field, str(typed.get(field["id"], "")), conventions)
+                  for field in spec["fields"]}
         statuses = [verdict["status"] for verdict in fields.values()]
         if "unreadable" in statuses:
             return {"status": "unreadable", "fields": fields}

@@ -1,8 +1,11 @@
 """Figures from code: a module's `values:` file computes them, author text writes `{{ name:.3f }}`.
 
 So the numbers on a page come from the same tested code as the course's notebooks and are never typed by hand.
-Each placeholder is written the way its language writes numbers: a decimal comma in Russian prose, `{,}` for
-it inside Russian math, powers of ten as `·10¹²` in prose and `\\cdot 10^{12}` in math.
+The format's type and precision (`.3f`, `.1%`, `.3e`, `g`) round the figure, and the page's locale writes it
+(`zadachnik.core.formatting`): its decimal sign, and with `,` (or `_`) in the format its digit groups, so that
+what a page prints reads back in its fields. Inside math a decimal comma is `{,}` (a bare comma is
+punctuation to TeX, which would space it), a comma group too, a space group `\\,`, the minus `-`, a percent
+sign `\\%`; powers of ten are `·10¹²` in prose and `\\cdot 10^{12}` in math.
 """
 
 from __future__ import annotations
@@ -11,8 +14,16 @@ import difflib
 import re
 from pathlib import Path
 
+from zadachnik.core.formatting import MINUS, conventions, digit_groups, percent_affixes
+
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>[A-Za-z_]\w*)\s*(?::(?P<spec>[^}]*))?\}\}")
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# Where a Python format spec has its grouping option:
+# [[fill]align][sign][z][#][0][width][grouping][.precision][type]
+_FORMAT_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?[0-9]*(?P<grouping>[,_])?(?:\.[0-9]+)?[A-Za-z%]?\Z", re.DOTALL)
+# The number in what format() wrote (padding around it stays as written).
+_FORMATTED = re.compile(r"(?P<sign>[-+]?)(?P<whole>[0-9]+)(?:\.(?P<fraction>[0-9]*))?(?:[eE](?P<exponent>[-+]?[0-9]+))?"
+                        r"(?P<percent>%?)")
 
 
 class PlaceholderError(ValueError):
@@ -82,11 +93,10 @@ def substitute(text: str, values: dict[str, float], lang: str) -> str:
                                    f"did you mean '{close[0]}'?" if close else "values() defines: "
                                    + ", ".join(sorted(values)[:12]))
         try:
-            text_value = format(values[name], spec)
+            return localize(values[name], spec, lang, in_math(text, match.start()))
         except ValueError:
             raise PlaceholderError(f"'{spec}' is not a number format", match.start(),
                                    "write a Python format such as .3f, .1%, ,.0f or .3e") from None
-        return localize(text_value, lang, in_math(text, match.start()))
 
     return PLACEHOLDER.sub(replace, text)
 
@@ -97,13 +107,38 @@ def in_math(text: str, offset: int) -> bool:
     return before.count("$") % 2 == 1 or before.count("$$") % 2 == 1
 
 
-def localize(number: str, lang: str, math: bool) -> str:
-    mantissa, _, exponent = number.partition("e")
-    if lang == "ru":
-        mantissa = mantissa.replace(",", "\u2009" if not math else "\\,").replace(".", "{,}" if math else ",")
-    elif math:
-        mantissa = mantissa.replace(",", "{,}")
-    if not exponent:
-        return mantissa
-    power = int(exponent)
-    return f"{mantissa}\\cdot 10^{{{power}}}" if math else f"{mantissa}·10{str(power).translate(_SUPERSCRIPT)}"
+def localize(value: float, spec: str, lang: str, math: bool) -> str:
+    """`value` rounded as the Python format `spec` says and written as the page in `lang` writes numbers (in
+    TeX when `math`); ValueError for a spec that is not a number format."""
+    shape = _FORMAT_SPEC.match(spec)
+    grouping = shape is not None and shape["grouping"] is not None
+    # format() rounds; its own grouping (always ',') is left out, the locale groups instead.
+    written = format(value, spec[:shape.start("grouping")] + spec[shape.end("grouping"):] if grouping else spec)
+    number = _FORMATTED.search(written)
+    if number is None:  # nan, inf
+        return written
+    convention = conventions(lang)
+    whole, fraction = number["whole"], number["fraction"]
+    groups = digit_groups(whole, convention, bool(fraction)) if grouping else [whole]
+    if math:
+        group_sign = {",": "{,}", ".": "."}.get(convention["group"], "\\,")
+        text = group_sign.join(groups) + ((("{,}" if convention["decimal"] == "," else ".") + fraction)
+                                          if fraction is not None else "")
+        sign = number["sign"]
+    else:
+        text = convention["group"].join(groups) + (convention["decimal"] + fraction if fraction is not None else "")
+        sign = MINUS if number["sign"] == "-" else number["sign"]
+    if number["exponent"]:
+        power = int(number["exponent"])
+        text += f"\\cdot 10^{{{power}}}" if math else f"·10{str(power).translate(_SUPERSCRIPT)}"
+    if number["percent"]:
+        prefix, suffix = percent_affixes(lang)
+        if math:
+            prefix, suffix = (_math_percent(prefix), _math_percent(suffix))
+        text = prefix + text + suffix
+    return written[:number.start()] + sign + text + written[number.end():]
+
+
+def _math_percent(affix: str) -> str:
+    """A percent sign and its spacing in TeX: `%` starts a comment there."""
+    return re.sub(r"\s", r"\\,", affix).replace("%", "\\%")

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from zadachnik.core.formatting import format_number, rounded_answer
+from zadachnik.core.formatting import answer_shown_exactly, conventions, format_number, rounded_answer
 from zadachnik.core.text import Fragment
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
@@ -173,7 +173,7 @@ class Renderer:
             label_of=label_of, name=name, file_size=file_size,
             instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
-            runtime=Markup(safe_json(runtime_strings(plan.lang))),
+            runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
         )
 
 
@@ -233,9 +233,9 @@ def tolerance_text(numeric_field: NumericField, lang: str) -> str:
     t = strings(lang)
     parts = []
     if numeric_field.atol:
-        parts.append(t["atol"].format(value=format_number(numeric_field.atol, lang, group=False)))
+        parts.append(t["atol"].format(value=format_number(numeric_field.atol, lang)))
     if numeric_field.rtol:
-        parts.append(t["rtol"].format(value=format_number(numeric_field.rtol * 100, lang, group=False)))
+        parts.append(t["rtol"].format(value=format_number(numeric_field.rtol * 100, lang)))
     return "; ".join(parts) or t["exact"]
 
 
@@ -251,8 +251,9 @@ def answer_text(question: Question, lang: str) -> str:
 
 def field_answer(numeric_field: NumericField, lang: str) -> str:
     shown = rounded_answer(numeric_field.value, numeric_field.atol, numeric_field.rtol, lang)
-    exact = format_number(numeric_field.value, lang)
-    return shown if shown == exact else f"≈ {shown}"
+    # The values compared, not two texts: "≈" only where the rounding shown is not the answer itself.
+    exact = answer_shown_exactly(numeric_field.value, numeric_field.atol, numeric_field.rtol)
+    return shown if exact else f"≈ {shown}"
 
 
 def home_listing(courses: list[Course], lang: str, link: Any) -> str:

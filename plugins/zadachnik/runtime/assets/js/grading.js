@@ -20,8 +20,9 @@ export function moduleFor(spec) {
   return BY_TYPE[gradedSpec(spec).type];
 }
 
-export function grade(spec, answer) {
-  return moduleFor(spec).grade(gradedSpec(spec), answer || {});
+// `conventions`: how the page reads numbers (its runtime strings' "number"); none, no sign is a group sign.
+export function grade(spec, answer, conventions = null) {
+  return moduleFor(spec).grade(gradedSpec(spec), answer || {}, conventions);
 }
 
 
@@ -30,12 +31,12 @@ export function needsPython(spec) {
   return spec.type === "code" || Boolean(spec.check);
 }
 
-export function gradeAnywhere(spec, answer, lang) {
-  if (!needsPython(spec)) return Promise.resolve(grade(spec, answer));
+export function gradeAnywhere(spec, answer, lang, conventions = null) {
+  if (!needsPython(spec)) return Promise.resolve(grade(spec, answer, conventions));
   if (spec.type !== "code") {
     // As with built-in grading, an answer that is missing or can't be read never reaches the author's
     // checker: the page asks for it at once, without waiting for Python (or when Python is unavailable).
-    const builtIn = grade(spec, answer);
+    const builtIn = grade(spec, answer, conventions);
     if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
   }
   return gradeWithPython(spec, answer, lang);

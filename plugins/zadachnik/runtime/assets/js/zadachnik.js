@@ -2,7 +2,7 @@
 // Learner text only ever goes into .value and .textContent, never into HTML.
 import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython } from "./grading.js";
 import { describeError, retryButton, startPython } from "./pyclient.js";
-import { neededDecimals, neededSignificant, readNumber } from "./numbers.js";
+import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
 import { ImportRefused, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
 
@@ -40,16 +40,32 @@ function format(template, values) {
 // The words of the page's language, with helpers the type modules use.
 function speaker(strings) {
   const say = (name, values = {}) => format(strings[name] || name, values);
+  // How the page reads and writes numbers (formatting.conventions of its language).
+  say.conventions = strings.number || null;
+  say.write = (value, group = true) => writeNumber(value, say.conventions, null, group);
+  // A reading echoed to eight significant digits, with "…" when that is a rounding.
   say.number = (value) => {
-    let text = Number.parseFloat(value.toPrecision(8)).toString();
-    if (text.includes("e")) text = value.toPrecision(6);
-    const shown = text.replace(".", strings.decimal_point || ".");
-    return Number(text) === value ? shown : `${shown}…`;
+    const shown = writeNumber(value, say.conventions, null, true, 8);
+    return shownExactly(value, null, 8) ? shown : `${shown}…`;
   };
   say.status = (result) => ({
     correct: say("field_correct"), wrong: say("field_wrong"), unanswered: say("item_missing"),
   })[result.status] || "";
   return say;
+}
+
+// The numbers a message about an unreadable text names, written the page's way (each message uses its own).
+function numberWords(say, verdict) {
+  const words = {
+    example: say.write(2629.07),
+    limit: say.write(MAX_LENGTH),
+    // A list of decimals with decimal commas is separated by semicolons.
+    examples: [say.write(3.14), "16/7", `${say.write(2.12)}e12`, `${say.write(2.12)}·10^12`]
+      .join(say.conventions && say.conventions.decimal === "," ? "; " : ", "),
+  };
+  if (verdict.error !== "ambiguous") return words;
+  return { ...words, grouped: say.write(verdict.grouped), decimal: say.write(verdict.decimal),
+    grouped_plain: say.write(verdict.grouped, false) };
 }
 
 function fieldMessage(say, field, text, verdict) {
@@ -60,7 +76,7 @@ function fieldMessage(say, field, text, verdict) {
     const quoted = 32;
     const typed = text.trim();
     const start = [...typed.slice(0, 2 * quoted)].slice(0, quoted).join("");
-    return say(kind, { text: start.length < typed.length ? `${start}…` : typed });
+    return say(kind, { text: start.length < typed.length ? `${start}…` : typed, ...numberWords(say, verdict) });
   }
   if (verdict.precision) {
     const [name, count] = field.atol > 0
@@ -303,7 +319,7 @@ class Page {
       if (line) line.textContent = this.say("checking");
       if (button) button.setAttribute("aria-busy", "true");
     }
-    const verdict = await gradeAnywhere(spec, answer, this.root.dataset.zqLang);
+    const verdict = await gradeAnywhere(spec, answer, this.root.dataset.zqLang, this.say.conventions);
     if (button) button.removeAttribute("aria-busy");
     if (verdict.status === "unavailable") {
       // Python could not start: no verdict on this answer (nothing is saved), and a way to try again.
@@ -338,7 +354,7 @@ class Page {
     const fields = Object.fromEntries((spec.fields || []).map((field) => [field.id, field]));
     for (const input of question.querySelectorAll("[data-zq-input]")) {
       const output = input.closest("[data-zq-field]").querySelector("[data-zq-reading]");
-      const reading = readNumber(input.value);
+      const reading = readNumber(input.value, this.say.conventions);
       if (!output || !fields[input.dataset.zqInput]) continue;
       output.textContent = "error" in reading ? "" : this.say("read_as", { value: this.say.number(reading.value) });
     }

@@ -3,10 +3,11 @@ import { gradeField } from "../numbers.js";
 
 export const types = ["numeric"];
 
-export function grade(spec, answer) {
+// Each field read as the page reads numbers (`conventions`, its locale's).
+export function grade(spec, answer, conventions = null) {
   const typed = answer.fields || {};
   const fields = {};
-  for (const field of spec.fields) fields[field.id] = gradeField(field, String(typed[field.id] ?? ""));
+  for (const field of spec.fields) fields[field.id] = gradeField(field, String(typed[field.id] ?? ""), conventions);
   const statuses = Object.values(fields).map((verdict) => verdict.status);
   if (statuses.includes("unreadable")) return { status: "unreadable", fields };
   const right = statuses.every((status) => status === "correct");
