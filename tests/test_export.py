@@ -4,9 +4,11 @@ question/format/xml/format.php and question/format/gift/format.php, the QTI 2.1 
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import xml.etree.ElementTree as etree
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -360,17 +362,200 @@ def test_gift_round_trip_keeps_reserved_characters_signs_and_math(tmp_path: Path
     assert questions["S5"].qtype == "essay"
 
 
+# -- QTI 2.1 -----------------------------------------------------------------------------------------------------
+
+CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
+XSI_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation"
+NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+# The information model's assessmentItem children, in the order the binding requires.
+ITEM_ORDER = ["responseDeclaration", "outcomeDeclaration", "templateDeclaration", "templateProcessing",
+              "stylesheet", "itemBody", "responseProcessing", "modalFeedback"]
+# What QTI 2.1 allows in an itemBody: its XHTML subset and the interactions and blocks the export writes.
+XHTML = {"a", "abbr", "acronym", "address", "b", "big", "blockquote", "br", "caption", "cite", "code", "col",
+         "colgroup", "dd", "dfn", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd",
+         "li", "ol", "p", "pre", "q", "samp", "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot",
+         "th", "thead", "tr", "tt", "ul", "var"}
+QTI_BODY = {"choiceInteraction", "simpleChoice", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
+            "simpleAssociableChoice", "extendedTextInteraction", "rubricBlock"}
+INLINE_PARENTS = {"p", "span", "em", "strong", "li", "td", "th", "div"}
+
+
+def local(element: etree.Element) -> str:
+    assert element.tag.startswith(QTI), f"{element.tag} is not in QTI 2.1's namespace"
+    return element.tag[len(QTI):]
+
+
+def qti_items(package: Path) -> tuple[list[str], dict[str, etree.Element]]:
+    """The package read as an importer reads it: the manifest's resources, each file they name."""
+    with zipfile.ZipFile(package) as archive:
+        names = set(archive.namelist())
+        manifest = etree.parse(io.BytesIO(archive.read("imsmanifest.xml"))).getroot()
+        assert manifest.tag == f"{CP}manifest"
+        assert manifest.findtext(f"{CP}metadata/{CP}schema") == "QTIv2.1 Package"
+        resources = manifest.findall(f"{CP}resources/{CP}resource")
+        identifiers = {resource.get("identifier") for resource in resources}
+        items: dict[str, etree.Element] = {}
+        test_refs: list[str] = []
+        for resource in resources:
+            href = resource.get("href")
+            assert href in names and [file.get("href") for file in resource.findall(f"{CP}file")] == [href]
+            assert all(dependency.get("identifierref") in identifiers
+                       for dependency in resource.findall(f"{CP}dependency"))
+            root = etree.parse(io.BytesIO(archive.read(href))).getroot()
+            assert root.get(XSI_LOCATION, "").startswith("http://www.imsglobal.org/xsd/imsqti_v2p1 ")
+            if resource.get("type") == "imsqti_test_xmlv2p1":
+                assert local(root) == "assessmentTest"
+                test_refs = [ref.get("href") for ref in root.iter(f"{QTI}assessmentItemRef")]
+            else:
+                assert resource.get("type") == "imsqti_item_xmlv2p1"
+                assert local(root) == "assessmentItem"
+                items[href] = root
+        assert sorted(test_refs) == sorted(items)
+    return test_refs, {item.get("identifier"): item for item in items.values()}
+
+
+def check_item_structure(item: etree.Element) -> None:
+    """What the information model requires of every item the export writes."""
+    for attribute in ("identifier", "title", "adaptive", "timeDependent"):
+        assert item.get(attribute), f"assessmentItem without {attribute}"
+    assert NCNAME.match(item.get("identifier"))
+    order = [ITEM_ORDER.index(local(child)) for child in item]
+    assert order == sorted(order), [local(child) for child in item]
+    responses = {declaration.get("identifier"): declaration
+                 for declaration in item.findall(f"{QTI}responseDeclaration")}
+    outcomes = {declaration.get("identifier") for declaration in item.findall(f"{QTI}outcomeDeclaration")}
+    assert {"SCORE", "MAXSCORE"} <= outcomes
+    for declaration in [*responses.values(), *item.findall(f"{QTI}outcomeDeclaration")]:
+        assert NCNAME.match(declaration.get("identifier")) and declaration.get("cardinality") and declaration.get(
+            "baseType")
+    body = item.find(f"{QTI}itemBody")
+    interactions = [element for element in body.iter() if local(element).endswith("Interaction")]
+    assert interactions
+    for interaction in interactions:
+        assert interaction.get("responseIdentifier") in responses
+    parents = {child: parent for parent in body.iter() for child in parent}
+    for element in body.iter():
+        if element is not body:
+            assert local(element) in XHTML | QTI_BODY, f"{local(element)} is not allowed in an itemBody"
+        if local(element) == "textEntryInteraction":
+            assert local(parents[element]) in INLINE_PARENTS - {"div"}, "an inline interaction outside a paragraph"
+        for choice in ("simpleChoice", "simpleAssociableChoice"):
+            if local(element) == choice:
+                assert NCNAME.match(element.get("identifier"))
+    processing = item.find(f"{QTI}responseProcessing")
+    for variable in [*processing.iter(f"{QTI}variable"), *processing.iter(f"{QTI}correct"),
+                     *processing.iter(f"{QTI}mapResponse")]:
+        assert variable.get("identifier") in responses
+    for setter in processing.iter(f"{QTI}setOutcomeValue"):
+        assert setter.get("identifier") in outcomes
+    for feedback in item.findall(f"{QTI}modalFeedback"):
+        assert feedback.get("outcomeIdentifier") in outcomes and feedback.get("showHide") in ("show", "hide")
+
+
+def qti_value(element: etree.Element | None) -> list[str]:
+    return [value.text for value in element.findall(f"{QTI}correctResponse/{QTI}value")] if element is not None else []
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_qti_package_holds_every_exportable_question_with_its_interaction_key_and_tolerance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
+    status, _, err, folder = run_export(tmp_path, "qti", lang, source, capsys)
+    assert status == 0, err
+    expected = questions_of(source)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.qti21.zip" for stem in expected)
+    for stem, questions in expected.items():
+        order, items = qti_items(folder / f"{stem}-{lang}.qti21.zip")
+        assert sorted(items) == sorted(f"Q-{question_id}" for question_id in questions)
+        assert order == [f"items/Q-{question_id}.xml" for question_id in questions]
+        for question_id, question in questions.items():
+            item = items[f"Q-{question_id}"]
+            check_item_structure(item)
+            assert item.get("title").startswith(question_id)
+            body = item.find(f"{QTI}itemBody")
+            responses = {declaration.get("identifier"): declaration
+                         for declaration in item.findall(f"{QTI}responseDeclaration")}
+            kinds = sorted(local(element) for element in body.iter() if local(element).endswith("Interaction"))
+            assert item.find(f"{QTI}modalFeedback") is not None
+            if question.type in ("open", "mixed"):
+                assert "extendedTextInteraction" in kinds
+                rubric = body.find(f"{QTI}rubricBlock")
+                assert rubric.get("view") == "scorer" and "".join(rubric.itertext()).strip()
+            if question.type == "open":
+                assert kinds == ["extendedTextInteraction"]
+                continue
+            kind, key = auto(question)
+            if kind in ("single", "multiple"):
+                [interaction] = body.iter(f"{QTI}choiceInteraction")
+                markers = [entry.key for entry in question.lists["options"]]
+                assert interaction.get("maxChoices") == ("1" if kind == "single" else str(len(markers)))
+                assert [choice.get("identifier") for choice in interaction] == [f"C-{marker}" for marker in markers]
+                declaration = responses["RESPONSE"]
+                assert declaration.get("cardinality") == ("single" if kind == "single" else "multiple")
+                assert qti_value(declaration) == [f"C-{marker}" for marker in key.correct]
+                mapping = declaration.find(f"{QTI}mapping")
+                if kind == "multiple" and key.scoring == "net-correct":
+                    assert mapping.get("lowerBound") == "0"
+                    mapped = [float(entry.get("mappedValue")) for entry in mapping]
+                    assert mapped == pytest.approx(expected_fractions(question))
+                else:
+                    assert mapping is None
+                    assert item.find(f"{QTI}responseProcessing//{QTI}match") is not None
+            elif kind == "numeric":
+                boxes = list(body.iter(f"{QTI}textEntryInteraction"))
+                assert len(boxes) == len(key.fields)
+                rules = {rule.find(f"{QTI}variable").get("identifier"): rule
+                         for rule in item.iter(f"{QTI}equal")}
+                for box, numeric in zip(boxes, key.fields, strict=True):
+                    response = box.get("responseIdentifier")
+                    assert responses[response].get("baseType") == "float"
+                    [value] = qti_value(responses[response])
+                    assert close(value, numeric.value)
+                    tolerance = max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value))
+                    rule = rules[response]
+                    if tolerance:
+                        assert rule.get("toleranceMode") == "absolute" and close(rule.get("tolerance"), tolerance)
+                    else:
+                        assert rule.get("toleranceMode") == "exact"
+            elif kind == "matching":
+                [interaction] = body.iter(f"{QTI}matchInteraction")
+                item_set, option_set = interaction.findall(f"{QTI}simpleMatchSet")
+                assert [choice.get("identifier") for choice in item_set] == [
+                    f"I-{entry.key}" for entry in question.lists["items"]]
+                assert [choice.get("identifier") for choice in option_set] == [
+                    f"O-{entry.key}" for entry in question.lists["options"]]
+                assert responses["RESPONSE"].get("baseType") == "directedPair"
+                assert qti_value(responses["RESPONSE"]) == [f"I-{item_key} O-{option}"
+                                                            for item_key, option in key.pairs.items()]
+
+
+def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "qti", "en", "signs", capsys)
+    assert status == 0, err
+    _, items = qti_items(folder / "signs-01-signs-en.qti21.zip")
+    single = items["Q-S1"]
+    assert single.get("title") == "S1 Is a < b & {c}?"
+    body = "".join(single.find(f"{QTI}itemBody").itertext())
+    assert "if a < b && c {" in body and "in prose a < b & {c} = ~d #e: f" in body
+    assert r"\(\{x \mid x<1\}\)" in body
+    assert ["".join(choice.itertext()) for choice in single.iter(f"{QTI}simpleChoice")] == [
+        "a < b & {c}", "{d} = ~e #f: g -> h", "\\ and \\n stay"]
+    [code] = single.iter(f"{QTI}code")
+    assert code.text == "if a < b && c {"
+    [rule] = items["Q-S3"].iter(f"{QTI}equal")
+    assert rule.get("tolerance") == "0.25"
+
+
 # -- the command -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("options", "selection", "message"), [
     (["--format", "blackboard", "--language", "en"], [],
-     "unknown format 'blackboard': write --format moodle, gift"),
+     "unknown format 'blackboard': write --format moodle, gift, qti"),
     (["--format", "moodle", "--language", "de"], [],
      "the courses have no 'de' text: their languages are ru, en (write e.g. --language ru)"),
     (["--format", "gift", "--language", "en"], ["physics"],
      "no course 'physics' in the sources: the courses are modern-llms, rl-for-llm"),
-    (["--format", "gift", "--language", "ru"], ["rl-for-llm/13"],
+    (["--format", "qti", "--language", "ru"], ["rl-for-llm/13"],
      "no module '13' in the course 'rl-for-llm': its modules are 12-infrastructure (12)"),
 ])
 def test_bad_input_is_one_line_and_status_2_and_writes_nothing(
@@ -442,6 +627,7 @@ def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pyte
 
 def test_every_format_is_registered_once_with_its_own_file_name() -> None:
     registered = formats()
-    assert list(registered) == ["moodle", "gift"]
+    assert list(registered) == ["moodle", "gift", "qti"]
     suffixes = {name: registered[name].file_name.__module__ for name in registered}
-    assert suffixes == {"moodle": "zadachnik.exports.moodle", "gift": "zadachnik.exports.gift"}
+    assert suffixes == {"moodle": "zadachnik.exports.moodle", "gift": "zadachnik.exports.gift",
+                        "qti": "zadachnik.exports.qti"}

@@ -25,11 +25,12 @@ class ExportFormat:
 
 
 def formats() -> dict[str, ExportFormat]:
-    from zadachnik.exports import gift, moodle
+    from zadachnik.exports import gift, moodle, qti
 
     listed = [
         ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml),
         ExportFormat("gift", "GIFT text for pasting into Moodle", gift.file_name, gift.gift_text),
+        ExportFormat("qti", "an IMS QTI 2.1 content package (zip)", qti.file_name, qti.qti_package),
     ]
     return {listed_format.name: listed_format for listed_format in listed}
 

@@ -1,0 +1,384 @@
+"""IMS QTI 2.1 content package: imsmanifest.xml, an assessmentTest of the module and one assessmentItem per
+question, zipped, for Canvas, Blackboard, ILIAS and other LMSs that import QTI 2.1.
+
+single → choiceInteraction (maxChoices 1); multiple → choiceInteraction scored all-or-nothing (match) or
+net-correct (a mapping floored at 0, the site's rule); numeric → one textEntryInteraction per field, each compared
+with an absolute tolerance, all of them right for the mark; matching → matchInteraction, all pairs right;
+open → extendedTextInteraction with the explanation in a rubric for the scorer; mixed → its checked part and an
+extendedTextInteraction in one item. The explanation is the item's modal feedback, shown after an answer."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as etree
+import zipfile
+
+from zadachnik.exports.common import (
+    ModuleExport,
+    absolute_tolerance,
+    auto_part,
+    choice_fractions,
+    matching_pairs,
+    number_text,
+    numeric_fields,
+)
+from zadachnik.reading.model import Question
+
+QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+QTI_XSD = "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
+CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"
+CP_XSD = "http://www.imsglobal.org/xsd/qti/qtiv2p1/qtiv2p1_imscpv1p2_v1p0.xsd"
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+# The XHTML subset QTI 2.1 allows in content, and the attributes each keeps; anything else is unwrapped.
+COMMON_ATTRIBUTES = ("class",)
+XHTML = {
+    **{tag: () for tag in ("abbr", "acronym", "address", "b", "big", "blockquote", "br", "caption", "cite", "code",
+                           "dd", "dfn", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i",
+                           "kbd", "li", "ol", "p", "pre", "q", "samp", "small", "span", "strong", "sub", "sup",
+                           "tbody", "tfoot", "thead", "tr", "tt", "ul", "var")},
+    "a": ("href", "type"), "img": ("src", "alt", "width", "height"), "table": ("summary",),
+    "td": ("rowspan", "colspan", "scope"), "th": ("rowspan", "colspan", "scope"), "col": ("span",),
+    "colgroup": ("span",),
+}
+# What carries content but is not QTI's: written as the nearest QTI element.
+RENAMED = {"details": "div", "summary": "p", "s": "span", "del": "span", "ins": "span", "u": "span", "mark": "span"}
+DROPPED = {"input", "button", "script", "style", "select", "textarea"}
+_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_.\-]")
+
+
+
+def q(tag: str) -> str:
+    """A QTI element's tag: the files declare QTI's namespace as the default one on their root (`xmlns`), which
+    ElementTree writes as it is, so the importers read every element in that namespace."""
+    return tag
+
+
+def identifier(prefix: str, name: str) -> str:
+    """An NCName: ids like 9.4.1 start with a digit, which QTI's identifiers may not."""
+    return prefix + _NOT_IDENTIFIER.sub("_", name)
+
+
+def file_name(export: ModuleExport) -> str:
+    return f"{export.course.id}-{export.module.slug}-{export.lang}.qti21.zip"
+
+
+def qti_package(export: ModuleExport) -> bytes:
+    items = {item_href(question): assessment_item(export, question) for question in export.questions}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True))
+        package.writestr("test.xml", xml_bytes(assessment_test(export, list(items)), indented=True))
+        for href, item in items.items():
+            package.writestr(href, xml_bytes(item))
+    return buffer.getvalue()
+
+
+def item_href(question: Question) -> str:
+    return f"items/{identifier('Q-', question.id)}.xml"
+
+
+def xml_bytes(root: etree.Element, indented: bool = False) -> bytes:
+    """Items are not indented: indenting would add white space to the author's text, a <pre> block's above all."""
+    if indented:
+        etree.indent(root)
+    return etree.tostring(root, encoding="UTF-8", xml_declaration=True) + b"\n"
+
+
+# -- the package -------------------------------------------------------------------------------------------------
+
+
+def manifest(export: ModuleExport, hrefs: list[str]) -> etree.Element:
+    root = etree.Element("manifest", {
+        "xmlns": CP_NS, "identifier": identifier("M-", f"{export.course.id}-{export.module.slug}-{export.lang}"),
+        f"{{{XSI_NS}}}schemaLocation": f"{CP_NS} {CP_XSD}"})
+    metadata = etree.SubElement(root, "metadata")
+    etree.SubElement(metadata, "schema").text = "QTIv2.1 Package"
+    etree.SubElement(metadata, "schemaversion").text = "1.0.0"
+    etree.SubElement(root, "organizations")
+    resources = etree.SubElement(root, "resources")
+    test = etree.SubElement(resources, "resource", identifier="R-test", type="imsqti_test_xmlv2p1",
+                            href="test.xml")
+    etree.SubElement(test, "file", href="test.xml")
+    for href in hrefs:
+        name = href.removeprefix("items/").removesuffix(".xml")
+        etree.SubElement(test, "dependency", identifierref=f"R-{name}")
+    for href in hrefs:
+        name = href.removeprefix("items/").removesuffix(".xml")
+        resource = etree.SubElement(resources, "resource", identifier=f"R-{name}", type="imsqti_item_xmlv2p1",
+                                    href=href)
+        etree.SubElement(resource, "file", href=href)
+    return root
+
+
+def assessment_test(export: ModuleExport, hrefs: list[str]) -> etree.Element:
+    title = export.module.title[export.lang]
+    root = etree.Element(q("assessmentTest"), {
+        "xmlns": QTI_NS, "identifier": identifier("T-", f"{export.course.id}-{export.module.slug}"), "title": title,
+        f"{{{XSI_NS}}}schemaLocation": f"{QTI_NS} {QTI_XSD}"})
+    part = etree.SubElement(root, q("testPart"), identifier="P-1", navigationMode="nonlinear",
+                            submissionMode="individual")
+    section = etree.SubElement(part, q("assessmentSection"), identifier="S-1", title=title, visible="true")
+    for href in hrefs:
+        etree.SubElement(section, q("assessmentItemRef"), identifier=href.removeprefix("items/").removesuffix(".xml"),
+                         href=href)
+    return root
+
+
+# -- one item ----------------------------------------------------------------------------------------------------
+
+
+def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
+    item = etree.Element(q("assessmentItem"), {
+        "xmlns": QTI_NS, "identifier": identifier("Q-", question.id), "title": export.name(question),
+        "adaptive": "false", "timeDependent": "false", XML_LANG: export.lang,
+        f"{{{XSI_NS}}}schemaLocation": f"{QTI_NS} {QTI_XSD}"})
+    declarations: list[etree.Element] = []
+    body = etree.Element(q("itemBody"))
+    body.append(content("div", export.text.tree(question.body[export.lang].markdown)))
+    score_rules: list[etree.Element] = []
+    auto_type, key = auto_part(question)
+    if question.type != "open":
+        if auto_type in ("single", "multiple"):
+            declarations.append(choice_declaration(export, question, auto_type, key))
+            body.append(choice_interaction(export, question, auto_type))
+            score_rules.append(choice_scoring(auto_type, key))
+        elif auto_type == "numeric":
+            declarations.extend(numeric_declarations(key))
+            body.append(numeric_interactions(export, question))
+            score_rules.append(all_right([tolerance_rule(field) for field in numeric_fields(key)]))
+        elif auto_type == "matching":
+            declarations.append(matching_declaration(key))
+            body.append(match_interaction(export, question))
+            score_rules.append(all_right([match_rule("RESPONSE")]))
+        else:
+            raise ValueError(f"question {question.id}: no QTI interaction for '{auto_type}'")
+    if question.type in ("open", "mixed"):
+        response = "RESPONSE" if question.type == "open" else "EXPLANATION"
+        declarations.append(etree.Element(q("responseDeclaration"), identifier=response, cardinality="single",
+                                          baseType="string"))
+        if question.type == "mixed":
+            label = etree.SubElement(body, q("p"))
+            etree.SubElement(label, q("strong")).text = export.words["explanation_label"]
+        etree.SubElement(body, q("extendedTextInteraction"), responseIdentifier=response)
+        rubric = etree.SubElement(body, q("rubricBlock"), view="scorer")
+        rubric.append(content("div", export.text.tree(question.explanation[export.lang].markdown)))
+    item.extend(declarations)
+    item.extend(outcome_declarations(scored=question.type != "open"))
+    item.append(body)
+    item.append(response_processing(score_rules))
+    feedback = etree.SubElement(item, q("modalFeedback"), outcomeIdentifier="FEEDBACK", showHide="show",
+                                identifier="EXPLANATION")
+    feedback.append(content("div", export.text.tree(question.explanation[export.lang].markdown)))
+    return item
+
+
+def outcome_declarations(scored: bool) -> list[etree.Element]:
+    outcomes = []
+    for name, value in (("SCORE", "0"), ("MAXSCORE", "1" if scored else "0")):
+        outcome = etree.Element(q("outcomeDeclaration"), identifier=name, cardinality="single", baseType="float")
+        etree.SubElement(etree.SubElement(outcome, q("defaultValue")), q("value")).text = value
+        outcomes.append(outcome)
+    outcomes.append(etree.Element(q("outcomeDeclaration"), identifier="FEEDBACK", cardinality="single",
+                                  baseType="identifier"))
+    return outcomes
+
+
+def response_processing(score_rules: list[etree.Element]) -> etree.Element:
+    """The score rules, then the explanation shown whatever the answer."""
+    processing = etree.Element(q("responseProcessing"))
+    processing.extend(score_rules)
+    show = etree.SubElement(processing, q("setOutcomeValue"), identifier="FEEDBACK")
+    etree.SubElement(show, q("baseValue"), baseType="identifier").text = "EXPLANATION"
+    return processing
+
+
+def set_score(parent: etree.Element, expression: etree.Element) -> None:
+    setter = etree.SubElement(parent, q("setOutcomeValue"), identifier="SCORE")
+    setter.append(expression)
+
+
+def float_value(value: str) -> etree.Element:
+    element = etree.Element(q("baseValue"), baseType="float")
+    element.text = value
+    return element
+
+
+def all_right(conditions: list[etree.Element]) -> etree.Element:
+    """SCORE 1 when every condition holds (an empty answer holds none), as the site grades: all or nothing."""
+    condition = etree.Element(q("responseCondition"))
+    branch = etree.SubElement(condition, q("responseIf"))
+    if len(conditions) == 1:
+        branch.append(conditions[0])
+    else:
+        etree.SubElement(branch, q("and")).extend(conditions)
+    set_score(branch, float_value("1"))
+    return condition
+
+
+def match_rule(response: str) -> etree.Element:
+    rule = etree.Element(q("match"))
+    etree.SubElement(rule, q("variable"), identifier=response)
+    etree.SubElement(rule, q("correct"), identifier=response)
+    return rule
+
+
+# -- choice ------------------------------------------------------------------------------------------------------
+
+
+def choice_declaration(export: ModuleExport, question: Question, auto_type: str, key) -> etree.Element:
+    declaration = etree.Element(q("responseDeclaration"), identifier="RESPONSE",
+                                cardinality="single" if auto_type == "single" else "multiple", baseType="identifier")
+    correct = etree.SubElement(declaration, q("correctResponse"))
+    for marker in key.correct:
+        etree.SubElement(correct, q("value")).text = identifier("C-", marker)
+    if auto_type == "multiple" and key.scoring == "net-correct":
+        mapping = etree.SubElement(declaration, q("mapping"), lowerBound="0", upperBound="1", defaultValue="0")
+        for marker, fraction in choice_fractions(key, export.markers(question, "options")).items():
+            etree.SubElement(mapping, q("mapEntry"), mapKey=identifier("C-", marker), mappedValue=repr(fraction))
+    return declaration
+
+
+def choice_interaction(export: ModuleExport, question: Question, auto_type: str) -> etree.Element:
+    markers = export.markers(question, "options")
+    interaction = etree.Element(q("choiceInteraction"), responseIdentifier="RESPONSE", shuffle="false",
+                                maxChoices="1" if auto_type == "single" else str(len(markers)))
+    for marker in markers:
+        choice = content("simpleChoice", export.text.tree(entry_markdown(export, question, "options", marker)))
+        choice.set("identifier", identifier("C-", marker))
+        interaction.append(choice)
+    return interaction
+
+
+def choice_scoring(auto_type: str, key) -> etree.Element:
+    if auto_type == "multiple" and key.scoring == "net-correct":
+        condition = etree.Element(q("responseCondition"))
+        branch = etree.SubElement(condition, q("responseIf"))
+        etree.SubElement(etree.SubElement(branch, q("not")), q("isNull")).append(
+            etree.Element(q("variable"), identifier="RESPONSE"))
+        mapped = etree.Element(q("mapResponse"), identifier="RESPONSE")
+        set_score(branch, mapped)
+        return condition
+    return all_right([match_rule("RESPONSE")])
+
+
+def entry_markdown(export: ModuleExport, question: Question, part: str, key: str) -> str:
+    return next(entry for entry in question.lists[part] if entry.key == key).text[export.lang].markdown
+
+
+# -- numeric -----------------------------------------------------------------------------------------------------
+
+
+def field_response(field_id: str) -> str:
+    return identifier("RESPONSE-", field_id)
+
+
+def numeric_declarations(key) -> list[etree.Element]:
+    declarations = []
+    for field in numeric_fields(key):
+        declaration = etree.Element(q("responseDeclaration"), identifier=field_response(field.id),
+                                    cardinality="single", baseType="float")
+        etree.SubElement(etree.SubElement(declaration, q("correctResponse")), q("value")).text = number_text(
+            field.value)
+        declarations.append(declaration)
+    return declarations
+
+
+def numeric_interactions(export: ModuleExport, question: Question) -> etree.Element:
+    """Each field's label, its box (inline, so inside a paragraph), its unit."""
+    fields = etree.Element(q("div"))
+    for field in numeric_fields(auto_part(question)[1]):
+        line = content("p", export.text.tree(entry_markdown(export, question, "fields", field.id)))
+        box = etree.SubElement(line, q("textEntryInteraction"), responseIdentifier=field_response(field.id),
+                               expectedLength="12")
+        box.tail = f" {export.unit(field)}" if export.unit(field) else None
+        if len(line) > 1:
+            line[-2].tail = (line[-2].tail or "") + ": "
+        else:
+            line.text = (line.text or "") + ": "
+        fields.append(line)
+    return fields
+
+
+def tolerance_rule(field) -> etree.Element:
+    tolerance = absolute_tolerance(field)
+    attributes = {"toleranceMode": "absolute", "tolerance": number_text(tolerance)} if tolerance else {
+        "toleranceMode": "exact"}
+    rule = etree.Element(q("equal"), attributes)
+    etree.SubElement(rule, q("variable"), identifier=field_response(field.id))
+    etree.SubElement(rule, q("correct"), identifier=field_response(field.id))
+    return rule
+
+
+# -- matching ----------------------------------------------------------------------------------------------------
+
+
+def matching_declaration(key) -> etree.Element:
+    declaration = etree.Element(q("responseDeclaration"), identifier="RESPONSE", cardinality="multiple",
+                                baseType="directedPair")
+    correct = etree.SubElement(declaration, q("correctResponse"))
+    for item, option in matching_pairs(key).items():
+        etree.SubElement(correct, q("value")).text = f"{identifier('I-', item)} {identifier('O-', option)}"
+    return declaration
+
+
+def match_interaction(export: ModuleExport, question: Question) -> etree.Element:
+    items, options = export.markers(question, "items"), export.markers(question, "options")
+    interaction = etree.Element(q("matchInteraction"), responseIdentifier="RESPONSE", shuffle="false",
+                                maxAssociations=str(len(items)))
+    for part, prefix, match_max in (("items", "I-", "1"), ("options", "O-", str(len(items)))):
+        match_set = etree.SubElement(interaction, q("simpleMatchSet"))
+        for marker in items if part == "items" else options:
+            choice = content("simpleAssociableChoice", export.text.tree(entry_markdown(export, question, part,
+                                                                                       marker)))
+            choice.set("identifier", identifier(prefix, marker))
+            choice.set("matchMax", match_max)
+            match_set.append(choice)
+    return interaction
+
+
+# -- content -----------------------------------------------------------------------------------------------------
+
+
+def content(tag: str, html_root: etree.Element) -> etree.Element:
+    """An HTML tree (under a root <div>) as the content of a QTI element: the XHTML subset QTI allows, in its
+    namespace; other elements give their content to their parent. A lone paragraph gives its inline content."""
+    element = etree.Element(q(tag))
+    source = html_root
+    if tag != "div" and len(source) == 1 and source[0].tag == "p" and not (source.text or "").strip() and not (
+            source[0].tail or "").strip():
+        source = source[0]
+    element.text = source.text
+    for child in source:
+        append_converted(element, child)
+    return element
+
+
+def append_converted(parent: etree.Element, node: etree.Element) -> None:
+    tag = RENAMED.get(node.tag, node.tag)
+    if tag in DROPPED:
+        append_text(parent, node.tail)
+        return
+    if tag not in XHTML:
+        # Unwrapped: its text and children go to the parent, in place.
+        append_text(parent, node.text)
+        for child in node:
+            append_converted(parent, child)
+        append_text(parent, node.tail)
+        return
+    element = etree.SubElement(parent, q(tag), {name: value for name, value in node.attrib.items()
+                                                if name in XHTML[tag] + COMMON_ATTRIBUTES})
+    element.text = node.text
+    element.tail = node.tail
+    for child in node:
+        append_converted(element, child)
+
+
+def append_text(parent: etree.Element, text: str | None) -> None:
+    if not text:
+        return
+    if len(parent):
+        parent[-1].tail = (parent[-1].tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
