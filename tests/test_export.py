@@ -557,6 +557,8 @@ def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.Capt
      "no course 'physics' in the sources: the courses are modern-llms, rl-for-llm"),
     (["--format", "qti", "--language", "ru"], ["rl-for-llm/13"],
      "no module '13' in the course 'rl-for-llm': its modules are 12-infrastructure (12)"),
+    (["--format", "gift", "--language", "ru", "--config", "no-such-mkdocs.yml"], [],
+     "--config no-such-mkdocs.yml: no such file"),
 ])
 def test_bad_input_is_one_line_and_status_2_and_writes_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], selection: list[str],
@@ -589,6 +591,22 @@ def test_a_checker_travels_as_its_plain_key_with_a_line_saying_so(tmp_path: Path
     _, questions = moodle_questions(folder / "demo-01-basics-en.moodle.xml")
     [answer] = questions["Q8"][0].findall("answer")
     assert close(answer.findtext("text"), 4 / 7) and answer.findtext("tolerance") == "0.0001"
+
+
+def test_a_checker_without_a_plain_key_is_left_out_with_its_reason() -> None:
+    from dataclasses import replace
+
+    from zadachnik.exports.common import module_export
+
+    exercises, languages = SOURCES["fixture"]
+    [course] = load_courses(exercises, languages, exercises.parent)
+    module = course.modules[0]
+    module.quiz = [replace(item, key=None) if getattr(item, "id", None) == "Q8" else item for item in module.quiz]
+    export = module_export(course, module, "en")
+    assert "Q8" not in [question.id for question in export.questions]
+    assert [str(skipped) for skipped in export.skipped] == [
+        "Q7: left out: a Python code exercise has no question type that LMSs share (its hidden tests run only on "
+        "the site)", "Q8: left out: its checker (Python) cannot travel and it has no plain key"]
 
 
 def test_sources_with_a_problem_are_reported_as_the_build_does_and_nothing_is_written(
