@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -253,18 +254,45 @@ def parse_html(text: str) -> etree.Element:
 
 
 def tidy(root: etree.Element) -> etree.Element:
-    """What only the site's stylesheet makes sense of: tab sets become each tab's name in bold above its text,
-    and heading permalinks go."""
+    """What only the site makes sense of: tab sets become each tab's name in bold above its text, heading
+    permalinks go, and links within the site (references such as [[P01]], course files) become their text: an
+    LMS has no such page."""
     for parent in list(root.iter()):
-        for index, child in enumerate(list(parent)):
+        for child in list(parent):
             classes = child.get("class", "").split()
             if "tabbed-set" in classes:
+                index = list(parent).index(child)
                 parent.remove(child)
                 for offset, element in enumerate(written_out_tabs(child)):
                     parent.insert(index + offset, element)
             elif child.tag == "a" and "headerlink" in classes:
                 remove_keeping_tail(parent, child)
+            elif child.tag == "a" and not _ABSOLUTE_URL.match(child.get("href", "")):
+                unwrap(parent, child)
     return root
+
+
+_ABSOLUTE_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+def unwrap(parent: etree.Element, child: etree.Element) -> None:
+    """The child's text and children take its place."""
+    index = list(parent).index(child)
+    previous = parent[index - 1] if index > 0 else None
+    text = child.text or ""
+    if previous is not None:
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent.remove(child)
+    for offset, grandchild in enumerate(list(child)):
+        parent.insert(index + offset, grandchild)
+    last = parent[index + len(child) - 1] if len(child) else previous
+    tail = child.tail or ""
+    if last is not None:
+        last.tail = (last.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
 
 
 def written_out_tabs(tab_set: etree.Element) -> list[etree.Element]:
