@@ -652,3 +652,21 @@ def test_every_format_is_registered_once_with_its_own_file_name() -> None:
     suffixes = {name: registered[name].file_name.__module__ for name in registered}
     assert suffixes == {"moodle": "zadachnik.exports.moodle", "gift": "zadachnik.exports.gift",
                         "qti": "zadachnik.exports.qti"}
+
+
+def test_the_command_runs_as_python_m_zadachnik(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "zadachnik", "export", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+    result = command("--format", "gift", "--language", "ru", "--out", str(tmp_path), "exercises", "rl-for-llm")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "rl-for-llm-12-infrastructure-ru.gift.txt").is_file()
+    refused = command("--format", "gift", "--language", "ru", "--out", str(tmp_path), "missing-folder")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.splitlines() == [
+        "zadachnik export: missing-folder is not a folder of course sources: give EXERCISES_DIR"]
