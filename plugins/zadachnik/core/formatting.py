@@ -98,7 +98,8 @@ def _positional(value: float, decimals: int | None, significant: int) -> str:
         rounded = Context(prec=significant, rounding=ROUND_HALF_UP).plus(exact)
     else:
         places = min(max(0, decimals), _MOST_DECIMALS)
-        rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        # Room for every digit: a double's integer part has up to 309 of them.
+        rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=Context(prec=400))
     return f"{rounded:f}"
 
 
