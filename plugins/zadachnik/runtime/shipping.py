@@ -3,6 +3,7 @@ opened from disk, the runtime as one classic script with Pyodide embedded."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -17,6 +18,10 @@ RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
 OFFLINE_SCRIPT = "assets/zadachnik/js/zadachnik.bundle.js"
 NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
 SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
+# Keeps search results to the page's language: a polyfill, so it runs before Material's bundle starts search.
+SEARCH_LANGUAGE_SCRIPT = "assets/zadachnik/js/search-lang.js"
+# Package assets written per site (the site's languages, then the file), not copied as they are.
+PER_SITE = {"js/search-lang.js"}
 # The worker runs the very modules the build uses: the runner and the number reader, at their package paths.
 PYTHON_MODULES = ("core/numbers.py", "python/pyrunner.py")
 PYTHON_FOLDER = "assets/zadachnik/py"
@@ -43,7 +48,7 @@ def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]
     for path in package_files(ASSETS):
         rel = path.relative_to(ASSETS).as_posix()
         if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
-                and not rel.startswith(skipped):
+                and rel not in PER_SITE and not rel.startswith(skipped):
             shipped.append((ASSETS, rel, "assets/zadachnik/" + rel.removeprefix("vendor/")))
     if with_python:
         shipped.extend((PACKAGE, name, f"{PYTHON_FOLDER}/{name}") for name in PYTHON_MODULES)
@@ -72,6 +77,23 @@ def search_polyfills(polyfills: list[str]) -> list[str]:
     vendored, and preceded by a script that keeps the browser's own Worker for Python."""
     kept = [url for url in polyfills if "iframe-worker" not in str(url)]
     return [*kept, NATIVE_WORKER_SCRIPT, SEARCH_SHIM]
+
+
+def language_search_polyfills(polyfills: list[str], languages: list[str]) -> list[str]:
+    """The search wrapper last among the polyfills: on file:// it must wrap the iframe-worker shim's Worker, over
+    http the browser's. A one-language site has nothing to keep apart and gets no script."""
+    kept = [url for url in polyfills if str(url) != SEARCH_LANGUAGE_SCRIPT]
+    return [*kept, SEARCH_LANGUAGE_SCRIPT] if len(languages) > 1 else kept
+
+
+def language_search_files(languages: list[str]) -> list[tuple[str, str]]:
+    """(place in the site, text) of the search wrapper: one line of data (the default language, at the site's root,
+    and the others, each in its folder), then the package's file as it is. Nothing for a one-language site."""
+    if len(languages) < 2:
+        return []
+    data = json.dumps({"default": languages[0], "others": languages[1:]}, ensure_ascii=True)
+    script = (ASSETS / "js" / "search-lang.js").read_text(encoding="utf-8")
+    return [(SEARCH_LANGUAGE_SCRIPT, f"window.__zqSearchLanguages = {data};\n{script}")]
 
 
 def offline_config_problems(use_directory_urls: bool, features: list[str]) -> list[str]:
