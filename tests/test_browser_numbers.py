@@ -102,6 +102,17 @@ def test_the_pages_own_way_of_writing_reads(page, sample_server, lang: str, type
     assert page.locator("#q-P10 [data-zq-field=interval_s] [data-zq-reading]").text_content() == echo
 
 
+@pytest.mark.parametrize(("lang", "typed", "said"), [
+    ("en", "seventy", "“seventy” does not read as a number. These do: 3.14, 16/7, 2.12e12, 2.12·10^12."),
+    ("ru", "семьдесят", "«семьдесят» не читается как число. Подойдут, например: 3,14; 16/7; 2,12e12; 2,12·10^12."),
+    ("en", "1,2.3", "“1,2.3”: the separators don't make a number here. Write it like 2,629.07."),
+    ("ru", "1,2.3", "«1,2.3»: с такими разделителями число не читается. Запишите его, например, так: 2\u00a0629,07."),
+])
+def test_messages_write_their_numbers_the_pages_way(page, sample_server, lang: str, typed: str, said: str) -> None:
+    open_quiz(page, sample_server, lang)
+    assert unreadable(page, "P03", "kv_gib", typed) == said
+
+
 def test_a_lone_comma_is_decimal_on_a_russian_page(page, sample_server) -> None:
     open_quiz(page, sample_server, "ru")
     check_until(page, "P05", {"seq": "600", "pipe": "390", "speedup": "1,538"}, "correct")

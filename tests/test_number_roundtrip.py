@@ -233,3 +233,21 @@ process.stdout.write(JSON.stringify(result));
     differing = {tag: (minimum, conventions(tag)["minimum_grouping"]) for tag, minimum in icu.items()
                  if conventions(tag)["minimum_grouping"] != minimum}
     assert not differing, differing
+
+
+@pytest.mark.parametrize(("value", "atol", "lang", "shown"), [
+    (2100.0, 1e-6, "en", "2100"),  # was "≈ 2100": two differently grouped texts compared
+    (13983816.0, None, "en", "13,983,816"),  # was "≈ 13 983 816"
+    (13983816.0, None, "ru", "13\u00a0983\u00a0816"),
+    (84.0, 1e-6, "de", "84"),
+    (0.1, 0.01, "en", "0.1"),
+    (2629.0682760247973, 0.01, "en", "≈ 2,629.07"),
+    (2629.0682760247973, 0.01, "de", "≈ 2.629,07"),
+    (16 / 7, None, "fr", "≈ 2,285714286"),
+])
+def test_revealed_answers_are_approximate_only_when_rounded(value: float, atol: float | None, lang: str,
+                                                           shown: str) -> None:
+    from zadachnik.qtypes.numeric import NumericField
+    from zadachnik.rendering.render import field_answer
+
+    assert field_answer(NumericField("x", str(value), value, atol), lang) == shown
