@@ -10,6 +10,7 @@ same worker code (assets/js/python-worker.js) as the http site.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import re
@@ -42,6 +43,7 @@ def classic_engine(module_text: str) -> str:
 def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str]) -> str:
     """The classic script that carries Pyodide to a file:// page (loaded only on pages with Python)."""
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
+    wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
     embed = {
         "worker": WORKER_PRELUDE + (pyodide_dir / "pyodide.js").read_text(encoding="utf-8") + "\n"
         + classic_engine((pyodide_dir / "pyodide.asm.mjs").read_text(encoding="utf-8")) + "\n"
@@ -49,7 +51,9 @@ def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str]) -> str:
         "indexURL": INDEX_URL,
         # Only the standard library is used: no packages to describe.
         "lock": {"info": lock["info"], "packages": {}},
-        "wasm": base64.b64encode((pyodide_dir / "pyodide.asm.wasm").read_bytes()).decode("ascii"),
+        # Part of the key the worker keeps Python's memory snapshot under: another Pyodide never restores it.
+        "version": "wasm-" + hashlib.sha256(wasm).hexdigest()[:16],
+        "wasm": base64.b64encode(wasm).decode("ascii"),
         "stdlib": base64.b64encode((pyodide_dir / "python_stdlib.zip").read_bytes()).decode("ascii"),
         "files": python_files,
     }

@@ -5,6 +5,11 @@
 // the two Python files; in the offline copy (offline.py) it follows Pyodide's classic loader and engine in a
 // Blob worker, and Pyodide's bytes and the Python files arrive in the start message. So it has no import or
 // export statements, and everything else (start-up, the request loop, the output cap) exists only here.
+//
+// After its first normal start the worker takes a memory snapshot of Python (pyrunner imported) and keeps it in
+// Cache Storage, or IndexedDB where there is none, and hands a copy to the page: later pages restore it instead
+// of starting Python anew, and so does the page's next worker after a time limit. Any trouble with a snapshot
+// means a normal start, said only in the console.
 (() => {
   "use strict";
 
@@ -32,6 +37,13 @@
   let busy = false;
   const waiting = [];
 
+  // What the worker does before it takes a snapshot: change this when that changes, so no snapshot made the old
+  // way is restored. Pyodide's version and the runner's files are part of each snapshot's key too.
+  const SNAPSHOT_LAYOUT = 1;
+  const SNAPSHOTS = "zadachnik-python";
+  const CHECKSUM_HEADER = "x-zadachnik-checksum";
+  const SIZE_HEADER = "x-zadachnik-size";
+
   class StartFailure extends Error {
     constructor(reason, detail) {
       super(detail);
@@ -46,8 +58,9 @@
   async function fromServer() {
     const here = self.location.href;
     let loadPyodide;
+    let version;
     try {
-      ({ loadPyodide } = await import(new URL("../pyodide/pyodide.mjs", here).href));
+      ({ loadPyodide, version } = await import(new URL("../pyodide/pyodide.mjs", here).href));
     } catch (error) {
       throw new StartFailure("files", `Pyodide did not load: ${error}`);
     }
@@ -58,7 +71,9 @@
       if (!response || !response.ok) throw new StartFailure("files", `${url} did not load`);
       files[name] = await response.text();
     }
-    return { files, load: () => loadPyodide() };
+    // Snapshots of this site's Python are kept under its own Pyodide folder (never fetched from there).
+    const scope = new URL("../pyodide/", here).href;
+    return { files, version, scope, load: (options) => loadPyodide(options) };
   }
 
   function decode(text) {
@@ -78,28 +93,132 @@
       : realFetch(url, init);
     return {
       files: embed.files,
-      load: () => loadPyodide({
-        indexURL: embed.indexURL, lockFileContents: embed.lock, createPyodideModule: _createPyodideModule,
+      version: embed.version,
+      // Cache Storage keys are http(s) addresses: a made-up one, shared by the offline copies on this disk.
+      scope: "https://offline.zadachnik.invalid/pyodide/",
+      load: (options) => loadPyodide({
+        ...options, indexURL: embed.indexURL, lockFileContents: embed.lock, createPyodideModule: _createPyodideModule,
         stdLibURL: URL.createObjectURL(new Blob([stdlib], { type: "application/zip" })),
       }),
     };
   }
 
-  async function boot(start) {
-    if (typeof WebAssembly !== "object") throw new StartFailure("no_wasm", "WebAssembly is not available");
-    const { files, load } = start.embed ? fromMemory(start.embed) : await fromServer();
-    let pyodide;
-    try {
-      pyodide = await load();
-    } catch (error) {
-      const reason = error instanceof WebAssembly.CompileError ? "no_wasm" : "files";
-      throw new StartFailure(reason, `Pyodide did not start: ${error}`);
+  // A 64-bit checksum (two 32-bit lanes over the bytes' words): enough to tell a spoilt or cut stored snapshot,
+  // in about the time of one copy of it, and the same everywhere (crypto.subtle is missing on plain http).
+  function checksum(bytes) {
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+    let first = 0x811c9dc5 ^ aligned.byteLength;
+    let second = 0x9e3779b9;
+    for (let index = 0; index < words.length; index += 1) {
+      const word = words[index];
+      first = Math.imul(first ^ word, 0x01000193);
+      second = Math.imul((second + word) | 0, 0x85ebca6b) ^ (second >>> 13);
     }
-    // pyrunner collects what the code prints; anything written past it (os.write, sys.__stdout__) is
-    // dropped here rather than flooding the console, and reading input ends at once instead of waiting.
-    pyodide.setStdout({ batched: () => {} });
-    pyodide.setStderr({ batched: () => {} });
-    pyodide.setStdin({ error: true });
+    for (let index = words.length * 4; index < aligned.byteLength; index += 1) {
+      first = Math.imul(first ^ aligned[index], 0x01000193);
+    }
+    return (first >>> 0).toString(16).padStart(8, "0") + (second >>> 0).toString(16).padStart(8, "0");
+  }
+
+  function snapshotKey(source) {
+    const text = stringify([SNAPSHOT_LAYOUT, source.version, Object.entries(source.files)]);
+    return `${source.version}-${checksum(new TextEncoder().encode(text))}`;
+  }
+
+  // Where snapshots are kept between pages, the first that works: each entry is the snapshot's bytes, their
+  // checksum and size, under "<scope>snapshot-<key>"; writing one removes the scope's others (an old runner's).
+  const cacheStorage = {
+    name: "cache",
+    async read(entry) {
+      const response = await (await caches.open(SNAPSHOTS)).match(entry);
+      if (!response) return null;
+      const size = Number(response.headers.get(SIZE_HEADER));
+      return { bytes: new Uint8Array(await response.arrayBuffer()), checksum: response.headers.get(CHECKSUM_HEADER),
+        size };
+    },
+    async write(entry, scope, bytes, sum) {
+      const response = new Response(bytes, { headers: { "Content-Type": "application/octet-stream",
+        [CHECKSUM_HEADER]: sum, [SIZE_HEADER]: String(bytes.length) } });
+      const cache = await caches.open(SNAPSHOTS);
+      await cache.put(entry, response);
+      for (const request of await cache.keys()) {
+        if (request.url.startsWith(`${scope}snapshot-`) && request.url !== entry) await cache.delete(request);
+      }
+    },
+    async drop(entry) {
+      await (await caches.open(SNAPSHOTS)).delete(entry);
+    },
+  };
+
+  function settled(asked) {
+    return new Promise((resolve, reject) => {
+      asked.onsuccess = () => resolve(asked.result);
+      asked.onerror = () => reject(asked.error);
+    });
+  }
+
+  async function snapshotStore(mode) {
+    const opening = indexedDB.open(SNAPSHOTS, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("snapshots");
+    const database = await settled(opening);
+    return database.transaction("snapshots", mode).objectStore("snapshots");
+  }
+
+  const indexedDb = {
+    name: "indexeddb",
+    async read(entry) {
+      return (await settled((await snapshotStore("readonly")).get(entry))) || null;
+    },
+    async write(entry, scope, bytes, sum) {
+      const store = await snapshotStore("readwrite");
+      for (const key of await settled(store.getAllKeys())) {
+        if (String(key).startsWith(`${scope}snapshot-`) && key !== entry) store.delete(key);
+      }
+      await settled(store.put({ bytes, checksum: sum, size: bytes.length }, entry));
+    },
+    async drop(entry) {
+      await settled((await snapshotStore("readwrite")).delete(entry));
+    },
+  };
+
+  function usable(store) {
+    return store === cacheStorage ? typeof caches === "object" && caches !== null : typeof indexedDB === "object";
+  }
+
+  // The stored snapshot for `entry`, checked; a spoilt one is dropped. null when there is none.
+  async function readStored(entry) {
+    for (const store of [cacheStorage, indexedDb].filter(usable)) {
+      let found;
+      try {
+        found = await store.read(entry);
+      } catch {
+        continue;  // this store does not work here (an opaque origin, storage turned off): the next one
+      }
+      if (!found) continue;
+      if (found.bytes.length === found.size && checksum(found.bytes) === found.checksum) {
+        return { bytes: found.bytes, store };
+      }
+      console.info("Zadachnik: a stored Python snapshot was spoilt; it is dropped and Python starts normally.");
+      await store.drop(entry).catch(() => {});
+    }
+    return null;
+  }
+
+  async function keep(entry, scope, bytes) {
+    const sum = checksum(bytes);
+    for (const store of [cacheStorage, indexedDb].filter(usable)) {
+      try {
+        await store.write(entry, scope, bytes, sum);
+        return store.name;
+      } catch (error) {
+        console.info(`Zadachnik: the Python snapshot could not be kept in ${store.name}:`, String(error));
+      }
+    }
+    return "memory";
+  }
+
+  function writeFiles(pyodide, files) {
     pyodide.FS.mkdirTree(`${HOME}/zadachnik`);
     pyodide.FS.writeFile(`${HOME}/zadachnik/__init__.py`, "");
     for (const [name, text] of Object.entries(files)) {
@@ -111,9 +230,93 @@
       }
       pyodide.FS.writeFile(`${HOME}/zadachnik/${name}`, text);
     }
+  }
+
+  const IMPORT_RUNNER = `import sys\nif '${HOME}' not in sys.path: sys.path.insert(0, '${HOME}')\n`
+    + "import zadachnik.python.pyrunner\n";
+
+  async function load(source, options) {
+    try {
+      return await source.load(options);
+    } catch (error) {
+      const reason = error instanceof WebAssembly.CompileError ? "no_wasm" : "files";
+      throw new StartFailure(reason, `Pyodide did not start: ${error}`);
+    }
+  }
+
+  // Python from `snapshot` ({bytes, from}); null when it does not restore (a normal start follows).
+  async function restore(source, snapshot) {
+    try {
+      const pyodide = await source.load({ _loadSnapshot: snapshot.bytes });
+      writeFiles(pyodide, source.files);
+      // A snapshot freezes the state of `random` (imported before it was taken): each restore draws afresh.
+      pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()\n");
+      return pyodide;
+    } catch (error) {
+      console.info("Zadachnik: the Python snapshot did not restore; Python starts normally.", String(error));
+      return null;
+    }
+  }
+
+  // A normal start, and the snapshot taken right after it (null when none can be restored later).
+  async function fresh(source) {
+    const pyodide = await load(source, { _makeSnapshot: true });
+    const heap = pyodide._module.HEAP8.length;
+    writeFiles(pyodide, source.files);
+    pyodide.runPython(IMPORT_RUNNER);
+    // Pyodide restores a snapshot only into the heap a new Python starts with (30 MiB): what is imported before
+    // the snapshot must fit in it.
+    if (pyodide._module.HEAP8.length > heap) {
+      console.info("Zadachnik: no Python snapshot: the runner grew the heap past what a snapshot restores into.");
+      return { pyodide, snapshot: null };
+    }
+    try {
+      return { pyodide, snapshot: pyodide.makeMemorySnapshot() };
+    } catch (error) {
+      console.info("Zadachnik: no Python snapshot could be taken.", String(error));
+      return { pyodide, snapshot: null };
+    }
+  }
+
+  async function boot(start) {
+    if (typeof WebAssembly !== "object") throw new StartFailure("no_wasm", "WebAssembly is not available");
+    const source = start.embed ? fromMemory(start.embed) : await fromServer();
+    const key = snapshotKey(source);
+    const entry = `${source.scope}snapshot-${key}`;
+    // The page's copy (a restart) if it is this runner's, else a stored one.
+    let snapshot = start.snapshot && start.snapshot.key === key ? { bytes: start.snapshot.bytes, from: "memory" }
+      : null;
+    if (!snapshot) {
+      const stored = await readStored(entry);
+      if (stored) snapshot = { bytes: stored.bytes, from: stored.store.name, store: stored.store };
+    }
+    let pyodide = snapshot ? await restore(source, snapshot) : null;
+    let started = snapshot && pyodide ? snapshot.from : "fresh";
+    let made = null;
+    if (!pyodide) {
+      if (snapshot && snapshot.store) await snapshot.store.drop(entry).catch(() => {});
+      ({ pyodide, snapshot: made } = await fresh(source));
+      started = "fresh";
+    }
+    // pyrunner collects what the code prints; anything written past it (os.write, sys.__stdout__) is
+    // dropped here rather than flooding the console, and reading input ends at once instead of waiting.
+    pyodide.setStdout({ batched: () => {} });
+    pyodide.setStderr({ batched: () => {} });
+    pyodide.setStdin({ error: true });
     // Held here, so code that replaces names inside Pyodide's JavaScript API cannot swap the runner.
-    handle = pyodide.runPython(`import sys; sys.path.insert(0, '${HOME}')\nimport zadachnik.python.pyrunner\n`
-      + "zadachnik.python.pyrunner.handle");
+    handle = pyodide.runPython(`${IMPORT_RUNNER}zadachnik.python.pyrunner.handle`);
+    // What the page keeps for its next worker: a snapshot just made, or one read from storage.
+    const kept = made || (snapshot && snapshot.from !== "memory" ? snapshot.bytes : null);
+    return { started, key, entry, scope: source.scope, made, kept };
+  }
+
+  // After `ready`: the page gets its copy, and a snapshot just made is stored for later pages.
+  async function share(booted) {
+    if (booted.kept) send({ snapshot: { key: booted.key, bytes: booted.kept } });
+    let where = "none";
+    if (booted.made) where = await keep(booted.entry, booted.scope, booted.made);
+    else if (booted.started !== "fresh") where = booted.started;
+    send({ kept: where });
   }
 
   function clip(text, limit) {
@@ -193,9 +396,11 @@
     if (data && data.start) {
       if (secret !== null) return;
       secret = data.start.secret;
-      boot(data.start).then(() => {
-        send({ ready: true });
+      const asked = performance.now();
+      boot(data.start).then((booted) => {
+        send({ ready: true, started: booted.started, ms: Math.round(performance.now() - asked) });
         for (const job of waiting.splice(0)) run(job);
+        share(booted);
       }, (error) => send({ failed: { reason: error.reason || "crashed", detail: String(error.message || error) } }));
     } else if (handle) {
       run(data);

@@ -2,6 +2,10 @@
 // time. Each job has a time limit, restarted at every step the worker reports (the learner's code, then each
 // hidden test); when it runs out the worker is terminated, the verdict is built from the reports received,
 // and a fresh worker is started.
+//
+// The page keeps the memory snapshot its worker hands over (python-worker.js), so the next worker restores it
+// instead of starting Python anew. `<html data-zq-python-start>` says how the last start went (fresh, memory,
+// cache, indexeddb) and `data-zq-python-kept` where the snapshot is kept: for tests and the bench, never shown.
 
 const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 const EMBED_URL = new URL("../pyodide-embed.js", import.meta.url);
@@ -27,6 +31,8 @@ export class Python {
     this.nextId = 1;
     this.worker = null;
     this.failure = null;
+    this.snapshot = null;
+    this.starts = 0;
     this.start();
   }
 
@@ -53,7 +59,8 @@ export class Python {
     }
     clearTimeout(this.startTimer);
     this.startTimer = setTimeout(() => this.fail("slow", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
-    spawn(secret).then((worker) => {
+    this.asked = performance.now();
+    spawn(secret, this.snapshot).then((worker) => {
       if (this.secret !== secret) {
         worker.terminate();
         return;
@@ -117,12 +124,23 @@ export class Python {
     if (data.ready) {
       clearTimeout(this.startTimer);
       this.ready = true;
+      this.started(data.started, data.ms);
       this.onState("ready");
       this.next();
       return;
     }
     if (data.failed) {
       this.fail(data.failed.reason, data.failed.detail);
+      return;
+    }
+    if (data.snapshot) {
+      if (data.snapshot.bytes instanceof Uint8Array && typeof data.snapshot.key === "string") {
+        this.snapshot = data.snapshot;
+      }
+      return;
+    }
+    if (data.kept) {
+      document.documentElement.dataset.zqPythonKept = String(data.kept);
       return;
     }
     const job = this.current;
@@ -145,6 +163,17 @@ export class Python {
       this.finishCurrent(result);
       this.next();
     }
+  }
+
+  started(how, workerMs) {
+    this.starts += 1;
+    const root = document.documentElement.dataset;
+    root.zqPythonStart = String(how || "fresh");
+    root.zqPythonStarts = String(this.starts);
+    const words = { fresh: "a normal start", memory: "the page's snapshot", cache: "a snapshot in Cache Storage",
+      indexeddb: "a snapshot in IndexedDB" };
+    console.info(`Zadachnik: Python ready in ${Math.round(performance.now() - this.asked)} ms (worker ${workerMs} ms)`
+      + ` from ${words[how] || how}.`);
   }
 
   reported(job, text) {
@@ -208,7 +237,8 @@ function timedOut(job) {
   return { timeout: job.limit };
 }
 
-async function spawn(secret) {
+// `snapshot`: the page's copy of a memory snapshot ({key, bytes}) or null; the worker copies it, the page keeps it.
+async function spawn(secret, snapshot) {
   // The offline copy's one-script runtime (see bundle.py) always takes Pyodide from its embedded copy.
   if (location.protocol === "file:" || typeof __zqOfflineCopy !== "undefined") {
     const embed = await loadEmbed();
@@ -216,11 +246,12 @@ async function spawn(secret) {
     const RealWorker = window.__zqNativeWorker || Worker;
     const worker = new RealWorker(URL.createObjectURL(new Blob([embed.worker], { type: "text/javascript" })));
     const { wasm, stdlib, lock, files, indexURL } = embed;
-    worker.postMessage({ start: { secret, embed: { wasm, stdlib, lock, files, indexURL } } });
+    const { version } = embed;
+    worker.postMessage({ start: { secret, snapshot, embed: { wasm, stdlib, lock, files, indexURL, version } } });
     return worker;
   }
   const worker = new Worker(WORKER_URL, { type: "module" });
-  worker.postMessage({ start: { secret } });
+  worker.postMessage({ start: { secret, snapshot } });
   return worker;
 }
 
