@@ -110,8 +110,9 @@ def run_new(arguments: argparse.Namespace) -> int:
     languages = language_list(arguments.languages)
     unsupported = [code for code in languages if code not in SUPPORTED]
     if unsupported:
-        raise CommandError(f"no page words for the language '{unsupported[0]}': the supported languages are "
-                           f"{', '.join(SUPPORTED)} (write e.g. --languages {','.join(SUPPORTED)})")
+        raise CommandError(f"no starter course in the language '{unsupported[0]}': the starter is written in "
+                           f"{', '.join(SUPPORTED)} (write e.g. --languages {','.join(SUPPORTED)}; the package has "
+                           "the page words of other languages too, so a site in them can be written by hand)")
     target: Path = arguments.directory
     if target.exists() and not target.is_dir():
         raise CommandError(f"{target} is a file, not a folder: give the name of a new or empty folder")
