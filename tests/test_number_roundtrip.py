@@ -251,3 +251,25 @@ def test_revealed_answers_are_approximate_only_when_rounded(value: float, atol: 
     from zadachnik.rendering.render import field_answer
 
     assert field_answer(NumericField("x", str(value), value, atol), lang) == shown
+
+
+CHECKER = """
+def check(answer):
+    typed = answer["fields"]["x"]
+    return typed["value"] == 2629.07 and read_number("1,538").get("error") == expected, "read"
+"""
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "ambiguous"), ("ru", None), ("de", None)])
+def test_an_authors_checker_reads_as_its_page(lang: str, expected: str | None) -> None:
+    """The build grades a checker's question as its page would: fields and the checker's read_number both."""
+    from zadachnik.checking.grading import grade
+
+    typed = {"en": "2,629.07", "ru": "2\u00a0629,07", "de": "2.629,07"}[lang]
+    spec = {"type": "numeric", "fields": [{"id": "x", "answer": 2629.07, "atol": 0.01, "rtol": 0}],
+            "check": f"expected = {expected!r}\n" + CHECKER}
+    assert grade(spec, {"fields": {"x": typed}}, lang)["status"] == "correct"
+    if lang == "en":
+        verdict = grade(spec, {"fields": {"x": "1,538"}}, lang)
+        assert verdict["status"] == "unreadable"
+        assert verdict["fields"]["x"]["error"] == "ambiguous"
