@@ -4,11 +4,13 @@ import { readNumber } from "../plugins/zadachnik/runtime/assets/js/numbers.js";
 
 const THRESHOLD = Number(process.argv[2]);
 const ROUNDS = Number(process.argv[3]);
+// The page's number conventions the texts are read with.
+const CONVENTIONS = JSON.parse(process.argv[4] || "null");
 
 // Time per call, averaged over `calls` calls in a row: one call on a short text is too quick to time alone.
 function perCall(text, calls) {
   const start = performance.now();
-  for (let i = 0; i < calls; i++) readNumber(text);
+  for (let i = 0; i < calls; i++) readNumber(text, CONVENTIONS);
   return (performance.now() - start) / calls;
 }
 
