@@ -21,8 +21,9 @@ from zadachnik.core.numbers import MAX_LENGTH, grade_field, read_number
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = {"empty", "unreadable", "separators", "zero_division", "too_large", "too_long", "ambiguous"}
-# None: read with no page's conventions (as an author's checker in the browser's worker).
-LOCALES = [None, "en", "ru", "de", "fr", "es"]
+# None: read with no page's conventions (as an author's checker in the browser's worker). Swiss German groups
+# with an apostrophe, a sign that is neither a space nor '.' or ','.
+LOCALES = [None, "en", "ru", "de", "fr", "es", "de-CH"]
 # What people type into number fields, and what breaks readers.
 ALPHABET = "0123456789" * 3 + ".,+-−eE/*·×x^ \u00a0\u2009\u202f\t⁰¹²³⁻" + "abkgµ%()_'\"\\" + "１٢\x1c\x85" \
     + "\u3000\ufeff\u2028\u180e\u200b\U0001d7d9⁺⁴⁹’"
@@ -72,7 +73,7 @@ def generated_inputs(count: int, seed: int = 20261130) -> list[str]:
             p=rng.choice([".", ",", ""]),
             g=" ".join(str(rng.randint(0, 999)) for _ in range(rng.randint(1, 3))),
             # Thousands as pages write them, with a sign a locale groups with, and near misses.
-            t=rng.choice([",", ".", "\u00a0", "\u202f", "’"]).join(
+            t=rng.choice([",", ".", "\u00a0", "\u202f", "’", "'"]).join(
                 f"{rng.randint(0, 999):0{rng.choice([1, 2, 3, 3, 3])}d}" for _ in range(rng.randint(1, 4))),
             r="".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 12))),
         )
