@@ -4,9 +4,10 @@ Both follow tests/vectors/README.md and are held to the same cases (tests/vector
 with its locale's conventions (`zadachnik.core.formatting.conventions`, carried by the page for the browser):
 its own way of writing is always accepted, and a text that its locale makes ambiguous ("1,538" on an English
 page) is never guessed. Without conventions (an author's checker run in the browser's worker, which gets
-only what the page's reader let through) no sign is a group sign. Reading takes
-time linear in the text's length: no pattern here backtracks over a run it has already scanned (a learner's
-paste of 100 000 spaces used to take a minute), and texts past MAX_LENGTH are not read at all.
+only what the page's reader let through) no sign is a group sign.
+
+Reading takes time linear in the text's length: no pattern here backtracks over a run it has already scanned
+(a learner's paste of 100 000 spaces used to take a minute), and texts past MAX_LENGTH are not read at all.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _OPERATORS = "/*·×^"
 # Pages write powers of ten with superscripts (2,12·10¹²); a learner may copy that.
 _SUPERSCRIPT_POWER = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\Z")
 _FROM_SUPERSCRIPT = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
-# ASCII digits only, as in JavaScript: full-width digits are not read as numbers.
+# ASCII digits only, as in JavaScript: full-width digits are not read as numbers. Thousands grouped by spaces
+# (or by the page's own other group sign) are followed by nothing, a decimal sign, an exponent or an operator.
 _AFTER_GROUPS = "(?=\\Z|[.eE/*·×x])"
 _SPACE_GROUPED = {sign: re.compile(rf"^([+-]?)([0-9]{{1,3}}(?:[{_GROUP_SPACES}{sign}][0-9]{{3}})+){_AFTER_GROUPS}")
                   for sign in ("", *_OTHER_GROUP_SIGNS)}
