@@ -19,10 +19,14 @@ const SPACE_GROUPED = Object.fromEntries(["", ...OTHER_GROUP_SIGNS].map((sign) =
   new RegExp(`^([+-]?)([0-9]{1,3}(?:[${GROUP_SPACES}${sign}][0-9]{3})+)${AFTER_GROUPS}`)]));
 const GROUP_CHARS = new RegExp(`[${GROUP_SPACES}${OTHER_GROUP_SIGNS}]`, "g");
 // Thousands written with '.' or ',', before the other sign as the decimal one ("2,629.07", "2.629,07")…
-const GROUPED_BEFORE = { ".": /^([+-]?)([1-9][0-9]{0,2}(?:\.[0-9]{3})+)(?=[.,])/, ",": /^([+-]?)([1-9][0-9]{0,2}(?:,[0-9]{3})+)(?=[.,])/ };
-// …or repeated, without one ("13,983,816").
+const GROUPED_BEFORE = {
+  ".": /^([+-]?)([1-9][0-9]{0,2}(?:\.[0-9]{3})+)(?=[.,])/,
+  ",": /^([+-]?)([1-9][0-9]{0,2}(?:,[0-9]{3})+)(?=[.,])/,
+};
+// …or repeated, without one ("13,983,816"). A first group never starts with 0: "0,123,456" is no number.
 const GROUPED_ONLY = {
-  ".": /^([+-]?)([1-9][0-9]{0,2}(?:\.[0-9]{3}){2,})(?=$|[eE/*·×x])/, ",": /^([+-]?)([1-9][0-9]{0,2}(?:,[0-9]{3}){2,})(?=$|[eE/*·×x])/,
+  ".": /^([+-]?)([1-9][0-9]{0,2}(?:\.[0-9]{3}){2,})(?=$|[eE/*·×x])/,
+  ",": /^([+-]?)([1-9][0-9]{0,2}(?:,[0-9]{3}){2,})(?=$|[eE/*·×x])/,
 };
 // One group sign of the page's own before three digits: a thousands group, or a decimal sign elsewhere.
 const AMBIGUOUS = { ".": /^([+-]?)([1-9][0-9]{0,2})\.([0-9]{3})$/, ",": /^([+-]?)([1-9][0-9]{0,2}),([0-9]{3})$/ };
@@ -192,7 +196,7 @@ const SMALL = 1e-6;
 // Digits past what a double holds are noise (and toFixed stops at 100).
 const MOST_DECIMALS = 20;
 const MOST_PLACES = 16;
-const TO_SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+const TO_SUPERSCRIPT = Object.fromEntries([..."-0123456789"].map((char, at) => [char, "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"[at]]));
 // A page that carries no conventions: a point, and no-break spaces, which every page's reader reads.
 const PLAIN = { decimal: ".", group: "\u00a0", minimum_grouping: 1 };
 
