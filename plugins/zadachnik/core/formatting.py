@@ -76,6 +76,8 @@ def write_number(value: float, convention: dict[str, Any], decimals: int | None 
                  significant: int = 10) -> str:
     """`format_number` with the conventions themselves (numbers.js's writeNumber); without `decimals`, rounded
     to `significant` digits."""
+    if not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "∞" if value > 0 else MINUS + "∞"
     if value and not _SMALL <= abs(value) < _LARGE:
         mantissa, exponent = _power_of_ten(value, decimals, significant)
         return _localized(mantissa, convention, group=False) + "·10" + str(exponent).translate(_SUPERSCRIPT)
@@ -85,6 +87,8 @@ def write_number(value: float, convention: dict[str, Any], decimals: int | None 
 def shown_exactly(value: float, decimals: int | None = None, significant: int = 10) -> bool:
     """Whether `write_number(value, …, decimals, significant=…)` writes `value` itself, not a rounding of it:
     compared as doubles, so 0.1 is exact and 16/7 is not."""
+    if not math.isfinite(value):
+        return False
     if value and not _SMALL <= abs(value) < _LARGE:
         mantissa, exponent = _power_of_ten(value, decimals, significant)
         return float(f"{mantissa}e{exponent}") == value

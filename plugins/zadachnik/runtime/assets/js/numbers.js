@@ -205,6 +205,7 @@ const PLAIN = { decimal: ".", group: "\u00a0", minimum_grouping: 1 };
 // single group behind '.' or ',', which the reader would call ambiguous).
 export function writeNumber(value, conventions, decimals = null, group = true, significant = 10) {
   const convention = conventions || PLAIN;
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "∞" : `${MINUS}∞`;
   if (value && !(SMALL <= Math.abs(value) && Math.abs(value) < LARGE)) {
     const [mantissa, exponent] = powerOfTen(value, decimals, significant);
     const superscript = [...String(exponent)].map((char) => TO_SUPERSCRIPT[char]).join("");
@@ -216,6 +217,7 @@ export function writeNumber(value, conventions, decimals = null, group = true, s
 // Whether writeNumber(value, …, decimals, …, significant) writes `value` itself, not a rounding of it (compared
 // as doubles, so 0.1 is exact and 16/7 is not).
 export function shownExactly(value, decimals = null, significant = 10) {
+  if (!Number.isFinite(value)) return false;
   if (value && !(SMALL <= Math.abs(value) && Math.abs(value) < LARGE)) {
     const [mantissa, exponent] = powerOfTen(value, decimals, significant);
     return Number(`${mantissa}e${exponent}`) === value;
