@@ -89,6 +89,23 @@ def test_an_ambiguous_number_is_asked_about_never_guessed(page, sample_server) -
     assert reading(page, "P05", "speedup") == "read as 1.538"
 
 
+def test_a_stored_ambiguous_verdict_with_bad_readings_is_shown_without_failing(page, sample_server) -> None:
+    """Saved verdicts come from storage and imported files: readings that are not numbers are left out of the
+    message, and the page still works (the fixture fails on any page error)."""
+    page.goto(sample_server + "en/" + QUIZ)
+    key = "zadachnik:" + page.locator(".zq-page").get_attribute("data-zq-course") + "/" \
+        + page.locator(".zq-page").get_attribute("data-zq-module") + "/P05"
+    verdict = {"status": "unreadable", "fields": {"speedup": {"status": "unreadable", "error": "ambiguous",
+                                                              "grouped": "1538", "decimal": None}}}
+    entry = {"v": 1, "t": 1, "answer": {"fields": {"seq": "600", "pipe": "390", "speedup": "1,538"}},
+             "verdict": verdict}
+    page.evaluate("([key, entry]) => localStorage.setItem(key, JSON.stringify(entry))", [key, entry])
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert message(page, "P05", "speedup").startswith("“1,538” could mean")
+    check_until(page, "P05", {"speedup": "1.538"}, "correct")
+
+
 @pytest.mark.parametrize(("lang", "typed", "echo"), [
     ("en", {"interval_s": "2,629.07", "interval_min": "43.82"}, "read as 2,629.07"),
     ("en", {"interval_s": "2629.07", "interval_min": "43.82"}, "read as 2,629.07"),

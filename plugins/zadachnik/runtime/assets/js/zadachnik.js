@@ -63,7 +63,9 @@ function numberWords(say, verdict) {
     examples: [say.write(3.14), "16/7", `${say.write(2.12)}e12`, `${say.write(2.12)}·10^12`]
       .join(say.conventions && say.conventions.decimal === "," ? "; " : ", "),
   };
-  if (verdict.error !== "ambiguous") return words;
+  // A verdict may come from storage or an imported file: its readings are used only if they are numbers.
+  const readings = [verdict.grouped, verdict.decimal];
+  if (verdict.error !== "ambiguous" || !readings.every((value) => Number.isFinite(value))) return words;
   return { ...words, grouped: say.write(verdict.grouped), decimal: say.write(verdict.decimal),
     grouped_plain: say.write(verdict.grouped, false) };
 }
