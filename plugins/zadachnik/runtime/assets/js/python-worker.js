@@ -130,12 +130,12 @@
   // checksum and size, under "<scope>snapshot-<key>"; writing one removes the scope's others (an old runner's).
   const cacheStorage = {
     name: "cache",
-    async read(entry) {
+    // The body is read later, while Pyodide loads its engine.
+    async find(entry) {
       const response = await (await caches.open(SNAPSHOTS)).match(entry);
       if (!response) return null;
-      const size = Number(response.headers.get(SIZE_HEADER));
-      return { bytes: new Uint8Array(await response.arrayBuffer()), checksum: response.headers.get(CHECKSUM_HEADER),
-        size };
+      return { bytes: response.arrayBuffer().then((buffer) => new Uint8Array(buffer)),
+        checksum: response.headers.get(CHECKSUM_HEADER), size: Number(response.headers.get(SIZE_HEADER)) };
     },
     async write(entry, scope, bytes, sum) {
       const response = new Response(bytes, { headers: { "Content-Type": "application/octet-stream",
@@ -167,7 +167,7 @@
 
   const indexedDb = {
     name: "indexeddb",
-    async read(entry) {
+    async find(entry) {
       return (await settled((await snapshotStore("readonly")).get(entry))) || null;
     },
     async write(entry, scope, bytes, sum) {
@@ -186,21 +186,25 @@
     return store === cacheStorage ? typeof caches === "object" && caches !== null : typeof indexedDB === "object";
   }
 
-  // The stored snapshot for `entry`, checked; a spoilt one is dropped. null when there is none.
-  async function readStored(entry) {
+  // The stored snapshot for `entry`, or null: {store, bytes}, where `bytes` is a promise that fails for a spoilt
+  // or cut entry (its restore then fails, and the entry is dropped).
+  async function findStored(entry) {
     for (const store of [cacheStorage, indexedDb].filter(usable)) {
       let found;
       try {
-        found = await store.read(entry);
+        found = await store.find(entry);
       } catch {
         continue;  // this store does not work here (an opaque origin, storage turned off): the next one
       }
       if (!found) continue;
-      if (found.bytes.length === found.size && checksum(found.bytes) === found.checksum) {
-        return { bytes: found.bytes, store };
-      }
-      console.info("Zadachnik: a stored Python snapshot was spoilt; it is dropped and Python starts normally.");
-      await store.drop(entry).catch(() => {});
+      const bytes = Promise.resolve(found.bytes).then((read) => {
+        if (!(read instanceof Uint8Array) || read.length !== found.size || checksum(read) !== found.checksum) {
+          throw new Error(`the snapshot kept in ${store.name} is spoilt`);
+        }
+        return read;
+      });
+      bytes.catch(() => {});  // the restore hears of a spoilt entry, not the console as an unhandled rejection
+      return { store, bytes };
     }
     return null;
   }
@@ -244,7 +248,8 @@
     }
   }
 
-  // Python from `snapshot` ({bytes, from}); null when it does not restore (a normal start follows).
+  // Python from `snapshot` ({bytes, from}, bytes perhaps a promise); null when it does not restore (a normal
+  // start follows).
   async function restore(source, snapshot) {
     try {
       const pyodide = await source.load({ _loadSnapshot: snapshot.bytes });
@@ -287,10 +292,11 @@
     let snapshot = start.snapshot && start.snapshot.key === key ? { bytes: start.snapshot.bytes, from: "memory" }
       : null;
     if (!snapshot) {
-      const stored = await readStored(entry);
+      const stored = await findStored(entry);
       if (stored) snapshot = { bytes: stored.bytes, from: stored.store.name, store: stored.store };
     }
     let pyodide = snapshot ? await restore(source, snapshot) : null;
+    if (pyodide) snapshot.bytes = await snapshot.bytes;
     let started = snapshot && pyodide ? snapshot.from : "fresh";
     let made = null;
     if (!pyodide) {
