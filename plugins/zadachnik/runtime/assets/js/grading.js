@@ -39,5 +39,6 @@ export function gradeAnywhere(spec, answer, lang, conventions = null) {
     const builtIn = grade(spec, answer, conventions);
     if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
   }
-  return gradeWithPython(spec, answer, lang);
+  // The conventions, for the worker's runner to read fields as the page does (run_checker's `conventions`).
+  return gradeWithPython(spec, answer, lang, conventions);
 }
