@@ -32,13 +32,14 @@ from zadachnik.rendering.i18n import (
     runtime_strings,
     strings,
 )
-from zadachnik.rendering.mathtex import MATH_START, MathError, for_search, line_of
+from zadachnik.rendering.mathtex import MATH_START, PIECE_MARKER, MathError, for_search, line_of
 from zadachnik.rendering.site import Languages, module_page_uri
 
 TEMPLATES = Path(__file__).parent / "templates"
-# A paragraph of its own between pieces: cheaper for Markdown than raw HTML, and no author writes it.
-_MARKER = "ZQ\u2060PIECE\u2060{}"
-_MARKER_RE = re.compile("<p>ZQ\u2060PIECE\u2060(\\d+)</p>")
+# A paragraph of its own between pieces: cheaper for Markdown than raw HTML, and no author writes it. The math
+# extension keeps it out of the inline pass (see mathtex.PIECE_MARKER).
+_MARKER = PIECE_MARKER + "{}"
+_MARKER_RE = re.compile(f"<p>{PIECE_MARKER}(\\d+)</p>")
 _SINGLE_PARAGRAPH = re.compile(r"^<p>(.*)</p>$", re.DOTALL)
 KINDS = ("quiz", "exercises")
 

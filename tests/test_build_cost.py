@@ -1,0 +1,73 @@
+"""The build's own cost, in work counted rather than seconds (timings on a shared machine prove nothing): what the
+Markdown pass and the reading of sources do per piece of author text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+from markdown.inlinepatterns import InlineProcessor
+
+from zadachnik.reading.model import load_courses
+from zadachnik.rendering.mathtex import MathExtension, MathLog
+from zadachnik.rendering.render import KINDS, module_has, plan_page, split_pieces
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ["ru", "en"]
+# The sample site's extensions that take part in converting a generated page.
+EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "pymdownx.details", "pymdownx.superfences",
+              "pymdownx.tabbed", "toc"]
+
+
+class Seen:
+    """Stands in for an inline pattern's regex: records every text the inline pass offers it, matches none."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def finditer(self, text: str, start: int = 0) -> list:
+        self.texts.append(text[start:])
+        return []
+
+
+class Watching(InlineProcessor):
+    def __init__(self, seen: Seen, md: markdown.Markdown):
+        super().__init__(r"(?!)", md)
+        self.seen = seen
+
+    def getCompiledRegExp(self) -> Seen:  # type: ignore[override]
+        return self.seen
+
+
+def converted_pages() -> list[tuple[object, str, Seen]]:
+    """Every generated page of the sample course, converted as the build converts it, with what its inline
+    pass was offered."""
+    courses = load_courses(ROOT / "exercises", LANGUAGES, ROOT)
+    results = []
+    for course in courses:
+        for module in course.modules:
+            for kind in KINDS:
+                if not module_has(module, kind):
+                    continue
+                for lang in LANGUAGES:
+                    plan = plan_page(course, module, kind, lang, LANGUAGES)
+                    converter = markdown.Markdown(extensions=[*EXTENSIONS, MathExtension(log=MathLog())])
+                    seen = Seen()
+                    # First of all patterns: it is offered every text the inline pass looks at.
+                    converter.inlinePatterns.register(Watching(seen, converter), "watching", 1000)
+                    page_html = converter.convert(plan.markdown().split("\n---\n", 1)[1])
+                    results.append((plan, page_html, seen))
+    return results
+
+
+def test_piece_markers_cost_no_inline_pass() -> None:
+    """A generated page puts a marker paragraph before each piece of author text: thousands on a large course.
+    They were as costly as author text, each offered to every inline pattern (a fifth of the Markdown pass of
+    the benchmark course); now no inline pattern sees one, and the pieces still split at them."""
+    pages = converted_pages()
+    assert pages
+    for plan, page_html, seen in pages:
+        assert seen.texts, "the watching pattern saw nothing: the test would prove nothing"
+        markers = [text for text in seen.texts if "ZQ\u2060PIECE" in text]
+        assert markers == [], f"{plan.source} ({plan.lang}): the inline pass looked at {len(markers)} markers"
+        assert len(split_pieces(plan, page_html)) == len(plan.pieces)
