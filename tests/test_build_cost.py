@@ -7,7 +7,6 @@ from pathlib import Path
 
 import markdown
 from markdown.inlinepatterns import InlineProcessor
-
 from zadachnik.reading.model import load_courses
 from zadachnik.rendering.mathtex import MathExtension, MathLog
 from zadachnik.rendering.render import KINDS, module_has, plan_page, split_pieces
