@@ -77,6 +77,30 @@ def browser():
         browser.close()
 
 
+@pytest.fixture
+def page(browser):
+    """A fresh browser context's page that may load nothing from another host (such a request is refused and
+    fails the test) and must throw no error; `page.errors` holds what it threw so far."""
+    import re
+
+    context = browser.new_context()
+    elsewhere: list[str] = []
+
+    def refuse(route) -> None:
+        elsewhere.append(route.request.url)
+        route.abort()
+
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), refuse)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    yield page
+    context.close()
+    assert not elsewhere, elsewhere
+    assert not errors, errors
+
+
 def serve(site: Path):
     """A built site over http on a free localhost port: (base URL, server to shut down)."""
     import functools

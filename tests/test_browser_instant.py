@@ -8,17 +8,6 @@ import pytest
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_a_quiz_reached_instantly_grades_and_says_its_words(page, instant_server, lang) -> None:
     prefix = "" if lang == "ru" else "en/"

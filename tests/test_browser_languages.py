@@ -24,17 +24,6 @@ def servers(tmp_path_factory):
         server.shutdown()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
 def open_page(page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")

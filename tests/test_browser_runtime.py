@@ -95,7 +95,7 @@ def test_numeric_wrong_unreadable_and_precision(page, fixture_server) -> None:
     page.fill("#zq-Q3-mem", "1,2.3")
     assert check(page, "Q3") == "Could not read the answer: see the messages by the fields."
     mem = page.locator("#q-Q3 [data-zq-field=mem]")
-    assert "use one decimal separator" in mem.inner_text()
+    assert "the separators don't make a number here. Write it like 2,629.07." in mem.inner_text()
     assert page.locator("#zq-Q3-mem").get_attribute("aria-invalid") == "true"
     assert progress(page) == "Checked 0 / 7 · Correct 0", "an unreadable answer is not counted as checked"
     page.fill("#zq-Q3-mem", "seventy")

@@ -25,26 +25,6 @@ def offline_site(tmp_path_factory) -> Path:
     return build_site(source / "mkdocs.offline.yml", work / "site")
 
 
-@pytest.fixture
-def page(browser):
-    """A page that may load nothing from another host and must throw no error."""
-    context = browser.new_context()
-    elsewhere: list[str] = []
-
-    def refuse(route) -> None:
-        elsewhere.append(route.request.url)
-        route.abort()
-
-    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), refuse)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    assert not elsewhere, elsewhere
-    assert not errors, errors
-    context.close()
-
-
 def search(page, word: str = WORD) -> tuple[int, list[str]]:
     """Type `word` as one query (Material asks on keyup: filling first, then one key, asks for the whole word
     only), then (the count Material shows, the pages listed) once the results are shown."""

@@ -27,26 +27,6 @@ def offline_copy(tmp_path_factory) -> Path:
     return top
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    web_requests: list[str] = []
-
-    def refuse(route) -> None:
-        web_requests.append(route.request.url)
-        route.abort()
-
-    context.route("http://**/*", refuse)
-    context.route("https://**/*", refuse)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    assert not web_requests, web_requests
-    assert not errors, errors
-    context.close()
-
-
 def open_page(page, copy: Path, path: str) -> None:
     page.goto((copy / path).as_uri())
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
