@@ -70,3 +70,24 @@ def test_piece_markers_cost_no_inline_pass() -> None:
         markers = [text for text in seen.texts if "ZQ\u2060PIECE" in text]
         assert markers == [], f"{plan.source} ({plan.lang}): the inline pass looked at {len(markers)} markers"
         assert len(split_pieces(plan, page_html)) == len(plan.pieces)
+
+
+def test_reading_names_a_source_file_once_not_per_fragment(monkeypatch) -> None:
+    """A source's path as messages show it (relative to the site) was worked out for every fragment of text and
+    every block, ten thousand times for the benchmark course, to be used only in a message; now once a file."""
+    from zadachnik.reading import model
+
+    named: list[Path] = []
+    shown = model.Loader.shown
+
+    def counted(loader: model.Loader, path: Path) -> str:
+        named.append(path)
+        return shown(loader, path)
+
+    monkeypatch.setattr(model.Loader, "shown", counted)
+    courses = load_courses(ROOT / "exercises", LANGUAGES, ROOT)
+    sources = [path for path in (ROOT / "exercises").rglob("*.md") if path.name in ("quiz.md", "exercises.md")]
+    fragments = sum(1 for course in courses for module in course.modules
+                    for _, texts in model.module_fragments(module) for _ in texts)
+    assert fragments > 10 * len(sources), "too little text to tell once a file from once a fragment"
+    assert len(named) <= len(sources), f"{len(named)} paths worked out for {len(sources)} source files"

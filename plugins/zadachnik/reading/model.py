@@ -222,7 +222,7 @@ class Loader:
             self.errors.append(SourceError(self.shown(meta), lines.get((key,), 0) + 1, str(error),
                                            getattr(error, "hint", "")))
             return None
-        ids: dict[str, tuple[str, int]] = {}
+        ids: dict[str, tuple[Path, int]] = {}
         if quiz.is_file():
             module.quiz = self.quiz_file(quiz, ids)
         if exercises.is_file():
@@ -237,17 +237,20 @@ class Loader:
         on this page or on the module's other page; an unknown one is reported with its line."""
         targets = reference_targets(module)
         for page, source, lang, fragment, linked in referring_fragments(module):
-            resolve = partial(self.reference, targets, page, lang, linked, self.shown(source), fragment)
+            # Only `[[…]]` is ever replaced: most text has none, and needs no pass of the pattern.
+            if "[[" not in fragment.markdown:
+                continue
+            resolve = partial(self.reference, targets, page, lang, linked, source, fragment)
             fragment.markdown = _REFERENCE.sub(resolve, fragment.markdown)
 
-    def reference(self, targets: dict[str, Target], page: str, lang: str, linked: bool, source: str,
+    def reference(self, targets: dict[str, Target], page: str, lang: str, linked: bool, source: Path,
                   fragment: Fragment, match: re.Match[str]) -> str:
         if match["ref"] is None:  # code or math, where [[…]] is not a reference
             return match[0]
         target = targets.get(match["ref"])
         if target is None:
             line = fragment.line + fragment.markdown.count("\n", 0, match.start())
-            self.errors.append(SourceError(source, line, f"unknown reference {match[0]}",
+            self.errors.append(SourceError(self.shown(source), line, f"unknown reference {match[0]}",
                                            reference_hint(match["ref"], targets)))
             return match[0]
         label = target.label.get(lang, target.id)
@@ -321,7 +324,7 @@ class Loader:
             self.errors.append(error)
             return []
 
-    def quiz_file(self, path: Path, ids: dict[str, tuple[str, int]]) -> list[Section | Question]:
+    def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int]]) -> list[Section | Question]:
         items: list[Section | Question] = []
         section: Section | None = None
         for block in self.blocks(path):
@@ -342,7 +345,7 @@ class Loader:
                 self.errors.append(error)
         return items
 
-    def exercises_file(self, path: Path, ids: dict[str, tuple[str, int]]) -> list[Exercise]:
+    def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int]]) -> list[Exercise]:
         items: list[Exercise] = []
         for block in self.blocks(path):
             reader = BlockReader(self, path, block)
@@ -358,14 +361,15 @@ class Loader:
                 self.errors.append(error)
         return items
 
-    def unique_id(self, ids: dict[str, tuple[str, int]], block: Block, path: Path) -> None:
+    def unique_id(self, ids: dict[str, tuple[Path, int]], block: Block, path: Path) -> None:
         if block.arg in ids:
             where, line = ids[block.arg]
             raise SourceError(
-                self.shown(path), block.line, f"the id '{block.arg}' is already used at {where}:{line}",
+                self.shown(path), block.line, f"the id '{block.arg}' is already used at {self.shown(where)}:{line}",
                 "ids key saved answers, so each must be unique in the module",
             )
-        ids[block.arg] = (self.shown(path), block.line)
+        # The path as messages show it is worked out only for a message.
+        ids[block.arg] = (path, block.line)
 
 
 def module_fragments(module: Module):
@@ -429,6 +433,7 @@ def referring_fragments(module: Module) -> Iterator[tuple[str, Path, str, Fragme
     """Author text that may refer: (page, source, language, fragment, linked). Titles and list entries get the
     label without a link: a heading's line in the contents is plain text, and a link inside an option's label
     would take a click meant for the option."""
+    quiz_source, exercises_source = module.path / QUIZ_FILE, module.path / EXERCISES_FILE
     for item in module.quiz or []:
         texts: list[tuple[Localized, bool]]
         if isinstance(item, Section):
@@ -438,13 +443,13 @@ def referring_fragments(module: Module) -> Iterator[tuple[str, Path, str, Fragme
             texts = [(item.title, False), (item.body, True), (item.explanation, True), *entries]
         for text, linked in texts:
             for lang, fragment in text.items():
-                yield "quiz", module.path / QUIZ_FILE, lang, fragment, linked
+                yield "quiz", quiz_source, lang, fragment, linked
     for exercise in module.exercises or []:
         parts = [(exercise.title, False), (exercise.statement, True), (exercise.solution, True),
                  (exercise.criteria or {}, True)]
         for text, linked in parts:
             for lang, fragment in text.items():
-                yield "exercises", module.path / EXERCISES_FILE, lang, fragment, linked
+                yield "exercises", exercises_source, lang, fragment, linked
 
 
 def reference_hint(written: str, targets: dict[str, Target]) -> str:

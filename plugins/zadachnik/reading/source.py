@@ -89,12 +89,14 @@ def split_blocks(text: str, path: str) -> list[Block]:
     in_comment = False
     for number, raw in enumerate(lines_of(text), start=1):
         line = raw.rstrip()
+        # Every block marker starts so: the other lines, nearly all of a file, skip the markers' patterns.
+        marker = line.startswith("///")
         if lang is not None:
             fence = track_fence(line, fence)
-            if fence is None and _LANG_CLOSE.match(line):
+            if fence is None and marker and _LANG_CLOSE.match(line):
                 lang = None
                 continue
-            if fence is None and (_LANG_OPEN.match(line) or _CLOSE.match(line) or _OPEN.match(line)):
+            if fence is None and marker and (_LANG_OPEN.match(line) or _CLOSE.match(line) or _OPEN.match(line)):
                 raise SourceError(
                     path,
                     lang.line,
@@ -104,17 +106,17 @@ def split_blocks(text: str, path: str) -> list[Block]:
             lang.lines.append(Line(number, raw))
             continue
         if block is not None:
-            if _CLOSE.match(line):
+            if marker and _CLOSE.match(line):
                 blocks.append(block)
                 block = None
                 continue
-            match = _LANG_OPEN.match(line)
+            match = _LANG_OPEN.match(line) if marker else None
             if match:
                 lang = LangBlock(match["lang"], (match["title"] or "").strip(), number)
                 block.langs.append(lang)
                 fence = None
                 continue
-            if _OPEN.match(line):
+            if marker and _OPEN.match(line):
                 raise SourceError(
                     path, block.line, f"block '{block.arg or block.kind}' opened here is not closed",
                     "end it with a line '///'",
@@ -159,6 +161,8 @@ def lines_of(text: str) -> list[str]:
 
 def track_fence(line: str, fence: str | None) -> str | None:
     """The open code fence after this line, so block markers inside code are left alone."""
+    if "```" not in line and "~~~" not in line:
+        return fence
     match = _FENCE.match(line)
     if not match:
         return fence
