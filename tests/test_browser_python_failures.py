@@ -258,6 +258,33 @@ def test_each_reason_python_is_unavailable_is_named(context, failures_server, br
     check(page, "Q8", f"Python is not available here: {reason}", timeout=5_000)
 
 
+def test_a_stored_snapshot_that_cannot_restore_still_names_why_python_is_unavailable(context, failures_server) -> None:
+    """Both starts fail (the snapshot's restore, then a normal start): the learner hears the usual reason, and a
+    retry once the files are back restores the snapshot, still kept."""
+    page = open_page(context, failures_server + BASICS)
+    python_ready(page)
+    page.wait_for_function("document.documentElement.dataset.zqPythonKept === 'cache'", timeout=60_000)
+    page.close()
+    blocked = True
+
+    def engine(route) -> None:
+        if blocked:
+            route.fulfill(status=404, body="missing")
+        else:
+            route.continue_()
+
+    context.route("**/pyodide/pyodide.asm.mjs", engine)
+    page = open_page(context, failures_server + BASICS)
+    unavailable = "Python is not available here: its files did not load."
+    status_says(page, unavailable, timeout=30_000)
+    page.fill("#zq-Q8-x", "8/14")
+    assert check(page, "Q8", unavailable, timeout=5_000).startswith(unavailable)
+    blocked = False
+    page.click("#q-Q8 [data-zq-verdict] button")
+    says(page, "#q-Q8 [data-zq-verdict]", "Correct", timeout=60_000)
+    assert page.evaluate("document.documentElement.dataset.zqPythonStart") == "cache"
+
+
 def test_a_start_that_never_finishes_is_given_up_after_five_minutes(context, failures_server) -> None:
     held = []
 

@@ -300,8 +300,10 @@
     let started = snapshot && pyodide ? snapshot.from : "fresh";
     let made = null;
     if (!pyodide) {
-      if (snapshot && snapshot.store) await snapshot.store.drop(entry).catch(() => {});
+      // A stored snapshot that did not restore is replaced by the one this start makes, or dropped: but only once
+      // a normal start works, for if Pyodide's own files are missing the snapshot may be fine.
       ({ pyodide, snapshot: made } = await fresh(source));
+      if (snapshot && snapshot.store && !made) await snapshot.store.drop(entry).catch(() => {});
       started = "fresh";
     }
     // pyrunner collects what the code prints; anything written past it (os.write, sys.__stdout__) is
