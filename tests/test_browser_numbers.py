@@ -11,17 +11,6 @@ WRONG = {"ru": "✗ неверно", "en": "✗ wrong"}
 DECIMALS = {"ru": "нужно не меньше {count} знаков после запятой", "en": "give at least {count} decimal places"}
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
-
-
 def open_quiz(page, server: str, lang: str) -> None:
     page.goto(server + ("en/" if lang == "en" else "") + QUIZ)
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
