@@ -91,3 +91,25 @@ def test_reading_names_a_source_file_once_not_per_fragment(monkeypatch) -> None:
                     for _, texts in model.module_fragments(module) for _ in texts)
     assert fragments > 10 * len(sources), "too little text to tell once a file from once a fragment"
     assert len(named) <= len(sources), f"{len(named)} paths worked out for {len(sources)} source files"
+
+
+def test_assembling_pages_reads_no_template_time_stamps(monkeypatch) -> None:
+    """Each question includes several templates; Jinja read each one's time stamp from the disk at every
+    include, in case the package's own files changed while it ran."""
+    import os
+
+    from zadachnik.rendering.render import Renderer
+
+    renderer = Renderer()
+    plan, page_html, _ = converted_pages()[0]
+    renderer.assemble(plan, page_html)
+    stamps: list[str] = []
+    getmtime = os.path.getmtime
+
+    def counted(path):
+        stamps.append(str(path))
+        return getmtime(path)
+
+    monkeypatch.setattr(os.path, "getmtime", counted)
+    assert "zq-question" in renderer.assemble(plan, page_html)
+    assert stamps == []

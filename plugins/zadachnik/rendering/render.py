@@ -146,7 +146,10 @@ def inline(piece: str) -> str:
 class Renderer:
     environment: jinja2.Environment = field(
         default_factory=lambda: jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True, lstrip_blocks=True
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True, lstrip_blocks=True,
+            # The package's own templates don't change while it runs: no file's time stamp read per include
+            # (several per question, 7,000 a build of the benchmark course).
+            auto_reload=False,
         )
     )
 
