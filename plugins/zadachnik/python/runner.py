@@ -17,6 +17,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -180,8 +182,29 @@ _runner = Runner()
 atexit.register(_runner.stop)
 
 
+# The open recordings of `recording_runs`: none unless a test asks.
+_recordings: list[list[dict[str, Any]]] = []
+
+
 def run_isolated(kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    return _runner.run(kind, request, time_limit)
+    result = _runner.run(kind, request, time_limit)
+    for runs in _recordings:
+        # Copied as the runner got them (JSON): a caller that changes its dicts later changes no record.
+        runs.append(json.loads(json.dumps({"kind": kind, "request": request, "time_limit": time_limit,
+                                           "result": result})))
+    return result
+
+
+@contextmanager
+def recording_runs() -> Iterator[list[dict[str, Any]]]:
+    """Every run made inside the block, {kind, request, time_limit, result}: the tests replay the build's runs in
+    Pyodide, to catch what the learners' Python would decide otherwise."""
+    runs: list[dict[str, Any]] = []
+    _recordings.append(runs)
+    try:
+        yield runs
+    finally:
+        _recordings.remove(runs)
 
 
 def stop_runner() -> None:
