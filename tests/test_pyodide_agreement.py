@@ -222,6 +222,19 @@ def test_pyodide_gives_the_builds_verdicts(config: Path, pyodide: PyodideUnderNo
     assert not found, "Pyodide's Python decides otherwise than the build's:\n" + "\n".join(found)
 
 
+def test_recording_sees_the_runs_inside_its_block_only() -> None:
+    """The seam the replay relies on: runs inside the block are recorded as sent, with their result; none before
+    or after, and a request changed afterwards leaves its record as it was."""
+    request = {"code": "print(1)\n"}
+    run_isolated("run", request, 5)
+    with recording_runs() as runs:
+        result = run_isolated("run", request, 5)
+    request["code"] = "print(2)\n"
+    run_isolated("run", request, 5)
+    assert runs == [{"kind": "run", "request": {"code": "print(1)\n"}, "time_limit": 5, "result": result}]
+    assert result["output"] == [{"stream": "stdout", "text": "1\n"}]
+
+
 def test_the_replay_loads_the_runner_as_the_worker_does() -> None:
     """The worker (python-worker.js) writes the same shipped modules into the same package under the same home
     and calls the same entry point as the replay: else the replay would vouch for another runner."""
