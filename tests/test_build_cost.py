@@ -3,6 +3,7 @@ Markdown pass and the reading of sources do per piece of author text."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import markdown
@@ -38,7 +39,7 @@ class Watching(InlineProcessor):
         return self.seen
 
 
-def converted_pages() -> list[tuple[object, str, Seen]]:
+def converted_pages() -> list[tuple[object, str, Seen, markdown.Markdown]]:
     """Every generated page of the sample course, converted as the build converts it, with what its inline
     pass was offered."""
     courses = load_courses(ROOT / "exercises", LANGUAGES, ROOT)
@@ -55,7 +56,7 @@ def converted_pages() -> list[tuple[object, str, Seen]]:
                     # First of all patterns: it is offered every text the inline pass looks at.
                     converter.inlinePatterns.register(Watching(seen, converter), "watching", 1000)
                     page_html = converter.convert(plan.markdown().split("\n---\n", 1)[1])
-                    results.append((plan, page_html, seen))
+                    results.append((plan, page_html, seen, converter))
     return results
 
 
@@ -65,11 +66,26 @@ def test_piece_markers_cost_no_inline_pass() -> None:
     the benchmark course); now no inline pattern sees one, and the pieces still split at them."""
     pages = converted_pages()
     assert pages
-    for plan, page_html, seen in pages:
+    for plan, page_html, seen, _ in pages:
         assert seen.texts, "the watching pattern saw nothing: the test would prove nothing"
         markers = [text for text in seen.texts if "ZQ\u2060PIECE" in text]
         assert markers == [], f"{plan.source} ({plan.lang}): the inline pass looked at {len(markers)} markers"
         assert len(split_pieces(plan, page_html)) == len(plan.pieces)
+
+
+def test_display_formulas_cost_no_inline_pass() -> None:
+    """A display formula is stashed, and its paragraph holds only the stash's placeholder: two a question in the
+    benchmark course, each offered to every inline pattern although none can match it (arithmatex, on the plain
+    site, marks its text atomic). A paragraph of a placeholder alone that the inline pass sees must not be one."""
+    placeholder = re.compile("\x02wzxhzdk:(\\d+)\x03")
+    displays = 0
+    for plan, _, seen, converter in converted_pages():
+        stash = converter.htmlStash.rawHtmlBlocks
+        displays += sum(1 for block in stash if str(block).startswith('<div class="zq-math">'))
+        offered = [stash[int(found[1])] for text in seen.texts if (found := placeholder.fullmatch(text))]
+        formulas = [block for block in offered if str(block).startswith('<div class="zq-math">')]
+        assert formulas == [], f"{plan.source} ({plan.lang}): {len(formulas)} display formulas in the inline pass"
+    assert displays > 0, "no display formula: the test would prove nothing"
 
 
 def test_reading_names_a_source_file_once_not_per_fragment(monkeypatch) -> None:
@@ -101,7 +117,7 @@ def test_assembling_pages_reads_no_template_time_stamps(monkeypatch) -> None:
     from zadachnik.rendering.render import Renderer
 
     renderer = Renderer()
-    plan, page_html, _ = converted_pages()[0]
+    plan, page_html, _, _ = converted_pages()[0]
     renderer.assemble(plan, page_html)
     stamps: list[str] = []
     getmtime = os.path.getmtime

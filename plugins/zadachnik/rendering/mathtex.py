@@ -544,7 +544,8 @@ class _BlockMath(BlockProcessor):
         tex = _BLOCK.match(blocks.pop(0))["tex"]  # type: ignore[index]
         rendered = self.extension.render(tex.strip(), display=True)
         paragraph = etree.SubElement(parent, "p")
-        paragraph.text = self.parser.md.htmlStash.store(f'<div class="zq-math">{rendered}</div>')
+        # Atomic, as arithmatex makes it: no inline pattern can match the stash's placeholder, so none is tried.
+        paragraph.text = AtomicString(self.parser.md.htmlStash.store(f'<div class="zq-math">{rendered}</div>'))
         return True
 
 
