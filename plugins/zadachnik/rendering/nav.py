@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zadachnik.reading.model import Course
+from zadachnik.rendering.book import book_uri, has_book
 from zadachnik.rendering.i18n import strings
 from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
@@ -40,8 +41,12 @@ def language_nav(nav: Any, courses: list[Course], languages: Languages, lang: st
         for module in course.modules:
             pages = [page_at(module_page_uri(course, module, kind, lang, languages)) for kind in KINDS
                      if module_has(module, kind)]
+            if has_book(module):
+                pages.append(page_at(book_uri(course, module, lang, languages)))
             modules.append(types.section(t["module"].format(number=module.number, title=module.title[lang]), pages))
-        course_sections.append(types.section(course.title[lang], modules))
+        # The course's problem book after its modules.
+        course_book = page_at(book_uri(course, None, lang, languages))
+        course_sections.append(types.section(course.title[lang], [*modules, *([course_book] if course_book else [])]))
     items[home_at + 1:home_at + 1] = course_sections
     pages = list(walk_pages(items, types))
     link_structure(items, None, types)

@@ -65,6 +65,8 @@ class PagePlan:
     files_link: str = ""
     # The site's languages: what the page says about sharing answers between its versions.
     languages: list[str] = field(default_factory=list)
+    # The link to the module's problem book (see book.py), a piece of its own.
+    book_link: Fragment | None = None
 
     def add(self, fragment: Fragment) -> None:
         self._index[id(fragment)] = len(self.pieces)
@@ -308,6 +310,11 @@ def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePla
                 for lang in languages.codes:
                     uri = module_page_uri(course, module, kind, lang, languages)
                     plans[uri] = plan_page(course, module, kind, lang, languages.codes)
+    # The problem books last: a piece of text that breaks a page breaks its module's own page first.
+    from zadachnik.rendering.book import add_book_links, plan_books
+
+    add_book_links(plans.values())
+    plans.update(plan_books(courses, languages))
     return plans
 
 
@@ -324,6 +331,10 @@ def toc_tokens(plan: PagePlan) -> list[dict[str, Any]]:
     def plain(markdown: str) -> str:
         return html.escape(re.sub(r"\$+([^$]*)\$+", r"\1", markdown))
 
+    if plan.kind == "book":
+        from zadachnik.rendering.book import book_toc
+
+        return book_toc(plan)  # type: ignore[arg-type]
     tokens: list[dict[str, Any]] = []
     parent: list[dict[str, Any]] = tokens
     if plan.kind == "exercises":
