@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup serve build offline dist bench test lint chromium clean
+.PHONY: setup serve build offline pdf dist bench test lint chromium poppler clean
 
 setup: $(VENV)/.installed node_modules/.package-lock.json plugins/zadachnik/runtime/assets/vendor/.stamp
 
@@ -27,9 +27,15 @@ serve: setup
 build: setup
 	$(BIN)/mkdocs build --strict
 
-# A copy of the site that works opened from disk, Python included: build/zadachnik-offline.zip
-offline: setup
+# A copy of the site that works opened from disk, Python included, with the problem books as PDF files in its pdf/
+# folder: build/zadachnik-offline.zip
+offline: setup chromium
 	$(BIN)/mkdocs build --strict -f mkdocs.offline.yml
+	$(BIN)/zadachnik pdf build/offline/zadachnik --out build/pdf --zip build/zadachnik-offline.zip
+
+# The problem books (each module's and each course's, in every language) as PDF files: build/pdf/*.pdf
+pdf: build chromium
+	$(BIN)/zadachnik pdf build/site --out build/pdf
 
 # The sdist, then the wheel built from it, as a release ships them (KaTeX, Pyodide and Ace inside): build/dist
 dist: setup
@@ -43,10 +49,14 @@ bench: setup chromium
 chromium:
 	@bash scripts/ensure_chromium.sh
 
+# pdftotext, for the tests that read the problem books' PDFs.
+poppler:
+	@bash scripts/ensure_poppler.sh
+
 lint: setup
 	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
 
-test: lint chromium
+test: lint chromium poppler
 	$(BIN)/python -m pytest
 
 clean:

@@ -89,6 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--languages", metavar="CODES",
                         help="site languages, comma-separated, instead of those in mkdocs.yml")
     export.set_defaults(run=run_export)
+
+    pdf = commands.add_parser(
+        "pdf", help="print the problem books of a built site as PDF files", description=(
+            "Print each problem book of a built site (a module's and a course's, in every language) as a PDF file "
+            "with headless Chromium: COURSE-MODULE-LANG.pdf and COURSE-LANG.pdf. With --zip, the PDFs also go into "
+            "the site's pdf/ folder and the site is zipped into FILE, as the offline copy ships them."))
+    pdf.add_argument("site", metavar="SITE_DIR", type=Path, help="the built site (e.g. build/site after mkdocs build)")
+    pdf.add_argument("--out", "-o", metavar="DIR", type=Path, default=Path("build/pdf"),
+                     help="folder for the PDF files (default: build/pdf)")
+    pdf.add_argument("--zip", metavar="FILE", type=Path,
+                     help="also put the PDFs into SITE_DIR/pdf/ and zip SITE_DIR into FILE (the offline copy)")
+    pdf.add_argument("--chromium", metavar="PROGRAM", help="the Chromium to print with (default: chromium)")
+    pdf.set_defaults(run=run_pdf)
     return parser
 
 
@@ -178,6 +191,34 @@ def run_export(arguments: argparse.Namespace) -> int:
         print(f"zadachnik export: {line}")
     for item in written:
         print(f"zadachnik export: wrote {item.path} ({len(item.export.questions)} questions)")
+    return 0
+
+
+# -- pdf ---------------------------------------------------------------------------------------------------------
+
+
+def run_pdf(arguments: argparse.Namespace) -> int:
+    from zadachnik.runtime.offline import zip_site
+    from zadachnik.runtime.pdf import PdfError, book_pages, copy_into_site, find_chromium, print_books
+
+    site: Path = arguments.site
+    if not site.is_dir():
+        raise CommandError(f"{site} is not a built site: build it first (mkdocs build) and give its folder")
+    if not book_pages(site):
+        raise CommandError(f"{site} has no problem book: give the folder of a site built with the zadachnik plugin")
+    try:
+        written = print_books(site, arguments.out, find_chromium(arguments.chromium))
+        if arguments.zip is not None:
+            copy_into_site(written, site)
+            zip_site(site, arguments.zip, site.resolve().name)
+    except PdfError as error:
+        raise CommandError(str(error)) from None
+    except OSError as error:
+        raise CommandError(f"cannot write the PDF files: {error}") from None
+    for path in written:
+        print(f"zadachnik pdf: wrote {path}")
+    if arguments.zip is not None:
+        print(f"zadachnik pdf: wrote {arguments.zip} with the PDFs in {site.resolve().name}/pdf/")
     return 0
 
 

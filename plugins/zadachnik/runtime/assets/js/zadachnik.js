@@ -4,6 +4,7 @@ import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython } from "./gr
 import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
+import { printButtons } from "./print.js";
 import { ImportRefused, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
 
 let store = null;
@@ -490,6 +491,7 @@ export function init() {
   if (!store) startStore();
   for (const root of document.querySelectorAll(".zq-page")) start(root);
   keepPlace();
+  printButtons();
 }
 
 // mkdocs-material's document$ emits on every page, instant navigation included.

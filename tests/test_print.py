@@ -1,0 +1,220 @@
+"""Issue 16, on paper: a quiz page prints without its controls, reveals or Material's chrome, with a line or a box
+where the learner writes (or their saved answers, with "Print my answers"); each module and course has a problem
+book, statements first and "Answers and solutions" at the back; `zadachnik pdf` prints the books as PDF files."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from zadachnik import cli
+
+QUIZ = "en/demo/01-basics/quiz/index.html"
+EXERCISES = "en/demo/01-basics/exercises/index.html"
+BOOKS = {"en": "en/demo/01-basics/book/index.html", "ru": "demo/01-basics/book/index.html"}
+COURSE_BOOKS = {"en": "en/demo/book/index.html", "ru": "demo/book/index.html"}
+QUESTION_WORD = {"en": "Question", "ru": "Вопрос"}
+ANSWERS_HEADING = {"en": "Answers and solutions", "ru": "Ответы и решения"}
+# What a printed quiz page must not show: controls, notices, reveals and Material's chrome.
+CHROME = ("button, .md-button, input[type=file], .zq-tools, .zq-tools__result, .zq-storage, .zq-progress, .zq-python, "
+          ".zq-files, .zq-print, .zq-instruction, .zq-note, .zq-actions, .zq-verdict, .zq-reveal, .zq-code__editor, "
+          ".zq-code__buttons, .zq-code__output, .zq-code__tests, .md-header, .md-tabs, .md-sidebar, .md-footer")
+SHOWN = "(el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true})"
+
+
+def soup(site: Path, page: str) -> BeautifulSoup:
+    return BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+
+
+def module_ids(site: Path, lang_prefix: str = "en/") -> tuple[list[str], list[str]]:
+    """The module's question ids and exercise ids, in the order its own pages show them."""
+    quiz = soup(site, QUIZ.replace("en/", lang_prefix, 1))
+    exercises = soup(site, EXERCISES.replace("en/", lang_prefix, 1))
+    return ([section["data-zq-question"] for section in quiz.select("[data-zq-question]")],
+            [section["data-zq-exercise"] for section in exercises.select("[data-zq-exercise]")])
+
+
+def chrome_shown(page) -> dict:
+    return page.evaluate(f"""() => {{
+      const chrome = [...document.querySelectorAll({CHROME!r})];
+      return {{count: chrome.length, shown: chrome.filter({SHOWN}).map((el) => el.outerHTML.slice(0, 90))}};
+    }}""")
+
+
+def open_quiz(page, fixture_server: str) -> None:
+    page.goto(fixture_server + QUIZ.removesuffix("index.html"))
+    # The runtime has started: it shows the "Print my answers" button.
+    page.wait_for_selector("[data-zq-print]:not([hidden])")
+
+
+def test_a_printed_quiz_page_shows_no_controls_reveals_or_chrome(page, fixture_server: str) -> None:
+    open_quiz(page, fixture_server)
+    on_screen = chrome_shown(page)
+    # The same check on screen finds the controls: it can fail.
+    assert on_screen["count"] > 20 and len(on_screen["shown"]) > 20, on_screen
+    page.emulate_media(media="print")
+    printed = chrome_shown(page)
+    assert printed["count"] == on_screen["count"] and printed["shown"] == [], printed["shown"]
+    # No reveal opens on paper, not even one opened on screen.
+    assert page.evaluate(f"() => [...document.querySelectorAll('.zq-reveal')].filter({SHOWN}).length") == 0
+
+
+def test_a_printed_question_is_never_split_and_leaves_room_to_write(page, fixture_server: str) -> None:
+    open_quiz(page, fixture_server)
+    page.fill("[data-zq-question=Q3] [data-zq-input]", "42")
+    page.fill("[data-zq-question=Q5] [data-zq-notes]", "My own answer")
+    before = page.evaluate("() => getComputedStyle(document.querySelector('.zq-question')).breakInside")
+    assert before != "avoid"
+    page.emulate_media(media="print")
+    found = page.evaluate(f"""() => {{
+      const style = (selector) => getComputedStyle(document.querySelector(selector));
+      return {{
+        breaks: [...document.querySelectorAll(".zq-question")].map((q) => getComputedStyle(q).breakInside),
+        field: [style("[data-zq-question=Q3] [data-zq-input]").color,
+                style("[data-zq-question=Q3] [data-zq-input]").borderBottomStyle],
+        notes: [style("[data-zq-question=Q5] [data-zq-notes]").color,
+                style("[data-zq-question=Q5] [data-zq-notes]").borderTopStyle,
+                ({SHOWN})(document.querySelector("[data-zq-question=Q5] [data-zq-notes]"))],
+        option: style("[data-zq-question=Q1] [data-zq-option]").appearance,
+        math: [...document.querySelectorAll(".zq-question .katex-html")].filter({SHOWN}).length,
+      }};
+    }}""")
+    assert found["breaks"] and set(found["breaks"]) == {"avoid"}
+    # A blank line and a blank box: what the learner typed is not printed unless they ask for it.
+    assert found["field"] == ["rgba(0, 0, 0, 0)", "solid"]
+    assert found["notes"] == ["rgba(0, 0, 0, 0)", "solid", True]
+    assert found["option"] == "none"
+    assert found["math"] > 0
+
+
+def test_print_my_answers_prints_the_saved_answers_then_blank_again(page, fixture_server: str) -> None:
+    open_quiz(page, fixture_server)
+    page.fill("[data-zq-question=Q3] [data-zq-input]", "42")
+    page.check("[data-zq-question=Q1] [data-zq-option]")
+    # The dialog itself can't be driven: what the page looks like when print() is called is recorded instead.
+    page.evaluate(f"""() => {{
+      window.print = () => {{
+        const shown = (selector) => getComputedStyle(document.querySelector(selector));
+        window.zqPrinted = {{
+          field: shown("[data-zq-question=Q3] [data-zq-input]").color,
+          option: shown("[data-zq-question=Q1] [data-zq-option]").appearance,
+          button: ({SHOWN})(document.querySelector("[data-zq-print]")),
+        }};
+      }};
+    }}""")
+    page.emulate_media(media="print")
+    page.evaluate("() => document.querySelector('[data-zq-print]').click()")
+    assert page.evaluate("() => window.zqPrinted") == {"field": "rgb(0, 0, 0)", "option": "none", "button": False}
+    assert page.evaluate("() => document.documentElement.classList.contains('zq-print-answers')")
+    page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
+    field = "document.querySelector('[data-zq-question=Q3] [data-zq-input]')"
+    assert page.evaluate(f"() => getComputedStyle({field}).color") == "rgba(0, 0, 0, 0)"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_problem_book_has_every_statement_then_every_answer(fixture_site: Path, lang: str) -> None:
+    questions, exercises = module_ids(fixture_site, "en/" if lang == "en" else "")
+    assert len(questions) == 8 and len(exercises) == 2
+    book = soup(fixture_site, BOOKS[lang]).select_one("[data-zq-book]")
+    assert book is not None and book["data-zq-lang"] == lang
+    answers = book.select_one("[data-zq-book-answers]")
+    statements = [el["data-zq-book-question"] for el in book.select("[data-zq-book-question]")]
+    assert statements == questions
+    assert [el["data-zq-book-exercise"] for el in book.select("[data-zq-book-exercise]")] == exercises
+    assert [el["data-zq-book-answer"] for el in answers.select("[data-zq-book-answer]")] == questions + exercises
+    # Statements come before the answers; nothing of the answers is up front.
+    up_front = book.select("[data-zq-book-question], [data-zq-book-exercise]")
+    assert not any(el.find_parent(attrs={"data-zq-book-answers": True}) for el in up_front)
+    assert answers.find("h2").get_text() == ANSWERS_HEADING[lang]
+    text = book.get_text(" ")
+    front, back = text.split(ANSWERS_HEADING[lang], 1)
+    shown_ids = [f"{QUESTION_WORD[lang]} {question}" for question in questions]
+    assert [front.index(shown) for shown in shown_ids] == sorted(front.index(shown) for shown in shown_ids)
+    assert all(shown in back for shown in shown_ids)
+    # No controls, no script: a page to read and print.
+    assert book.select("[data-zq-option], [data-zq-input], [data-zq-select], [data-zq-notes], [data-zq-source], "
+                       "button, script, .zq-reveal") == []
+    # Code: the starter up front, the reference solution only at the back.
+    code = book.select_one("[data-zq-book-question=Q7]")
+    assert code.select_one(".zq-book__starter") is not None and code.select_one(".zq-solution") is None
+    assert answers.select_one("[data-zq-book-answer=Q7] .zq-solution") is not None
+    # Numeric fields: a line with the unit; choices: a box per option; matching: a table to fill.
+    assert book.select("[data-zq-book-question=Q3] .zq-book__line")
+    assert len(book.select("[data-zq-book-question=Q1] .zq-book__box")) >= 2
+    assert book.select("[data-zq-book-question=Q4] table.zq-book__matching td.zq-book__cell")
+
+
+def test_the_course_book_gathers_its_modules_books(fixture_site: Path) -> None:
+    questions, exercises = module_ids(fixture_site)
+    book = soup(fixture_site, COURSE_BOOKS["en"]).select_one("[data-zq-book]")
+    assert [el["id"] for el in book.select("[data-zq-book-question]")] == [f"m1-q-{q}" for q in questions]
+    assert [el["data-zq-book-answer"] for el in book.select("[data-zq-book-answers] [data-zq-book-answer]")] \
+        == questions + exercises
+    # A reference inside the course's book leads to the question on this page, not to another page.
+    links = [a["href"] for a in book.select("a[href*='#']")]
+    assert all(re.fullmatch(r"#m1-[sqe]-[\w.-]+", href) for href in links), links
+
+
+def test_the_books_are_linked_from_the_module_pages_and_the_navigation(fixture_site: Path) -> None:
+    for page in (QUIZ, EXERCISES):
+        link = soup(fixture_site, page).select_one(".zq-print a")
+        assert link is not None and link["href"] == "../book/" and link.get_text() == "Problem book to print"
+    nav = soup(fixture_site, QUIZ).select(".md-nav--primary a.md-nav__link[href]")
+    hrefs = [a["href"] for a in nav]
+    assert "../book/" in hrefs and "../../book/" in hrefs, hrefs
+
+
+def test_the_book_prints_its_answers_from_a_new_page(page, fixture_server: str) -> None:
+    page.goto(fixture_server + BOOKS["en"].removesuffix("index.html"))
+    page.emulate_media(media="print")
+    assert page.evaluate("() => getComputedStyle(document.querySelector('[data-zq-book-answers]')).breakBefore") \
+        == "page"
+    assert page.evaluate("() => getComputedStyle(document.querySelector('[data-zq-book-answer]')).breakInside") \
+        == "avoid"
+    assert chrome_shown(page)["shown"] == []
+
+
+def pdf_text(path: Path) -> str:
+    import subprocess
+
+    program = shutil.which("pdftotext")
+    if program is None:
+        pytest.fail("pdftotext is missing: install Debian's poppler-utils ('make poppler', or "
+                    "apt-get install -y poppler-utils) and run the test again")
+    return subprocess.run([program, "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_zadachnik_pdf_prints_every_book_with_the_answers_after_the_last_question(
+        fixture_site: Path, tmp_path: Path, capsys) -> None:
+    site = Path(shutil.copytree(fixture_site, tmp_path / "site"))
+    out, archive = tmp_path / "pdf", tmp_path / "offline.zip"
+    assert cli.main(["pdf", str(site), "--out", str(out), "--zip", str(archive)]) == 0
+    names = ["demo-01-basics-en.pdf", "demo-01-basics-ru.pdf", "demo-en.pdf", "demo-ru.pdf"]
+    assert sorted(path.name for path in out.iterdir()) == names
+    assert f"wrote {out / 'demo-01-basics-en.pdf'}" in capsys.readouterr().out
+    questions, _ = module_ids(fixture_site)
+    for name in ("demo-01-basics-en.pdf", "demo-01-basics-ru.pdf"):
+        lang = name.removesuffix(".pdf").rsplit("-", 1)[1]
+        text = pdf_text(out / name)
+        heading = text.index(ANSWERS_HEADING[lang])
+        places = [text.index(f"{QUESTION_WORD[lang]} {question}") for question in questions]
+        assert places == sorted(places) and places[-1] < heading, (name, places, heading)
+        back = text[heading:]
+        assert all(f"{QUESTION_WORD[lang]} {question}" in back for question in questions), name
+    # The offline copy ships them: the site zipped again, with the PDFs in its pdf/ folder.
+    with zipfile.ZipFile(archive) as opened:
+        assert {f"site/pdf/{name}" for name in names} <= set(opened.namelist())
+        assert "site/en/demo/01-basics/book/index.html" in opened.namelist()
+
+
+def test_zadachnik_pdf_says_what_is_wrong(tmp_path: Path, capsys, fixture_site: Path) -> None:
+    assert cli.main(["pdf", str(tmp_path)]) == 2
+    assert "has no problem book" in capsys.readouterr().err
+    assert cli.main(["pdf", str(fixture_site), "--out", str(tmp_path), "--chromium", "no-such-chromium"]) == 2
+    assert "no Chromium at 'no-such-chromium'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
