@@ -218,3 +218,31 @@ def test_zadachnik_pdf_says_what_is_wrong(tmp_path: Path, capsys, fixture_site: 
     assert cli.main(["pdf", str(fixture_site), "--out", str(tmp_path), "--chromium", "no-such-chromium"]) == 2
     assert "no Chromium at 'no-such-chromium'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def heading_levels(site: Path, page: str) -> list[int]:
+    content = soup(site, page).select_one(".md-content")
+    return [int(h.name[1]) for h in content.find_all(re.compile(r"^h[1-6]$"))]
+
+
+@pytest.mark.parametrize("page", [*BOOKS.values(), *COURSE_BOOKS.values()])
+def test_a_books_headings_go_down_one_level_at_a_time(fixture_site: Path, page: str) -> None:
+    levels = heading_levels(fixture_site, page)
+    assert levels[0] == 1 and max(levels) >= 4
+    assert [(a, b) for a, b in zip(levels, levels[1:], strict=False) if b > a + 1] == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("page_path", [BOOKS["ru"], COURSE_BOOKS["en"]])
+def test_axe_finds_nothing_serious_in_a_book(browser, fixture_server: str, page_path: str, scheme: str) -> None:
+    from test_accessibility import THEME_VIOLATIONS, axe_findings
+
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(fixture_server + page_path.removesuffix("index.html"))
+        findings = axe_findings(page)
+    finally:
+        context.close()
+    serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
+    assert serious == [] and [f for f in findings if f[0] == "heading-order"] == []

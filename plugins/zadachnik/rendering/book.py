@@ -73,6 +73,10 @@ class BookPlan(PagePlan):
             ids.extend(f"{prefix}e-{exercise.id}" for exercise in module.exercises or [])
         return ids
 
+    def markdown(self) -> str:
+        # The book repeats its modules' pages word for word: search leads to those (mkdocs-material's front matter).
+        return super().markdown().replace("---\n", "---\nsearch:\n  exclude: true\n", 1)
+
     def anchors(self) -> str:
         """The ids the page's references link to, for MkDocs' check of anchors (see PagePlan.anchors)."""
         spans = "".join(f'<span id="{html.escape(anchor)}"></span>' for anchor in self.anchor_ids())
