@@ -129,3 +129,25 @@ def test_assembling_pages_reads_no_template_time_stamps(monkeypatch) -> None:
     monkeypatch.setattr(os.path, "getmtime", counted)
     assert "zq-question" in renderer.assemble(plan, page_html)
     assert stamps == []
+
+
+def test_pages_search_leaves_out_get_no_search_text(tmp_path: Path, monkeypatch) -> None:
+    """Search's text for a page (each formula as its TeX, the controls dropped) is prepared only for pages the
+    search index takes: the problem books, which repeat their modules word for word, are left out of it, and
+    preparing theirs was a fifth of a build of the benchmark course."""
+    from conftest import build_site
+    from zadachnik import plugin
+
+    prepared: list[str] = []
+    for_search = plugin.for_search
+
+    def counted(page_html: str) -> str:
+        prepared.append(page_html)
+        return for_search(page_html)
+
+    monkeypatch.setattr(plugin, "for_search", counted)
+    site = build_site(ROOT / "mkdocs.yml", tmp_path / "site")
+    pages = [path for path in site.rglob("index.html")]
+    books = [path for path in pages if path.parent.name == "book"]
+    assert books, "no problem book: the test would prove nothing"
+    assert len(prepared) == len(pages) - len(books)

@@ -159,11 +159,13 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
-        # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup.
+        # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup. A page it leaves out
+        # (mkdocs-material's `search: exclude`, as the problem books have it) needs no such text.
         self.full_content = page.content or ""
-        page.content = for_search(self.full_content)
-        if page.file.src_uri in self.plans:
-            page.content = searchable(page.content)
+        if not (page.meta.get("search") or {}).get("exclude"):
+            page.content = for_search(self.full_content)
+            if page.file.src_uri in self.plans:
+                page.content = searchable(page.content)
         return context
 
     @event_priority(-100)
