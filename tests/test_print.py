@@ -154,9 +154,18 @@ def test_the_course_book_gathers_its_modules_books(fixture_site: Path) -> None:
     assert [el["id"] for el in book.select("[data-zq-book-question]")] == [f"m1-q-{q}" for q in questions]
     assert [el["data-zq-book-answer"] for el in book.select("[data-zq-book-answers] [data-zq-book-answer]")] \
         == questions + exercises
-    # A reference inside the course's book leads to the question on this page, not to another page.
-    links = [a["href"] for a in book.select("a[href*='#']")]
-    assert all(re.fullmatch(r"#m1-[sqe]-[\w.-]+", href) for href in links), links
+
+
+@pytest.mark.parametrize("page", ["en/modern-llms/09-pretraining/book/index.html", "en/modern-llms/book/index.html",
+                                  "modern-llms/book/index.html"])
+def test_a_reference_in_a_book_leads_to_its_target_in_the_book(sample_site: Path, page: str) -> None:
+    """`[[E1]]` links the quiz to the exercises page; in a book both are on one page, and in a course's book every
+    module's ids carry its number."""
+    book = soup(sample_site, page).select_one("[data-zq-book]")
+    links = [a["href"] for a in book.select("a[href]") if "headerlink" not in (a.get("class") or [])]
+    assert len(links) >= 5 and all(href.startswith("#") for href in links), links
+    ids = {element["id"] for element in book.select("[id]")}
+    assert {href[1:] for href in links} <= ids
 
 
 def test_the_books_are_linked_from_the_module_pages_and_the_navigation(fixture_site: Path) -> None:
@@ -246,3 +255,18 @@ def test_axe_finds_nothing_serious_in_a_book(browser, fixture_server: str, page_
         context.close()
     serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
     assert serious == [] and [f for f in findings if f[0] == "heading-order"] == []
+
+
+def test_books_are_found_in_both_url_styles_and_named_by_course_module_and_language(tmp_path: Path) -> None:
+    from zadachnik.runtime.pdf import book_pages
+
+    root = '<div class="zq-book" data-zq-book data-zq-lang="{}">'
+    pages = {"demo/01-basics/book.html": "ru", "en/demo/01-basics/book.html": "en", "en/demo/book/index.html": "en",
+             # Not books: a page named so without a book's root, and a quiz.
+             "en/demo/notes/book.html": None, "en/demo/01-basics/quiz.html": "en"}
+    for name, lang in pages.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(root.format(lang) if lang else "<p>book</p>", encoding="utf-8")
+    found = {page.path.relative_to(tmp_path).as_posix(): page.name for page in book_pages(tmp_path)}
+    assert found == {"demo/01-basics/book.html": "demo-01-basics-ru.pdf",
+                     "en/demo/01-basics/book.html": "demo-01-basics-en.pdf", "en/demo/book/index.html": "demo-en.pdf"}
