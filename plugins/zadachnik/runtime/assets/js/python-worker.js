@@ -85,11 +85,17 @@
 
   // The offline copy: loadPyodide and _createPyodideModule are defined by the scripts before this one.
   function fromMemory(embed) {
-    const wasm = decode(embed.wasm);
     const stdlib = decode(embed.stdlib);
     const realFetch = self.fetch.bind(self);
+    // Decoded only if read: a restart with the page's compiled engine (useEngine) never reads it.
+    const wasm = () => new ReadableStream({
+      pull(controller) {
+        controller.enqueue(decode(embed.wasm));
+        controller.close();
+      },
+    });
     self.fetch = (url, init) => String(url).endsWith(".wasm")
-      ? Promise.resolve(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }))
+      ? Promise.resolve(new Response(wasm(), { headers: { "Content-Type": "application/wasm" } }))
       : realFetch(url, init);
     return {
       files: embed.files,
@@ -283,14 +289,38 @@
     }
   }
 
+  // Pyodide's engine compiled (a WebAssembly.Module): the page keeps it with its snapshot and hands both to its
+  // next worker, which then does not compile 9 MB of WebAssembly again (the offline copy has no HTTP cache to
+  // keep it compiled). Pyodide instantiates its engine with WebAssembly.instantiateStreaming: that call is
+  // answered from the module given, or, failing that, as usual.
+  let compiled = null;
+
+  function useEngine(engine) {
+    const streaming = WebAssembly.instantiateStreaming;
+    if (typeof streaming !== "function") return;
+    WebAssembly.instantiateStreaming = async (response, imports) => {
+      if (engine instanceof WebAssembly.Module) {
+        try {
+          return { instance: await WebAssembly.instantiate(engine, imports), module: engine };
+        } catch {
+          engine = null;
+        }
+      }
+      const result = await streaming(response, imports);
+      compiled = result.module;
+      return result;
+    };
+  }
+
   async function boot(start) {
     if (typeof WebAssembly !== "object") throw new StartFailure("no_wasm", "WebAssembly is not available");
     const source = start.embed ? fromMemory(start.embed) : await fromServer();
     const key = snapshotKey(source);
     const entry = `${source.scope}snapshot-${key}`;
     // The page's copy (a restart) if it is this runner's, else a stored one.
-    let snapshot = start.snapshot && start.snapshot.key === key ? { bytes: start.snapshot.bytes, from: "memory" }
-      : null;
+    const ours = start.snapshot && start.snapshot.key === key ? start.snapshot : null;
+    useEngine(ours && ours.engine);
+    let snapshot = ours ? { bytes: ours.bytes, from: "memory" } : null;
     if (!snapshot) {
       const stored = await findStored(entry);
       if (stored) snapshot = { bytes: stored.bytes, from: stored.store.name, store: stored.store };
@@ -320,7 +350,7 @@
 
   // After `ready`: the page gets its copy, and a snapshot just made is stored for later pages.
   async function share(booted) {
-    if (booted.kept) send({ snapshot: { key: booted.key, bytes: booted.kept } });
+    if (booted.kept) send({ snapshot: { key: booted.key, bytes: booted.kept, engine: compiled } });
     let where = "none";
     if (booted.made) where = await keep(booted.entry, booted.scope, booted.made);
     else if (booted.started !== "fresh") where = booted.started;

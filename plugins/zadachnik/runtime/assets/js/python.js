@@ -237,7 +237,8 @@ function timedOut(job) {
   return { timeout: job.limit };
 }
 
-// `snapshot`: the page's copy of a memory snapshot ({key, bytes}) or null; the worker copies it, the page keeps it.
+// `snapshot`: the page's copy of a memory snapshot ({key, bytes, engine}: engine is Pyodide's compiled
+// WebAssembly) or null; the worker gets a copy, the page keeps it.
 async function spawn(secret, snapshot) {
   // The offline copy's one-script runtime (see bundle.py) always takes Pyodide from its embedded copy.
   if (location.protocol === "file:" || typeof __zqOfflineCopy !== "undefined") {
