@@ -145,9 +145,23 @@ def test_pages_search_leaves_out_get_no_search_text(tmp_path: Path, monkeypatch)
         prepared.append(page_html)
         return for_search(page_html)
 
+    # mkdocs-material's search then runs a pattern over whatever text a page has, indexed or not.
+    from material.plugins.search.plugin import SearchPlugin
+
+    given: dict[str, int] = {}
+    on_page_context = SearchPlugin.on_page_context
+
+    def searched(self, context, *, page, config, nav):
+        given[page.url] = len(page.content)
+        return on_page_context(self, context, page=page, config=config, nav=nav)
+
     monkeypatch.setattr(plugin, "for_search", counted)
+    monkeypatch.setattr(SearchPlugin, "on_page_context", searched)
     site = build_site(ROOT / "mkdocs.yml", tmp_path / "site")
     pages = [path for path in site.rglob("index.html")]
     books = [path for path in pages if path.parent.name == "book"]
     assert books, "no problem book: the test would prove nothing"
     assert len(prepared) == len(pages) - len(books)
+    assert {url: size for url, size in given.items() if url.rstrip("/").endswith("book") and size} == {}
+    assert all(given[url] for url in given if not url.rstrip("/").endswith("book"))
+    assert "<h1" in (site / "modern-llms/book/index.html").read_text(encoding="utf-8"), "the book lost its text"

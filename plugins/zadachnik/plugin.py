@@ -160,9 +160,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
         # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup. A page it leaves out
-        # (mkdocs-material's `search: exclude`, as the problem books have it) needs no such text.
+        # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
+        # pattern over whatever it is given, a second over a course's book of megabytes.
         self.full_content = page.content or ""
-        if not (page.meta.get("search") or {}).get("exclude"):
+        if (page.meta.get("search") or {}).get("exclude"):
+            page.content = ""
+        else:
             page.content = for_search(self.full_content)
             if page.file.src_uri in self.plans:
                 page.content = searchable(page.content)
