@@ -56,6 +56,7 @@ from zadachnik.rendering.render import (
 from zadachnik.rendering.site import ALTERNATE_SITEMAP, Languages, alternate_sitemaps, course_id_problems
 from zadachnik.runtime.offline import EMBED_NAME, zip_site
 from zadachnik.runtime.shipping import (
+    PROGRESS_MANIFEST,
     STYLESHEETS,
     language_search_files,
     language_search_polyfills,
@@ -63,6 +64,7 @@ from zadachnik.runtime.shipping import (
     offline_config_problems,
     offline_pyodide,
     offline_runtime,
+    progress_manifest,
     runtime_script,
     search_polyfills,
     site_assets,
@@ -115,6 +117,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         add_assets(files, config, with_python, offline=self.config.offline)
         for uri, text in language_search_files(self.languages.codes):
             files.append(File.generated(config, uri, content=text))
+        # Course progress: module totals and pages, known here once every module page is a file.
+        manifest = progress_manifest(self.courses, self.languages, lambda uri: files.get_file_from_path(uri).url)
+        files.append(File.generated(config, PROGRESS_MANIFEST, content=manifest))
         if self.config.offline:
             add_offline_files(files, config, with_python)
         prefetch_formulas(self.page_texts(files))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
+from collections.abc import Callable
 
 from zadachnik.core.errors import SourceError
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.source import track_fence
-from zadachnik.rendering.render import home_listing
+from zadachnik.rendering.i18n import strings
+from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
 
 # Where a hand-written page gets the course list: a line of its own, outside code blocks. The div holds a note that
@@ -35,6 +38,30 @@ def course_list(courses: list[Course], languages: Languages, page_uri: str) -> s
         return posixpath.relpath(module_page_uri(course, module, kind, lang, languages), here or ".")
 
     return home_listing(courses, lang, link)
+
+
+def home_listing(courses: list[Course], lang: str, link: Callable[[Course, Module, str], str]) -> str:
+    """Markdown for the list: each course with its modules and their pages, and the places the browser fills from
+    the learner's storage (progress.js): "Continue where you left off", the storage notice the quiz pages give,
+    and each module's progress line, under its title."""
+    t = strings(lang)
+    continue_link = f"<a>{html.escape(t['continue_learning'])}</a>"
+    lines = [
+        f'<p class="zq-continue" data-zq-continue data-zq-lang="{lang}" hidden>{continue_link}</p>',
+        "",
+        '<p class="zq-storage" data-zq-storage hidden></p>',
+        "",
+    ]
+    for course in courses:
+        lines.append(f"## {course.title[lang]}\n")
+        for module in course.modules:
+            pages = [f"[{t[kind]}]({link(course, module, kind)})" for kind in KINDS if module_has(module, kind)]
+            title = t["module"].format(number=module.number, title=module.title[lang])
+            module_id = html.escape(f"{course.id}/{module.number}")
+            place = f'<span class="zq-home-progress" data-zq-progress-of="{module_id}"></span>'
+            lines.append(f"- {title} · {' · '.join(pages)} {place}")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def with_course_lists(markdown: str, listing: str) -> str:

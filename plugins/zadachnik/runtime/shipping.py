@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
+from zadachnik.reading.model import Course
+from zadachnik.rendering.i18n import runtime_strings, strings
+from zadachnik.rendering.render import KINDS, module_has
+from zadachnik.rendering.site import Languages, module_page_uri
 from zadachnik.runtime.bundle import bundle
 from zadachnik.runtime.offline import pyodide_embed
 from zadachnik.runtime.vendored import missing_files
@@ -20,6 +25,14 @@ NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
 SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
 # Keeps search results to the page's language: a polyfill, so it runs before Material's bundle starts search.
 SEARCH_LANGUAGE_SCRIPT = "assets/zadachnik/js/search-lang.js"
+# Each module's totals and pages, for course progress (progress.js finds it beside its folder and takes the site's
+# root to be two folders above it).
+PROGRESS_MANIFEST = "assets/zadachnik/course-progress.js"
+# The words progress.js says, in every language of the site: the home page's lines, the navigation's marks, and
+# the storage notice the quiz pages give.
+PROGRESS_PAGE_WORDS = ("progress",)
+PROGRESS_RUNTIME_WORDS = ("progress_solutions", "progress_not_started", "progress_in_progress", "progress_done",
+                          "storage_unavailable")
 # Package assets written per site (the site's languages, then the file), not copied as they are.
 PER_SITE = {"js/search-lang.js"}
 # The worker runs the very modules the build uses: the runner and the number reader, at their package paths.
@@ -94,6 +107,29 @@ def language_search_files(languages: list[str]) -> list[tuple[str, str]]:
     data = json.dumps({"default": languages[0], "others": languages[1:]}, ensure_ascii=True)
     script = (ASSETS / "js" / "search-lang.js").read_text(encoding="utf-8")
     return [(SEARCH_LANGUAGE_SCRIPT, f"window.__zqSearchLanguages = {data};\n{script}")]
+
+
+def progress_manifest(courses: list[Course], languages: Languages, url_of: Callable[[str], str]) -> str:
+    """The site's course-progress manifest: each module's auto-checked questions (the progress line's total), all
+    its questions and exercises (each counted once, by id), and its pages' addresses from the site's root per
+    language (`url_of(src_uri)`), with the words progress.js needs. A classic script, not JSON: a page opened from
+    disk may load a script, while a fetch of a file is refused there."""
+    modules = []
+    for course in courses:
+        for module in course.modules:
+            modules.append({
+                "course": course.id, "module": str(module.number),
+                "auto": [question.id for question in module.questions if question.qtype.auto],
+                "questions": [question.id for question in module.questions],
+                "exercises": [exercise.id for exercise in module.exercises or []],
+                "pages": {lang: {kind: url_of(module_page_uri(course, module, kind, lang, languages))
+                                 for kind in KINDS if module_has(module, kind)} for lang in languages.codes},
+            })
+    words = {lang: {**{key: strings(lang)[key] for key in PROGRESS_PAGE_WORDS},
+                    **{key: runtime_strings(lang)[key] for key in PROGRESS_RUNTIME_WORDS}}
+             for lang in languages.codes}
+    data = json.dumps({"modules": modules, "words": words}, ensure_ascii=False, sort_keys=True)
+    return f"window.__zqProgress = {data};\n"
 
 
 def offline_config_problems(use_directory_urls: bool, features: list[str]) -> list[str]:

@@ -8,6 +8,9 @@ export const PREFIX = "zadachnik:";
 export const QUARANTINE_PREFIX = "zadachnik-quarantine:";
 export const SCHEMA = 1;
 export const EXPORT_FORMAT = "zadachnik-progress";
+// The question or exercise the learner worked on last ({course, module, kind, anchor}), for the home page's
+// "Continue where you left off". Not an entry (no course/module/id key): exports and imports leave it out.
+export const LAST_PLACE_KEY = "zadachnik-last-place";
 
 // course/module/id: other keys under our prefix belong to someone else and are never touched.
 const ENTRY_KEY = /^zadachnik:[^/]+\/[^/]+\/[^/]+$/;
@@ -208,6 +211,15 @@ export class Store {
     if (entry && !this.problemOf(key, entry)) return entry;
     this.quarantine(key, text);
     return null;
+  }
+
+  // The saved entry, for a summary of entries other pages own (course progress): only read, so a bad one counts as
+  // none and stays where it is, for its own page, which knows its question, to set aside.
+  peek(key) {
+    if (this.unsaved.has(key)) return this.unsaved.get(key);
+    const text = this.read(key);
+    const entry = text === undefined ? this.written.get(key) || null : text === null ? null : parseEntry(text);
+    return entry && !this.problemOf(key, entry) ? entry : null;
   }
 
   // Moves a bad entry out of its question's way, keeping it as it was; never overwrites an older one.

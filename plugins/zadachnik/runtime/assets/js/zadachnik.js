@@ -5,9 +5,10 @@ import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
 import { printButtons } from "./print.js";
-import { ImportRefused, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
+import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
 
 let store = null;
+let progress = null;
 // The pages set up in this document (more than one after instant navigation or a reset): storage events and
 // leaving the page reach those still shown.
 const pages = new Set();
@@ -124,6 +125,14 @@ class Page {
     return entryKey(this.course, this.module, id);
   }
 
+  // The learner worked on this question or exercise: it is where "Continue where you left off" leads, and the
+  // navigation's mark of this page follows.
+  touched(element) {
+    const place = { course: this.course, module: this.module, kind: this.root.dataset.zqKind, anchor: element.id };
+    store.write(LAST_PLACE_KEY, JSON.stringify(place));
+    showProgress({ course: this.course, module: this.module });
+  }
+
   setup() {
     this.showStorageProblems();
     if (Object.values(this.specs).some(needsPython)) this.startPython();
@@ -213,7 +222,10 @@ class Page {
     const notes = element.querySelector("[data-zq-notes]");
     if (!notes) return;
     notes.value = typeof entry.notes === "string" ? entry.notes : "";
-    notes.addEventListener("input", () => store.update(this.key(id), { notes: notes.value }));
+    notes.addEventListener("input", () => {
+      store.update(this.key(id), { notes: notes.value });
+      this.touched(element);
+    });
   }
 
   setupReveals(element, id) {
@@ -233,6 +245,7 @@ class Page {
         if (details.zqSaved === open) return;
         details.zqSaved = open;
         store.update(key, { reveals: { [name]: open } });
+        this.touched(element);
       };
       // The toggle event comes a task after the click: too late when the learner leaves at once (or instant
       // navigation swaps the page), so the click (Enter and Space on the summary are clicks too) saves the state
@@ -311,6 +324,7 @@ class Page {
     this.showVerdict(question, spec, null);
     this.showReadings(question, spec);
     this.updateProgress();
+    this.touched(question);
   }
 
   async check(question, spec, module) {
@@ -338,6 +352,7 @@ class Page {
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
     this.updateProgress();
+    this.touched(question);
     const title = question.querySelector(".zq-question__id");
     if (this.live) this.live.textContent = `${title ? title.textContent : id}: ${questionMessage(this.say, verdict)}`;
   }
@@ -455,6 +470,7 @@ class Page {
     const message = this.root.querySelector("[data-zq-tools-result]").textContent;
     if (result) result.textContent = message;
     start(fresh);
+    showProgress();
   }
 }
 
@@ -487,10 +503,18 @@ function startStore() {
   });
 }
 
+// Course progress (the home page's list, the navigation's marks) has a module of its own, loaded once a page is
+// set up: a quiz page's first load does not carry it. `only`: the module whose entries just changed.
+async function showProgress(only = null) {
+  progress ||= await import("./progress.js");
+  await progress.showProgress(store, only);
+}
+
 export function init() {
   if (!store) startStore();
   for (const root of document.querySelectorAll(".zq-page")) start(root);
   keepPlace();
+  showProgress();
   printButtons();
 }
 

@@ -1,0 +1,187 @@
+// Course progress across pages: each module's line on the home page, a mark on each module page in the
+// navigation, and "Continue where you left off". All of it is read from the learner's saved entries, which the
+// languages of a page share; each module's totals and pages come from the site's manifest, course-progress.js,
+// written at build. The manifest is a classic script: a page opened from disk may load one, while a fetch of a
+// JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
+// does not carry it.
+import { COUNTED } from "./grading.js";
+import { LAST_PLACE_KEY, entryKey } from "./storage.js";
+
+const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
+// The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
+const ROOT = new URL("../../", MANIFEST);
+// A question's or an exercise's id on its page: the anchor "Continue" leads to.
+const ANCHOR_PREFIX = { quiz: "q-", exercises: "e-" };
+// What a mark shows; the words say it too, for screen readers and on hover: never the symbol or a colour alone.
+const SYMBOLS = { new: "○", started: "◐", done: "✓" };
+const STATE_WORDS = { new: "progress_not_started", started: "progress_in_progress", done: "progress_done" };
+
+let manifest = null;
+let listening = false;
+
+function loadManifest() {
+  manifest ||= new Promise((resolve) => {
+    if (window.__zqProgress) {
+      resolve(window.__zqProgress);
+      return;
+    }
+    const script = document.createElement("script");
+    script.src = MANIFEST;
+    script.onload = () => resolve(window.__zqProgress || null);
+    // A copy that lacks the file keeps its pages as they are, without progress.
+    script.onerror = () => resolve(null);
+    document.head.append(script);
+  });
+  return manifest;
+}
+
+function format(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+// A page's address as both the navigation's links and the manifest give it: no hash or query, no index.html.
+function pageAddress(url) {
+  const address = new URL(url, ROOT);
+  address.hash = "";
+  address.search = "";
+  return address.href.replace(/\/index\.html$/, "/");
+}
+
+// Anything the learner did to a question or an exercise: an answer, a verdict, notes, an opened reveal.
+function worked(entry) {
+  return Boolean(entry.answer || entry.verdict || entry.notes
+    || Object.values(entry.reveals || {}).some((open) => open === true));
+}
+
+function pageState(started, done) {
+  if (done) return "done";
+  return started ? "started" : "new";
+}
+
+// What the learner did in one module: the home page's counts, and each page's state for the navigation. A quiz is
+// done when every auto-checked question has a verdict (or, with none, when every question has been worked on);
+// exercises are done when every solution has been opened.
+function moduleSummary(store, module) {
+  const entry = (id) => store.peek(entryKey(module.course, module.module, id)) || {};
+  const questions = new Map(module.questions.map((id) => [id, entry(id)]));
+  const exercises = module.exercises.map(entry);
+  const verdicts = module.auto.map((id) => (questions.get(id) || {}).verdict);
+  const checked = verdicts.filter((verdict) => verdict && COUNTED.includes(verdict.status)).length;
+  const correct = verdicts.filter((verdict) => verdict && verdict.status === "correct").length;
+  const opened = exercises.filter((saved) => (saved.reveals || {}).solution === true).length;
+  const questionEntries = [...questions.values()];
+  const quizDone = module.auto.length ? checked === module.auto.length : questionEntries.every(worked);
+  return {
+    checked, correct, opened,
+    states: {
+      quiz: pageState(questionEntries.some(worked), quizDone),
+      exercises: pageState(exercises.some(worked), opened === exercises.length),
+    },
+  };
+}
+
+// A mark at the end of each module page's link, in a slot of its own width: the link's text never moves.
+function markNavigation(summaries, words) {
+  const states = new Map();
+  for (const [module, summary] of summaries) {
+    for (const pages of Object.values(module.pages)) {
+      for (const [kind, url] of Object.entries(pages)) states.set(pageAddress(url), summary.states[kind]);
+    }
+  }
+  for (const link of document.querySelectorAll(".md-nav--primary a.md-nav__link[href]")) {
+    const state = states.get(pageAddress(link.href));
+    if (!state) continue;
+    let mark = link.querySelector(":scope > .zq-nav-mark");
+    if (!mark) {
+      mark = document.createElement("span");
+      mark.className = "zq-nav-mark";
+      link.append(mark);
+    }
+    if (mark.dataset.zqState === state) continue;
+    const text = words[STATE_WORDS[state]];
+    const symbol = document.createElement("span");
+    symbol.setAttribute("aria-hidden", "true");
+    symbol.textContent = SYMBOLS[state];
+    const said = document.createElement("span");
+    said.className = "zq-nav-mark__text";
+    said.textContent = ` (${text})`;
+    mark.replaceChildren(symbol, said);
+    mark.title = text;
+    mark.dataset.zqState = state;
+  }
+}
+
+function moduleLine(module, summary, words, lang) {
+  const pages = module.pages[lang] || Object.values(module.pages)[0] || {};
+  const parts = [];
+  if (pages.quiz) {
+    parts.push(format(words.progress, { checked: summary.checked, total: module.auto.length, correct: summary.correct }));
+  }
+  if (pages.exercises) {
+    parts.push(format(words.progress_solutions, { opened: summary.opened, total: module.exercises.length }));
+  }
+  return parts.join(" · ");
+}
+
+// The place the learner touched last, if it is still a question or an exercise of this site.
+function lastPlace(store, data) {
+  let place;
+  try {
+    place = JSON.parse(store.read(LAST_PLACE_KEY));
+  } catch {
+    return null;
+  }
+  if (!place || typeof place !== "object" || typeof place.anchor !== "string") return null;
+  const module = data.modules.find((candidate) => candidate.course === place.course
+    && candidate.module === place.module);
+  const ids = module && ({ quiz: module.questions, exercises: module.exercises })[place.kind];
+  if (!Object.hasOwn(ANCHOR_PREFIX, place.kind) || !ids) return null;
+  return ids.some((id) => ANCHOR_PREFIX[place.kind] + id === place.anchor) ? { ...place, module } : null;
+}
+
+function showHome(store, data, summaries, words, lang) {
+  const byModule = new Map([...summaries].map(([module, summary]) => [`${module.course}/${module.module}`,
+    [module, summary]]));
+  for (const line of document.querySelectorAll("[data-zq-progress-of]")) {
+    const found = byModule.get(line.dataset.zqProgressOf);
+    if (found) line.textContent = moduleLine(...found, words, lang);
+  }
+  const place = lastPlace(store, data);
+  for (const paragraph of document.querySelectorAll("[data-zq-continue]")) {
+    const url = place && place.module.pages[paragraph.dataset.zqLang || lang];
+    const address = url && url[place.kind] ? new URL(url[place.kind], ROOT) : null;
+    if (address) {
+      address.hash = place.anchor;
+      paragraph.querySelector("a").href = address.href;
+    }
+    paragraph.hidden = !address;
+  }
+  // Storage that can't be read leaves the counts at nothing: the home page says why, as the quiz pages do.
+  if (!store.problems.has("unavailable")) return;
+  for (const note of document.querySelectorAll("[data-zq-storage]")) {
+    if (note.closest(".zq-page")) continue;
+    note.textContent = words.storage_unavailable;
+    note.hidden = false;
+  }
+}
+
+// Shows the progress of every module, or of `only` ({course, module}: the one whose entries just changed), on the
+// page as it is now (called again after each instant navigation, and on another tab's change).
+export async function showProgress(store, only = null) {
+  const data = await loadManifest();
+  if (!data) return;
+  if (!listening) {
+    listening = true;
+    window.addEventListener("storage", (event) => {
+      if (store.backend && event.storageArea === store.backend) showProgress(store);
+    });
+  }
+  const lang = document.documentElement.lang;
+  const words = data.words[lang] || Object.values(data.words)[0];
+  const modules = only
+    ? data.modules.filter((module) => module.course === only.course && module.module === only.module)
+    : data.modules;
+  const summaries = new Map(modules.map((module) => [module, moduleSummary(store, module)]));
+  markNavigation(summaries, words);
+  showHome(store, data, summaries, words, lang);
+}
