@@ -170,6 +170,24 @@ def test_an_entry_of_the_wrong_shape_counts_for_nothing_and_is_left_for_its_page
     assert json.loads(page.evaluate("localStorage.getItem('zadachnik:rl-for-llm/12/P01')")) == bad
 
 
+def test_another_tabs_answer_shows_on_the_home_page_at_once_and_a_reset_clears_the_mark(page, sample_server) -> None:
+    page.goto(sample_server + "en/")
+    expect_home(page, "en", 0, 0)
+    quiz = page.context.new_page()
+    errors: list[str] = []
+    quiz.on("pageerror", lambda error: errors.append(str(error)))
+    open_page(quiz, sample_server, RL_QUIZ)
+    answer_p01(quiz)
+    # The other tab's write arrives as a storage event: no reload.
+    expect_home(page, "en", 1, 1)
+    expect_mark(page, RL_QUIZ, "started", "en")
+    quiz.once("dialog", lambda dialog: dialog.accept())
+    quiz.click("[data-zq-reset]")
+    expect_mark(quiz, RL_QUIZ, "new", "ru")
+    expect_home(page, "en", 0, 0)
+    assert not errors, errors
+
+
 def test_marks_do_not_move_the_navigation(page, sample_server) -> None:
     page.set_viewport_size({"width": 1400, "height": 900})
     open_page(page, sample_server, RL_QUIZ, lang="en")

@@ -8,8 +8,7 @@ export const PREFIX = "zadachnik:";
 export const QUARANTINE_PREFIX = "zadachnik-quarantine:";
 export const SCHEMA = 1;
 export const EXPORT_FORMAT = "zadachnik-progress";
-// The question or exercise the learner worked on last ({course, module, kind, anchor}), for the home page's
-// "Continue where you left off". Not an entry (no course/module/id key): exports and imports leave it out.
+// Where the learner worked last ({course, module, kind, anchor}), for "Continue": not an entry, never exported.
 export const LAST_PLACE_KEY = "zadachnik-last-place";
 
 // course/module/id: other keys under our prefix belong to someone else and are never touched.
@@ -213,8 +212,7 @@ export class Store {
     return null;
   }
 
-  // The saved entry, for a summary of entries other pages own (course progress): only read, so a bad one counts as
-  // none and stays where it is, for its own page, which knows its question, to set aside.
+  // The saved entry, only read (course progress): a bad one is none, left for its own page to set aside.
   peek(key) {
     if (this.unsaved.has(key)) return this.unsaved.get(key);
     const text = this.read(key);

@@ -125,8 +125,7 @@ class Page {
     return entryKey(this.course, this.module, id);
   }
 
-  // The learner worked on this question or exercise: it is where "Continue where you left off" leads, and the
-  // navigation's mark of this page follows.
+  // Where "Continue where you left off" leads; the navigation's mark of this page follows.
   touched(element) {
     const place = { course: this.course, module: this.module, kind: this.root.dataset.zqKind, anchor: element.id };
     store.write(LAST_PLACE_KEY, JSON.stringify(place));
@@ -503,8 +502,7 @@ function startStore() {
   });
 }
 
-// Course progress (the home page's list, the navigation's marks) has a module of its own, loaded once a page is
-// set up: a quiz page's first load does not carry it. `only`: the module whose entries just changed.
+// Course progress (home page, navigation marks) is loaded once the page is set up, outside its first load.
 async function showProgress(only = null) {
   progress ||= await import("./progress.js");
   await progress.showProgress(store, only);
