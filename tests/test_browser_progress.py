@@ -256,13 +256,18 @@ def test_continue_leads_to_the_last_question_in_the_home_pages_language(page, sa
 
 def test_a_last_place_that_is_not_a_question_of_the_site_is_ignored(page, sample_server) -> None:
     page.goto(sample_server)
-    for junk in ["{oops", "[]", json.dumps({"course": "rl-for-llm", "module": "12", "kind": "quiz", "anchor": 5}),
-                 json.dumps({"course": "gone", "module": "1", "kind": "quiz", "anchor": "q-P01"}),
-                 json.dumps({"course": "rl-for-llm", "module": "12", "kind": "quiz", "anchor": "q-P99"})]:
+    good = {"course": "rl-for-llm", "module": "12", "kind": "quiz", "anchor": "q-P01"}
+    junk_places = ["{oops", "[]", "null", *(json.dumps({**good, **change}) for change in [
+        {"anchor": 5}, {"course": "gone"}, {"module": 12}, {"anchor": "q-P99"}, {"anchor": "e-P01"},
+        {"kind": "exercises"}, {"kind": "constructor"}, {"kind": "__proto__"}])]
+    for junk in junk_places:
         page.evaluate("(text) => localStorage.setItem('zadachnik-last-place', text)", junk)
         page.reload()
         expect_home(page, "ru", 0, 0)
         expect(page.locator("[data-zq-continue]")).to_be_hidden()
+    page.evaluate("(text) => localStorage.setItem('zadachnik-last-place', text)", json.dumps(good))
+    page.reload()
+    expect(page.locator("[data-zq-continue] a")).to_have_attribute("href", sample_server + RL_QUIZ + "#q-P01")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

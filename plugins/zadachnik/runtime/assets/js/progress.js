@@ -5,7 +5,7 @@
 // JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
 // does not carry it.
 import { COUNTED } from "./grading.js";
-import { LAST_PLACE_KEY, entryKey } from "./storage.js";
+import { LAST_PLACE_KEY, entryKey, isEntryKey } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
 // The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
@@ -47,7 +47,7 @@ function pageAddress(url) {
   return address.href.replace(/\/index\.html$/, "/");
 }
 
-// Anything the learner did to a question or an exercise: an answer, a verdict, notes, an opened reveal.
+// Anything the learner did with a question or an exercise: an answer, a verdict, notes, an opened reveal.
 function worked(entry) {
   return Boolean(entry.answer || entry.verdict || entry.notes
     || Object.values(entry.reveals || {}).some((open) => open === true));
@@ -115,7 +115,8 @@ function moduleLine(module, summary, words, lang) {
   const pages = module.pages[lang] || Object.values(module.pages)[0] || {};
   const parts = [];
   if (pages.quiz) {
-    parts.push(format(words.progress, { checked: summary.checked, total: module.auto.length, correct: summary.correct }));
+    const { checked, correct } = summary;
+    parts.push(format(words.progress, { checked, total: module.auto.length, correct }));
   }
   if (pages.exercises) {
     parts.push(format(words.progress_solutions, { opened: summary.opened, total: module.exercises.length }));
@@ -132,10 +133,11 @@ function lastPlace(store, data) {
     return null;
   }
   if (!place || typeof place !== "object" || typeof place.anchor !== "string") return null;
+  if (!Object.hasOwn(ANCHOR_PREFIX, place.kind)) return null;
   const module = data.modules.find((candidate) => candidate.course === place.course
     && candidate.module === place.module);
-  const ids = module && ({ quiz: module.questions, exercises: module.exercises })[place.kind];
-  if (!Object.hasOwn(ANCHOR_PREFIX, place.kind) || !ids) return null;
+  if (!module) return null;
+  const ids = place.kind === "quiz" ? module.questions : module.exercises;
   return ids.some((id) => ANCHOR_PREFIX[place.kind] + id === place.anchor) ? { ...place, module } : null;
 }
 
@@ -172,8 +174,10 @@ export async function showProgress(store, only = null) {
   if (!data) return;
   if (!listening) {
     listening = true;
+    // Another tab's answer, its last place, or storage cleared; other keys of the site (the theme's) are not ours.
     window.addEventListener("storage", (event) => {
-      if (store.backend && event.storageArea === store.backend) showProgress(store);
+      if (!store.backend || event.storageArea !== store.backend) return;
+      if (event.key === null || event.key === LAST_PLACE_KEY || isEntryKey(event.key)) showProgress(store);
     });
   }
   const lang = document.documentElement.lang;
