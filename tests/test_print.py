@@ -273,3 +273,34 @@ def test_books_are_found_in_both_url_styles_and_named_by_course_module_and_langu
     found = {page.path.relative_to(tmp_path).as_posix(): page.name for page in book_pages(tmp_path)}
     assert found == {"demo/01-basics/book.html": "demo-01-basics-ru.pdf",
                      "en/demo/01-basics/book.html": "demo-01-basics-en.pdf", "en/demo/book/index.html": "demo-en.pdf"}
+
+
+# The module's page as MkDocs writes the book's link to it: relative to the book's address.
+@pytest.mark.parametrize("module_page, prefix, address, expected", [
+    # A module's own book, beside its pages (folder URLs): references lead into the book, the rest stays.
+    ("../quiz/", "", "#q-1", "#q-1"),
+    ("../quiz/", "", "../exercises/#e-E1", "#e-E1"),
+    ("../quiz/", "", "../files/plot.png", "../files/plot.png"),
+    ("../quiz/", "", "../../../authoring/#tolerances", "../../../authoring/#tolerances"),
+    ("../quiz/", "", "https://example.org/x", "https://example.org/x"),
+    # The course's book, a folder up: each module's anchors carry its number, addresses move with the page.
+    ("../09-x/quiz/", "m9-", "#s-9.6", "#m9-s-9.6"),
+    ("../09-x/quiz/", "m9-", "../exercises/#e-E1", "#m9-e-E1"),
+    ("../09-x/quiz/", "m9-", "../files/plot.png", "../09-x/files/plot.png"),
+    ("../09-x/quiz/", "m9-", "../../../authoring/", "../../authoring/"),
+    ("../09-x/quiz/", "m9-", "../../10-y/quiz/#q-1", "../10-y/quiz/#q-1"),
+    ("../09-x/quiz/", "m9-", "../../", "../"),
+    # .html URLs (the offline copy).
+    ("09-x/quiz.html", "m9-", "exercises.html#e-E1", "#m9-e-E1"),
+    ("09-x/quiz.html", "m9-", "files/plot.png", "09-x/files/plot.png"),
+    ("09-x/quiz.html", "m9-", "../../authoring.html", "../authoring.html"),
+    ("quiz.html", "", "exercises.html#e-E1", "#e-E1"),
+    ("quiz.html", "", "../../index.html", "../../index.html"),
+])
+def test_a_books_addresses_are_moved_from_the_module_page(module_page: str, prefix: str, address: str,
+                                                          expected: str) -> None:
+    from zadachnik.rendering.book import book_address, moved
+
+    book = book_address(module_page)
+    match = re.match(r'(href)="([^"]*)"', f'href="{address}"')
+    assert moved(match, book=book, module_page=module_page, prefix=prefix) == f'href="{expected}"'

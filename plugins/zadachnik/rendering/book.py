@@ -11,30 +11,47 @@ message names.
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from zadachnik.core.text import Fragment
-from zadachnik.reading.model import Course, Module, Section
+from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.i18n import strings
-from zadachnik.rendering.render import PagePlan
+from zadachnik.rendering.render import PagePlan, split_pieces
 from zadachnik.rendering.site import Languages
 
 BOOK = "book"
-# A reference (`[[E1]]`, see model.resolve_references) links to an anchor on its page or on the module's other
-# page. In a book both pages are on one page; in a course's book every module's anchors carry its number.
-_REFERENCE_LINK = re.compile(r"\]\((?:(?:quiz|exercises)\.md)?#([sqe]-[^)\s]+)\)")
+# The attributes of a rendered piece that hold an address relative to the page it was rendered on.
+_ADDRESS = re.compile(r'\b(href|src)="([^"]*)"')
+_ABSOLUTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/)")
+# Stands for the book's folder while addresses are resolved: only the relation of paths matters, and the folders
+# above it leave room for an address that leads up and out of the course (to the home page).
+_SITE = "file:///" + "up/" * 16
+# The ids a book gives its sections, questions and exercises (after its prefix).
+_TARGET = re.compile(r"[sqe]-")
 
 
 @dataclass
 class BookPlan(PagePlan):
-    """A problem book: one module's (`modules` holds just it) or a whole course's (`whole_course`)."""
+    """A problem book: one module's (`modules` holds just it) or a whole course's (`whole_course`).
+
+    Its author text is not converted again: each piece is taken as its module's quiz or exercises page rendered
+    it (`sources`, assembled first), a book costing no Markdown pass. A rendered piece's addresses are relative to
+    that page; the book's own Markdown holds one link per module to its quiz or exercises page, which MkDocs writes
+    relative to the book in the site's URL style, and from it each address is moved to the book: a link to a
+    question or an exercise of the module becomes a link into the book."""
 
     modules: list[Module] = field(default_factory=list)
     whole_course: bool = False
+    sources: list[PagePlan] = field(default_factory=list)
+    # A link from the book to each module's page (its Markdown piece), by module number.
+    module_links: dict[int, Fragment] = field(default_factory=dict)
 
     @property
     def source(self) -> Path:
@@ -50,59 +67,75 @@ class BookPlan(PagePlan):
         """What a module's anchors start with on this page: nothing in its own book, its number in the course's."""
         return f"m{module.number}-" if self.whole_course else ""
 
-    def add_text(self, module: Module, fragment: Fragment) -> None:
-        """A piece of the module's text, its references pointing into this page."""
-        if "](" not in fragment.markdown:
-            self.add(fragment)
-            return
-        prefix = self.prefix(module)
-        relinked = Fragment(_REFERENCE_LINK.sub(lambda m: f"](#{prefix}{m.group(1)})", fragment.markdown),
-                            fragment.line)
-        # Found by the module's own fragment, as the templates ask for it; rendered from the relinked copy.
-        self._index[id(fragment)] = len(self.pieces)
-        self.pieces.append(relinked)
-
-    def anchor_ids(self) -> list[str]:
-        ids = []
-        for module in self.modules:
-            prefix = self.prefix(module)
-            if self.whole_course:
-                ids.append(f"{prefix}module")
-            for item in module.quiz or []:
-                ids.append(f"{prefix}{'s' if isinstance(item, Section) else 'q'}-{item.id}")
-            ids.extend(f"{prefix}e-{exercise.id}" for exercise in module.exercises or [])
-        return ids
-
     def markdown(self) -> str:
         # The book repeats its modules' pages word for word: search leads to those (mkdocs-material's front matter).
         return super().markdown().replace("---\n", "---\nsearch:\n  exclude: true\n", 1)
 
     def anchors(self) -> str:
-        """The ids the page's references link to, for MkDocs' check of anchors (see PagePlan.anchors)."""
-        spans = "".join(f'<span id="{html.escape(anchor)}"></span>' for anchor in self.anchor_ids())
-        return f"<div hidden>{spans}</div>\n" if spans else ""
+        # The book's Markdown holds no reference to check: its text comes rendered (`rendered_pieces`).
+        return ""
+
+    def rendered_pieces(self, page_html: str) -> list[str]:
+        """Each module's text as its own pages rendered it, in the order of `index`, its addresses moved here."""
+        own = split_pieces(self, page_html)
+        links = {number: own[self.index(fragment)] for number, fragment in self.module_links.items()}
+        borrowed: list[str] = []
+        self._index.clear()
+        for source in self.sources:
+            if source.rendered is None:
+                raise RuntimeError(f"the book of {source.source} is assembled before the page it takes its text from")
+            module_page = _HREF.search(links[source.module.number])
+            assert module_page is not None, "a module link is a link"
+            move = partial(moved, book=book_address(module_page.group(1)), module_page=module_page.group(1),
+                           prefix=self.prefix(source.module))
+            for fragment, piece in zip(source.pieces, source.rendered, strict=True):
+                self._index[id(fragment)] = len(borrowed)
+                # Most pieces hold no address at all: the pattern is not run on them.
+                has_address = 'href="' in piece or 'src="' in piece
+                borrowed.append(_ADDRESS.sub(move, piece) if has_address else piece)
+        return borrowed
 
 
-def plan_book(course: Course, modules: list[Module], lang: str, languages: list[str], whole_course: bool) -> BookPlan:
-    """Every piece of the modules' text in one language, in the order the book shows them."""
+def book_address(module_page: str) -> str:
+    """The book's own address, in the URL style its link to a module's page shows (folder or .html)."""
+    return f"{_SITE}book/" if module_page.endswith("/") else f"{_SITE}book.html"
+
+
+_HREF = re.compile(r'href="([^"]*)"')
+
+
+def moved(match: re.Match[str], book: str, module_page: str, prefix: str) -> str:
+    """An address in a piece rendered on a module's page (`module_page`, relative to the book), as the book writes
+    it: a link to a question, section or exercise of the module leads into the book, any other one is relative to
+    the book's folder instead of the page's."""
+    attribute, address = match.group(1), html.unescape(match.group(2))
+    if _ABSOLUTE.match(address):
+        return match.group(0)
+    if address.startswith("#"):
+        return f'{attribute}="#{html.escape(prefix + address[1:])}"'
+    page = urljoin(book, module_page)
+    module_folder = urljoin(page, "../" if page.endswith("/") else "./")
+    style = "/" if page.endswith("/") else ".html"
+    path, _, anchor = urljoin(page, address).partition("#")
+    if _TARGET.match(anchor) and path in {f"{module_folder}{name}{style}" for name in ("quiz", "exercises")}:
+        return f'{attribute}="#{html.escape(prefix + anchor)}"'
+    book_folder = urljoin(book, "./")
+    relative = posixpath.relpath(path.removeprefix("file://"), book_folder.removeprefix("file://"))
+    relative += "/" if path.endswith("/") and relative != "." else ""
+    relative = "./" if relative == "." else relative
+    return f'{attribute}="{html.escape(relative + ("#" + anchor if anchor else ""))}"'
+
+
+def plan_book(course: Course, modules: list[Module], sources: list[PagePlan], lang: str, languages: list[str],
+              whole_course: bool) -> BookPlan:
+    """The book's own Markdown: a link to each module's page, which tells how to move the addresses of its text."""
     plan = BookPlan(course, modules[0], BOOK, lang, languages=list(languages), modules=modules,
-                    whole_course=whole_course)
+                    whole_course=whole_course, sources=sources)
     for module in modules:
-        for item in module.quiz or []:
-            if isinstance(item, Section):
-                plan.add_text(module, item.title[lang])
-                continue
-            for fragment in (item.title[lang], item.body[lang]):
-                plan.add_text(module, fragment)
-            for entries in item.lists.values():
-                for entry in entries:
-                    plan.add_text(module, entry.text[lang])
-            plan.add_text(module, item.explanation[lang])
-        for exercise in module.exercises or []:
-            for fragment in (exercise.title[lang], exercise.statement[lang], exercise.solution[lang]):
-                plan.add_text(module, fragment)
-            if exercise.criteria:
-                plan.add_text(module, exercise.criteria[lang])
+        page = "quiz.md" if module.quiz is not None else "exercises.md"
+        link = Fragment(f"[{module.number}]({f'{module.slug}/' if whole_course else ''}{page})", BOOK_LINK_LINE)
+        plan.module_links[module.number] = link
+        plan.add(link)
     return plan
 
 
@@ -116,18 +149,22 @@ def book_uri(course: Course, module: Module | None, lang: str, languages: Langua
     return f"{languages.prefix(lang)}{folder}/{BOOK}.md"
 
 
-def plan_books(courses: list[Course], languages: Languages) -> dict[str, BookPlan]:
-    """Each module's book and each course's, in every language."""
+def plan_books(courses: list[Course], languages: Languages, pages: dict[str, PagePlan]) -> dict[str, BookPlan]:
+    """Each module's book and each course's, in every language, from the module `pages` in every language."""
     plans: dict[str, BookPlan] = {}
     for course in courses:
         modules = [module for module in course.modules if has_book(module)]
         for lang in languages.codes:
+            sources = {module.number: [plan for plan in pages.values()
+                                       if plan.module is module and plan.lang == lang and plan.kind != BOOK]
+                       for module in modules}
             for module in modules:
-                plans[book_uri(course, module, lang, languages)] = plan_book(course, [module], lang,
-                                                                             languages.codes, False)
+                plans[book_uri(course, module, lang, languages)] = plan_book(
+                    course, [module], sources[module.number], lang, languages.codes, False)
             if modules:
-                plans[book_uri(course, None, lang, languages)] = plan_book(course, modules, lang, languages.codes,
-                                                                           True)
+                plans[book_uri(course, None, lang, languages)] = plan_book(
+                    course, modules, [plan for module in modules for plan in sources[module.number]], lang,
+                    languages.codes, True)
     return plans
 
 

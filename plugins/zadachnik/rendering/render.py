@@ -67,6 +67,8 @@ class PagePlan:
     languages: list[str] = field(default_factory=list)
     # The link to the module's problem book (see book.py), a piece of its own.
     book_link: Fragment | None = None
+    # Each piece's HTML once the page is assembled: the module's problem book takes its text from here.
+    rendered: list[str] | None = None
 
     def add(self, fragment: Fragment) -> None:
         self._index[id(fragment)] = len(self.pieces)
@@ -74,6 +76,11 @@ class PagePlan:
 
     def index(self, fragment: Fragment) -> int:
         return self._index[id(fragment)]
+
+    def rendered_pieces(self, page_html: str) -> list[str]:
+        """Each piece's HTML, in plan order, kept for the module's problem book."""
+        self.rendered = split_pieces(self, page_html)
+        return self.rendered
 
     @property
     def source(self) -> Path:
@@ -156,7 +163,7 @@ class Renderer:
     )
 
     def assemble(self, plan: PagePlan, page_html: str) -> str:
-        pieces = split_pieces(plan, page_html)
+        pieces = plan.rendered_pieces(page_html)
 
         def text(fragment: Fragment, block: bool = False) -> Markup:
             piece = pieces[plan.index(fragment)]
@@ -314,7 +321,7 @@ def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePla
     from zadachnik.rendering.book import add_book_links, plan_books
 
     add_book_links(plans.values())
-    plans.update(plan_books(courses, languages))
+    plans.update(plan_books(courses, languages, plans))
     return plans
 
 
