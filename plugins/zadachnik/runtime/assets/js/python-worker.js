@@ -344,13 +344,20 @@
     // Held here, so code that replaces names inside Pyodide's JavaScript API cannot swap the runner.
     handle = pyodide.runPython(`${IMPORT_RUNNER}zadachnik.python.pyrunner.handle`);
     // What the page keeps for its next worker: a snapshot just made, or one read from storage.
-    const kept = made || (snapshot && snapshot.from !== "memory" ? snapshot.bytes : null);
+    const kept = made || (started !== "fresh" && started !== "memory" ? snapshot.bytes : null);
     return { started, key, entry, scope: source.scope, made, kept };
   }
 
   // After `ready`: the page gets its copy, and a snapshot just made is stored for later pages.
   async function share(booted) {
-    if (booted.kept) send({ snapshot: { key: booted.key, bytes: booted.kept, engine: compiled } });
+    if (booted.kept) {
+      try {
+        send({ snapshot: { key: booted.key, bytes: booted.kept, engine: compiled } });
+      } catch {
+        // A browser that cannot hand a compiled WebAssembly module to the page: the snapshot alone still helps.
+        send({ snapshot: { key: booted.key, bytes: booted.kept, engine: null } });
+      }
+    }
     let where = "none";
     if (booted.made) where = await keep(booted.entry, booted.scope, booted.made);
     else if (booted.started !== "fresh") where = booted.started;
@@ -438,7 +445,7 @@
       boot(data.start).then((booted) => {
         send({ ready: true, started: booted.started, ms: Math.round(performance.now() - asked) });
         for (const job of waiting.splice(0)) run(job);
-        share(booted);
+        share(booted).catch((error) => console.info("Zadachnik: the Python snapshot was not kept.", String(error)));
       }, (error) => send({ failed: { reason: error.reason || "crashed", detail: String(error.message || error) } }));
     } else if (handle) {
       run(data);
