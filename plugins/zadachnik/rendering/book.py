@@ -2,10 +2,9 @@
 answer and solution at the back, as printed задачники have them; and the course's book, its modules' books one
 after another. The page needs no script and no storage: it is read and printed, in every language.
 
-A book is a generated page like the quiz (its plan holds the same pieces of author text, rendered by MkDocs in one
-pass) and is assembled by `Renderer.assemble` from templates/book.html. Its pages come after every quiz and
-exercises page of the build: a fragment that breaks a page breaks the module's own page first, whose source the
-message names.
+A book is a generated page assembled by `Renderer.assemble` from templates/book.html, like the quiz. Its author
+text is the text its modules' quiz and exercises pages rendered (see BookPlan): its pages come after all of those
+in the build, so a fragment that breaks a page breaks the module's own page, whose source the message names.
 """
 
 from __future__ import annotations
@@ -155,9 +154,10 @@ def plan_books(courses: list[Course], languages: Languages, pages: dict[str, Pag
     for course in courses:
         modules = [module for module in course.modules if has_book(module)]
         for lang in languages.codes:
-            sources = {module.number: [plan for plan in pages.values()
-                                       if plan.module is module and plan.lang == lang and plan.kind != BOOK]
-                       for module in modules}
+            sources: dict[int, list[PagePlan]] = {module.number: [] for module in modules}
+            for plan in pages.values():
+                if plan.course is course and plan.lang == lang and plan.kind != BOOK:
+                    sources[plan.module.number].append(plan)
             for module in modules:
                 plans[book_uri(course, module, lang, languages)] = plan_book(
                     course, [module], sources[module.number], lang, languages.codes, False)
