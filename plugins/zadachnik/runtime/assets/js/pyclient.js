@@ -32,7 +32,7 @@ export function retryButton(say, action = () => {}) {
   return button;
 }
 
-export async function gradeWithPython(spec, answer, lang) {
+export async function gradeWithPython(spec, answer, lang, conventions = null) {
   const runner = await startPython();
   if (spec.type === "code") {
     const request = { code: answer.code || "", tests: spec.tests, lang, time_limit: spec.time_limit };
@@ -43,7 +43,8 @@ export async function gradeWithPython(spec, answer, lang) {
     if (Array.isArray(output)) Object.defineProperty(verdict, "output", { value: output, enumerable: false });
     return verdict;
   }
-  return runner.call("checker", { source: spec.check, answer, lang }, CHECKER_TIME_LIMIT);
+  // The page's number conventions: the checker reads fields as the page and the build's check do.
+  return runner.call("checker", { source: spec.check, answer, lang, conventions }, CHECKER_TIME_LIMIT);
 }
 
 export async function runCode(spec, code) {
