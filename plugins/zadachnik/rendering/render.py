@@ -269,20 +269,6 @@ def field_answer(numeric_field: NumericField, lang: str) -> str:
     return shown if exact else f"≈ {shown}"
 
 
-def home_listing(courses: list[Course], lang: str, link: Any) -> str:
-    """Markdown for a home page: each course with its modules and their pages; `link(module, kind)` → URL."""
-    t = strings(lang)
-    lines = []
-    for course in courses:
-        lines.append(f"## {course.title[lang]}\n")
-        for module in course.modules:
-            pages = [f"[{t[kind]}]({link(course, module, kind)})" for kind in KINDS if module_has(module, kind)]
-            title = t["module"].format(number=module.number, title=module.title[lang])
-            lines.append(f"- {title} · {' · '.join(pages)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
 def files_page(module: Module) -> str:
     """The page that links the course files: the exercises page, or the quiz when there is none."""
     return "exercises" if module.exercises is not None else "quiz"
