@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -381,3 +382,12 @@ def test_package_files_enter_linked_folders(tmp_path) -> None:
     (assets / "vendor").symlink_to(tmp_path / "shared", target_is_directory=True)
     found = [path.relative_to(assets).as_posix() for path in package_files(assets)]
     assert found == ["vendor/katex/katex.min.css", "zadachnik.css"]
+
+
+def test_the_search_index_holds_formulas_as_their_tex(sample_site: Path) -> None:
+    """Search reads each formula as its TeX, never as KaTeX's markup (which would also bloat the index)."""
+    index = json.loads((sample_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    docs = [doc for doc in index["docs"] if doc["location"].startswith("rl-for-llm/12-infrastructure/quiz/")]
+    text = " ".join(doc["text"] for doc in docs)
+    assert docs and "\\frac" in text and "\\cdot" in text
+    assert "katex" not in text and "zq-math" not in text
