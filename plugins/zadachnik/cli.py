@@ -29,6 +29,14 @@ class CommandError(Exception):
     """A mistake in how the command was called: one line for the author, exit status 2."""
 
 
+def add_site_options(command: argparse.ArgumentParser) -> None:
+    """Where a command that reads course sources finds the site's settings."""
+    command.add_argument("--config", "-f", metavar="FILE", type=Path,
+                         help="the site's mkdocs.yml (default: the one beside or above EXERCISES_DIR)")
+    command.add_argument("--languages", metavar="CODES",
+                         help="site languages, comma-separated, instead of those in mkdocs.yml")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = parser.parse_args(argv)
@@ -65,10 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
             "without building the site. Prints the build's file:line messages; exits with 1 on any problem."))
     check.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, nargs="?",
                        help="the course sources (default: the exercises_dir of mkdocs.yml, or ./exercises)")
-    check.add_argument("--config", "-f", metavar="FILE", type=Path,
-                       help="the site's mkdocs.yml (default: the one beside or above EXERCISES_DIR)")
-    check.add_argument("--languages", metavar="CODES",
-                       help="site languages, comma-separated, instead of those in mkdocs.yml")
+    add_site_options(check)
     check.set_defaults(run=run_check)
 
     export = commands.add_parser(
@@ -84,10 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--language", required=True, metavar="CODE", help="the language of the questions, e.g. ru")
     export.add_argument("--out", "-o", metavar="DIR", type=Path, default=Path("."),
                         help="folder for the files (default: the current folder)")
-    export.add_argument("--config", "-f", metavar="FILE", type=Path,
-                        help="the site's mkdocs.yml (default: the one beside or above EXERCISES_DIR)")
-    export.add_argument("--languages", metavar="CODES",
-                        help="site languages, comma-separated, instead of those in mkdocs.yml")
+    add_site_options(export)
     export.set_defaults(run=run_export)
 
     pdf = commands.add_parser(
