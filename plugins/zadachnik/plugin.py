@@ -59,15 +59,14 @@ from zadachnik.runtime.shipping import (
     PROGRESS_MANIFEST,
     STYLESHEETS,
     language_search_files,
-    language_search_polyfills,
     missing_assets,
     offline_config_problems,
     offline_pyodide,
     offline_runtime,
     progress_manifest,
     runtime_script,
-    search_polyfills,
     site_assets,
+    site_polyfills,
 )
 
 log = get_plugin_logger(__name__)
@@ -101,8 +100,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
         if self.config.offline:
             check_offline_config(config)
-            config.extra["polyfills"] = search_polyfills(config.extra.get("polyfills", []))
-        config.extra["polyfills"] = language_search_polyfills(config.extra.get("polyfills", []), self.languages.codes)
+        config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,
+                                                   self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)
         keep_fonts_local(config)
         return config

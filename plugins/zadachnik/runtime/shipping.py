@@ -85,17 +85,17 @@ def runtime_script(offline: bool) -> tuple[str, str | None]:
     return (OFFLINE_SCRIPT, None) if offline else (RUNTIME_SCRIPT, "module")
 
 
-def search_polyfills(polyfills: list[str]) -> list[str]:
-    """mkdocs-material's offline plugin adds a Worker shim from a CDN for search on file:// pages: ours is
-    vendored, and preceded by a script that keeps the browser's own Worker for Python."""
-    kept = [url for url in polyfills if "iframe-worker" not in str(url)]
-    return [*kept, NATIVE_WORKER_SCRIPT, SEARCH_SHIM]
+def site_polyfills(polyfills: list[str], offline: bool, languages: list[str]) -> list[str]:
+    """The scripts Material loads in <head>, before its own bundle makes the search worker.
 
-
-def language_search_polyfills(polyfills: list[str], languages: list[str]) -> list[str]:
-    """The search wrapper last among the polyfills: on file:// it must wrap the iframe-worker shim's Worker, over
-    http the browser's. A one-language site has nothing to keep apart and gets no script."""
-    kept = [url for url in polyfills if str(url) != SEARCH_LANGUAGE_SCRIPT]
+    Offline, mkdocs-material's offline plugin adds a Worker shim from a CDN for search on file:// pages: ours is
+    vendored, and preceded by a script that keeps the browser's own Worker for Python. With several languages the
+    search wrapper comes last: on file:// it must wrap the shim's Worker, over http the browser's (a one-language
+    site has nothing to keep apart and gets no script)."""
+    kept = [url for url in polyfills if "iframe-worker" not in str(url) or not offline]
+    kept = [url for url in kept if str(url) != SEARCH_LANGUAGE_SCRIPT]
+    if offline:
+        kept = [*kept, NATIVE_WORKER_SCRIPT, SEARCH_SHIM]
     return [*kept, SEARCH_LANGUAGE_SCRIPT] if len(languages) > 1 else kept
 
 
