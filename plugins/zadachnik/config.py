@@ -19,5 +19,8 @@ class ZadachnikConfig(Config):
     # The site's own page words, per language: single words over the shipped ones (`en: {check: Submit}`), or a
     # whole language, as a mapping or the name of a YAML file (relative to mkdocs.yml) shaped like words/en.yml.
     words = opt.Type(dict, default={})
+    # The site gets our scripts and stylesheets minified (comments and indentation out); false ships them as the
+    # package has them, to read in the browser while debugging.
+    minify = opt.Type(bool, default=True)
     # A file in a module's files/ larger than this (bytes) gets a build warning.
     course_files_max_size = opt.Type(int, default=25 * 2**20)

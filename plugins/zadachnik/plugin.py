@@ -63,6 +63,7 @@ from zadachnik.runtime.shipping import (
     offline_config_problems,
     offline_pyodide,
     offline_runtime,
+    own_asset_text,
     progress_manifest,
     runtime_script,
     site_assets,
@@ -113,14 +114,14 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             files.append(File.generated(config, uri, content=plan.markdown()))
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
-        add_assets(files, config, with_python, offline=self.config.offline)
-        for uri, text in language_search_files(self.languages.codes):
+        add_assets(files, config, with_python, offline=self.config.offline, minify=self.config.minify)
+        for uri, text in language_search_files(self.languages.codes, minify=self.config.minify):
             files.append(File.generated(config, uri, content=text))
         # Course progress: module totals and pages, known here once every module page is a file.
         manifest = progress_manifest(self.courses, self.languages, lambda uri: files.get_file_from_path(uri).url)
         files.append(File.generated(config, PROGRESS_MANIFEST, content=manifest))
         if self.config.offline:
-            add_offline_files(files, config, with_python)
+            add_offline_files(files, config, with_python, minify=self.config.minify)
         prefetch_formulas(self.page_texts(files))
         self.files = files
         return files
@@ -338,16 +339,19 @@ def keep_fonts_local(config: MkDocsConfig) -> None:
         config.theme["font"] = False
 
 
-def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: bool) -> None:
+def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: bool, minify: bool) -> None:
     missing = missing_assets(with_python)
     if missing:
         raise PluginError(str(KatexUnavailable.missing(missing[0])))
     for folder, rel, dest in site_assets(with_python, offline):
-        files.append(File(rel, str(folder), config.site_dir, config.use_directory_urls, dest_uri=dest))
+        # Our own scripts and stylesheets go out minified (`minify: false` ships them as they are).
+        text = own_asset_text(folder, rel, minify)
+        files.append(File(rel, str(folder), config.site_dir, config.use_directory_urls, dest_uri=dest) if text is None
+                     else File.generated(config, dest, content=text))
 
 
-def add_offline_files(files: Files, config: MkDocsConfig, with_python: bool) -> None:
+def add_offline_files(files: Files, config: MkDocsConfig, with_python: bool, minify: bool) -> None:
     """The classic-script runtime, and for a site with Python, Pyodide embedded for file:// pages."""
-    files.append(File.generated(config, runtime_script(offline=True)[0], content=offline_runtime()))
+    files.append(File.generated(config, runtime_script(offline=True)[0], content=offline_runtime(minify)))
     if with_python:
-        files.append(File.generated(config, f"assets/zadachnik/{EMBED_NAME}", content=offline_pyodide()))
+        files.append(File.generated(config, f"assets/zadachnik/{EMBED_NAME}", content=offline_pyodide(minify)))

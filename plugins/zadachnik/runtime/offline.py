@@ -41,14 +41,15 @@ def classic_engine(module_text: str) -> str:
     return text
 
 
-def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str]) -> str:
-    """The classic script that carries Pyodide to a file:// page (loaded only on pages with Python)."""
+def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str], worker_script: str | None = None) -> str:
+    """The classic script that carries Pyodide to a file:// page (loaded only on pages with Python);
+    `worker_script` is the worker's code as the site ships it (the package's python-worker.js unless given)."""
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
     wasm = (pyodide_dir / "pyodide.asm.wasm").read_bytes()
     embed = {
         "worker": WORKER_PRELUDE + (pyodide_dir / "pyodide.js").read_text(encoding="utf-8") + "\n"
         + classic_engine((pyodide_dir / "pyodide.asm.mjs").read_text(encoding="utf-8")) + "\n"
-        + WORKER_SCRIPT.read_text(encoding="utf-8"),
+        + (worker_script if worker_script is not None else WORKER_SCRIPT.read_text(encoding="utf-8")),
         "indexURL": INDEX_URL,
         # Only the standard library is used: no packages to describe.
         "lock": {"info": lock["info"], "packages": {}},

@@ -13,7 +13,8 @@ from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
 from zadachnik.runtime.bundle import bundle
-from zadachnik.runtime.offline import pyodide_embed
+from zadachnik.runtime.minify import MinifyError, minify_css, minify_js
+from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
 from zadachnik.runtime.vendored import missing_files
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -68,15 +69,35 @@ def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]
     return shipped
 
 
-def offline_runtime() -> str:
-    """The page runtime as one classic script: browsers refuse ES modules from file://."""
-    return bundle(ASSETS / "js", "zadachnik.js")
+def minified(name: str, text: str) -> str:
+    """One of our own scripts or stylesheets as the site gets it (`name` ends in .js or .css)."""
+    try:
+        return minify_css(text) if name.endswith(".css") else minify_js(text)
+    except MinifyError as error:
+        raise MinifyError(f"{name}: {error}") from None
 
 
-def offline_pyodide() -> str:
+def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:
+    """The site's copy of one of our own scripts or stylesheets, minified; None for a file shipped as it is
+    (the vendored libraries, the Python modules, and everything with `minify: false`)."""
+    if not minify or folder != ASSETS or rel.startswith("vendor/") or not rel.endswith((".js", ".css")):
+        return None
+    return minified(rel, (folder / rel).read_text(encoding="utf-8"))
+
+
+def offline_runtime(minify: bool = True) -> str:
+    """The page runtime as one classic script: browsers refuse ES modules from file://. Bundled from the
+    readable modules (the bundler reads their import lines), then minified as a whole."""
+    script = bundle(ASSETS / "js", "zadachnik.js")
+    return minified("zadachnik.bundle.js", script) if minify else script
+
+
+def offline_pyodide(minify: bool = True) -> str:
     """Pyodide and the worker's Python modules in one script, for pages opened from disk."""
     sources = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in PYTHON_MODULES}
-    return pyodide_embed(ASSETS / "vendor" / "pyodide", sources)
+    worker = WORKER_SCRIPT.read_text(encoding="utf-8")
+    return pyodide_embed(ASSETS / "vendor" / "pyodide", sources,
+                         minified(WORKER_SCRIPT.name, worker) if minify else worker)
 
 
 def runtime_script(offline: bool) -> tuple[str, str | None]:
@@ -99,13 +120,15 @@ def site_polyfills(polyfills: list[str], offline: bool, languages: list[str]) ->
     return [*kept, SEARCH_LANGUAGE_SCRIPT] if len(languages) > 1 else kept
 
 
-def language_search_files(languages: list[str]) -> list[tuple[str, str]]:
+def language_search_files(languages: list[str], minify: bool = True) -> list[tuple[str, str]]:
     """(place in the site, text) of the search wrapper: one line of data (the default language, at the site's root,
     and the others, each in its folder), then the package's file as it is. Nothing for a one-language site."""
     if len(languages) < 2:
         return []
     data = json.dumps({"default": languages[0], "others": languages[1:]}, ensure_ascii=True)
     script = (ASSETS / "js" / "search-lang.js").read_text(encoding="utf-8")
+    if minify:
+        script = minified("js/search-lang.js", script)
     return [(SEARCH_LANGUAGE_SCRIPT, f"window.__zqSearchLanguages = {data};\n{script}")]
 
 
