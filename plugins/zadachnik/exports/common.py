@@ -113,6 +113,9 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                 continue
             export.notes.append(f"{question.id}: its checker (Python) cannot travel: exported with its plain key, "
                                 "which accepts only what the key does")
+        if question.hints:
+            export.notes.append(f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and QTI "
+                                "have none, and leave them out")
         export.questions.append(question)
     return export
 

@@ -64,6 +64,9 @@ def question_elements(export: ModuleExport, question: Question) -> list[etree.El
         elements = [matching(export, question)]
     else:
         raise ValueError(f"question {question.id}: no Moodle type for '{auto_type}'")
+    # The hints, in order, for Moodle's interactive behaviour to show one after each wrong try.
+    for hint in question.hints:
+        text(etree.SubElement(elements[0], "hint", format="html"), export.text.html(hint[export.lang].markdown))
     if question.type == "mixed":
         label = export.words["explanation_label"]
         elements.append(essay(export, question, f"{export.name(question)}: {label}", f"{question.id}-explanation",
@@ -90,7 +93,7 @@ def multichoice(export: ModuleExport, question: Question, key: ChoiceKey) -> etr
     auto_type, _ = auto_part(question)
     markers = export.markers(question, "options")
     etree.SubElement(element, "single").text = "true" if auto_type == "single" else "false"
-    etree.SubElement(element, "shuffleanswers").text = "false"
+    etree.SubElement(element, "shuffleanswers").text = "true" if question.shuffle else "false"
     # The site's markers: 1, 2, … or A, B, …
     etree.SubElement(element, "answernumbering").text = "123" if markers[0].isdigit() else "ABCD"
     etree.SubElement(element, "showstandardinstruction").text = "0"
@@ -137,7 +140,7 @@ def cloze(export: ModuleExport, question: Question) -> etree.Element:
 
 def matching(export: ModuleExport, question: Question) -> etree.Element:
     element = header(export, question, "matching", export.name(question), question.id, export.body(question))
-    etree.SubElement(element, "shuffleanswers").text = "false"
+    etree.SubElement(element, "shuffleanswers").text = "true" if question.shuffle else "false"
     for name in ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback"):
         text(etree.SubElement(element, name, format="html"), "")
     pairs = matching_pairs(auto_part(question)[1])

@@ -242,7 +242,8 @@ def choice_declaration(export: ModuleExport, question: Question, auto_type: str,
 
 def choice_interaction(export: ModuleExport, question: Question, auto_type: str) -> etree.Element:
     markers = export.markers(question, "options")
-    interaction = etree.Element(q("choiceInteraction"), responseIdentifier="RESPONSE", shuffle="false",
+    interaction = etree.Element(q("choiceInteraction"), responseIdentifier="RESPONSE",
+                                shuffle="true" if question.shuffle else "false",
                                 maxChoices="1" if auto_type == "single" else str(len(markers)))
     for marker in markers:
         choice = content("simpleChoice", export.text.tree(entry_markdown(export, question, "options", marker)))
@@ -325,7 +326,8 @@ def matching_declaration(key) -> etree.Element:
 
 def match_interaction(export: ModuleExport, question: Question) -> etree.Element:
     items, options = export.markers(question, "items"), export.markers(question, "options")
-    interaction = etree.Element(q("matchInteraction"), responseIdentifier="RESPONSE", shuffle="false",
+    interaction = etree.Element(q("matchInteraction"), responseIdentifier="RESPONSE",
+                                shuffle="true" if question.shuffle else "false",
                                 maxAssociations=str(len(items)))
     for part, prefix, match_max in (("items", "I-", "1"), ("options", "O-", str(len(items)))):
         match_set = etree.SubElement(interaction, q("simpleMatchSet"))
@@ -334,6 +336,8 @@ def match_interaction(export: ModuleExport, question: Question) -> etree.Element
                                                                                        marker)))
             choice.set("identifier", identifier(prefix, marker))
             choice.set("matchMax", match_max)
+            if question.shuffle and part == "items":
+                choice.set("fixed", "true")  # as on the site: only the right-hand column is shuffled
             match_set.append(choice)
     return interaction
 

@@ -17,13 +17,15 @@ from typing import Any
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
+from zadachnik.reading.hints import HINTS, merged_hints, split_hints
+from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
 from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
 LIST_PARTS = ("options", "items", "fields")
-_PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria):\s*$")
+_PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria|hints):\s*$")
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -60,6 +62,11 @@ class Question:
     lists: ListParts
     key: Any
     checker: Checker | None = None
+    # Shown one at a time before the explanation: hint n in every language (see hints.py).
+    hints: list[Localized] = field(default_factory=list)
+    # None until the module's defaults are applied (shuffle.settle).
+    shuffle: bool | None = None
+    hint_note: bool | None = None
 
     @property
     def python(self) -> bool:
@@ -207,7 +214,7 @@ class Loader:
                             "add module.yml with 'number:' and 'title:' per language")
             )
             return None
-        loaded = self.yaml_file(meta, ("number", "title", "values"))
+        loaded = self.yaml_file(meta, ("number", "title", "values", *QUESTION_OPTIONS))
         if loaded is None:
             return None
         data, lines = loaded
@@ -225,12 +232,23 @@ class Loader:
         ids: dict[str, tuple[Path, int]] = {}
         if quiz.is_file():
             module.quiz = self.quiz_file(quiz, ids)
+            self.settle_questions(module, meta, data, lines)
         if exercises.is_file():
             module.exercises = self.exercises_file(exercises, ids)
         if "values" in data:
             self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1)
         self.resolve_references(module)
         return module
+
+    def settle_questions(self, module: Module, meta: Path, data: dict[str, Any], lines: dict[KeyPath, int]) -> None:
+        """module.yml's shuffle and hint_note for questions that say nothing, and each question's `[[option:B]]`."""
+        try:
+            defaults = module_options(data, self.shown(meta), lines)
+        except SourceError as error:
+            self.errors.append(error)
+            return
+        for question in module.questions:
+            self.errors.extend(settle(question, defaults, self.shown(module.path / QUIZ_FILE)))
 
     def resolve_references(self, module: Module) -> None:
         """`[[E1]]` in author text becomes the target's label in the page's language, linked to its anchor
@@ -380,7 +398,7 @@ def module_fragments(module: Module):
             texts = [item.title]
         else:
             entries = [entry.text for listed in item.lists.values() for entry in listed]
-            texts = [item.title, item.body, item.explanation, *entries]
+            texts = [item.title, item.body, item.explanation, *item.hints, *entries]
         quiz.extend(pair for text in texts for pair in text.items())
     exercises: list[tuple[str, Fragment]] = []
     for exercise in module.exercises or []:
@@ -440,7 +458,8 @@ def referring_fragments(module: Module) -> Iterator[tuple[str, Path, str, Fragme
             texts = [(item.title, False)]
         else:
             entries = [(entry.text, False) for listed in item.lists.values() for entry in listed]
-            texts = [(item.title, False), (item.body, True), (item.explanation, True), *entries]
+            texts = [(item.title, False), (item.body, True), (item.explanation, True),
+                     *((hint, True) for hint in item.hints), *entries]
         for text, linked in texts:
             for lang, fragment in text.items():
                 yield "quiz", quiz_source, lang, fragment, linked
@@ -475,7 +494,8 @@ def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> Sou
 
 def question_keys(types: dict[str, QuestionType]) -> tuple[str, ...]:
     """Every key a question's YAML may have, whatever its type."""
-    keys = ("type", "auto", "check", "wrong", *(key for qtype in types.values() for key in qtype.keys))
+    keys = ("type", "auto", "check", "wrong", *QUESTION_OPTIONS,
+            *(key for qtype in types.values() for key in qtype.keys))
     return tuple(dict.fromkeys(keys))
 
 
@@ -629,27 +649,41 @@ class BlockReader:
         # Checkers replace a type's own grading; a mixed question's auto part is graded by its own rules.
         checker_keys = ("check", "wrong") if qtype.auto and not qtype.python and qtype.name != "mixed" else ()
         try:
-            allowed = ("type", *qtype.allowed_keys(data), *checker_keys)
+            allowed = ("type", *qtype.allowed_keys(data), *checker_keys, *QUESTION_OPTIONS)
             list_parts = qtype.parts_for(data)
         except Invalid as problem:
             raise self.invalid(problem) from None
         for key in data:
             if key not in allowed:
                 raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
-        texts = self.language_parts(list_parts, ("explanation",), ("explanation",))
+        texts = self.language_parts(list_parts, ("explanation", HINTS), ("explanation",))
         lists = self.merged_lists(texts, list_parts)
+        hints = self.hints(texts)
         try:
             key = qtype.build(data, lists, tuple(self.languages))
             checker = self.checker(qtype, data)
         except Invalid as problem:
             raise self.invalid(problem) from None
-        return Question(
+        question = Question(
             id=question_id, qtype=qtype, line=self.block.line, section=section,
             title={lang: parts.title for lang, parts in texts.items()},
             body={lang: parts.body for lang, parts in texts.items()},
             explanation={lang: parts.texts["explanation"] for lang, parts in texts.items()},
-            lists=lists, key=key, checker=checker,
+            lists=lists, key=key, checker=checker, hints=hints,
         )
+        check_question_options(question, data, self.shown, self.line_of)
+        return question
+
+    def hints(self, texts: dict[str, LanguageText]) -> list[Localized]:
+        """Each language's numbered `hints:`, hint n in every language."""
+        wrapped = bool(self.block.langs)
+        per_lang = {lang: split_hints(parts.texts[HINTS], self.shown, f"the '{lang}'" if wrapped else "the")
+                    if HINTS in parts.texts else None for lang, parts in texts.items()}
+        part_lines = {lang_block.lang: lang_block.line for lang_block in self.block.langs}
+        for lang, parts in texts.items():
+            if HINTS in parts.texts:
+                part_lines[lang] = parts.texts[HINTS].line
+        return merged_hints(per_lang, part_lines, self.shown)
 
     def checker(self, qtype: QuestionType, data: dict[str, Any]) -> Checker | None:
         if "check" not in data:

@@ -122,6 +122,8 @@ def plan_page(course: Course, module: Module, kind: str, lang: str, languages: l
                 for entries in item.lists.values():
                     for entry in entries:
                         plan.add(entry.text[lang])
+                for hint in item.hints:
+                    plan.add(hint[lang])
                 plan.add(item.explanation[lang])
     else:
         for exercise in module.exercises or []:
@@ -252,14 +254,20 @@ def tolerance_text(numeric_field: NumericField, lang: str) -> str:
     return "; ".join(parts) or t["exact"]
 
 
-def answer_text(question: Question, lang: str) -> str:
-    """The answer key in words, shown above the explanation."""
+def answer_text(question: Question, lang: str) -> Markup:
+    """The answer key in words, shown above the explanation: each option as the element a shuffled question's
+    page labels with the option's shown label (shuffle.js), the author's marker otherwise."""
     key: Any = question.key.key if isinstance(question.key, MixedKey) else question.key
+
+    def option(marker: str) -> str:
+        marker = html.escape(marker)
+        return f'<span class="zq-option-ref" data-zq-option-ref="{marker}">{marker}</span>'
+
     if hasattr(key, "correct"):
-        return ", ".join(key.correct)
+        return Markup(", ".join(option(marker) for marker in key.correct))
     if hasattr(key, "pairs"):
-        return "; ".join(f"{item} → {option}" for item, option in key.pairs.items())
-    return ""
+        return Markup("; ".join(f"{html.escape(item)} → {option(marker)}" for item, marker in key.pairs.items()))
+    return Markup("")
 
 
 def field_answer(numeric_field: NumericField, lang: str) -> str:

@@ -44,6 +44,7 @@ const KINDS = {
   boolean: (value) => typeof value === "boolean",
   texts: (value) => Array.isArray(value) && value.every((item) => typeof item === "string"),
   numbers: (value) => Array.isArray(value) && value.every((item) => typeof item === "number"),
+  count: (value) => Number.isInteger(value) && value >= 0,
   list: Array.isArray,
   // Any word: graders may add statuses, and an unknown one is shown as it is, never thrown on.
   status: (value) => typeof value === "string" && value.length > 0,
@@ -68,7 +69,7 @@ export function verdictProblem(verdict) {
   if (!KINDS.status(verdict.status)) return { field: "verdict.status", expected: "status" };
   const problem = fieldsProblem(verdict, {
     score: "number", fields: "object", missing: "texts", wrong: "texts", tests: "list", error: "object",
-    timeout: "number", message: "text", precision: "boolean",
+    timeout: "number", message: "text", precision: "boolean", hints: "count",
   }, "verdict.");
   if (problem) return problem;
   for (const [id, result] of Object.entries(verdict.fields || {})) {
@@ -91,7 +92,8 @@ export function verdictProblem(verdict) {
 // What every entry must look like, whatever its question; a question's type adds its answer's shape.
 export function entryProblem(entry) {
   if (!isObject(entry)) return { field: "", expected: "object" };
-  const problem = fieldsProblem(entry, { v: "number", t: "number", notes: "text", reveals: "object" }, "");
+  // hints: how many of the question's hints are open (hints.js).
+  const problem = fieldsProblem(entry, { v: "number", t: "number", notes: "text", reveals: "object", hints: "count" }, "");
   if (problem) return problem;
   if (entry.answer !== undefined && entry.answer !== null && !isObject(entry.answer)) {
     return { field: "answer", expected: "object" };

@@ -104,6 +104,11 @@ function questionMessage(say, verdict) {
   if (verdict.timeout) return say("stopped_after", { seconds: verdict.timeout });
   if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: describeError(verdict.error, say) });
   if (verdict.message) return `${say(verdict.status)} ${verdict.message}`;
+  // A question with hint_note: the hints that were open when it was answered right.
+  if (verdict.status === "correct" && verdict.hints > 0) {
+    const one = new Intl.PluralRules(document.documentElement.lang || "en").select(verdict.hints) === "one";
+    return say(one ? "correct_after_hints_one" : "correct_after_hints", { count: verdict.hints });
+  }
   if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
   if (verdict.status === "wrong" && verdict.wrong) return say("wrong_items", { items: verdict.wrong.join(", ") });
   return say(verdict.status);
@@ -144,6 +149,13 @@ class Page {
     this.noticeSetAside();
     this.setupTools();
     this.updateProgress();
+    this.extras();
+  }
+
+  // What only some pages have, loaded only there: shuffled options, hints.
+  async extras() {
+    if (this.root.querySelector("[data-zq-shuffle]")) (await import("./shuffle.js")).setup(this, store);
+    if (this.root.querySelector("[data-zq-hints]")) (await import("./hints.js")).setup(this, store);
   }
 
   // Started as soon as the page opens, so Python is ready by the time the learner checks.
@@ -309,6 +321,7 @@ class Page {
     }
     if (notes && typing === notes) element.zqPending = true;
     else if (notes) notes.value = typeof entry.notes === "string" ? entry.notes : "";
+    if (element.zqShowHints) element.zqShowHints(entry);
     const reveals = entry.reveals || {};
     for (const details of element.querySelectorAll("details[data-zq-reveal]")) {
       details.open = Boolean(reveals[details.dataset.zqReveal]);
@@ -348,6 +361,7 @@ class Page {
     }
     // The learner may have edited while Python was busy: that verdict no longer belongs to the answer.
     if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return;
+    if ("zqHintNote" in question.dataset) verdict.hints = question.querySelectorAll("[data-zq-hint]:not([hidden])").length;
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
     this.updateProgress();

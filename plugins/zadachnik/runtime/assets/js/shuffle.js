@@ -1,0 +1,76 @@
+// Shuffled options (`shuffle: true`): each learner sees a question's options, or a matching question's right-hand
+// column, in an order of their own, from their seed and the question's id: the same in every language and after
+// reload. The labels shown follow that order (A, B, … or 1, 2, … as the author marked them), and so does every
+// `[[option:B]]` of the text and the revealed answer; inputs keep the author's markers as their values, so saved
+// answers point at the options, never at places.
+import { generator, learnerSeed } from "./seed.js";
+
+// The author's markers in a fresh order (Fisher–Yates).
+export function shuffledOrder(keys, seed, course, module, id) {
+  const random = generator(`${seed}/${course}/${module}/${id}`);
+  const order = [...keys];
+  for (let index = order.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [order[index], order[other]] = [order[other], order[index]];
+  }
+  return order;
+}
+
+// The author's markers in their order: they are sequential (A, B, … or 1, 2, …; the build checks it).
+function authorOrder(keys) {
+  const position = (key) => (/^\d+$/.test(key) ? Number(key) : key.charCodeAt(0) - 64);
+  return [...keys].sort((a, b) => position(a) - position(b));
+}
+
+function relabel(element, label) {
+  const name = element.getAttribute("aria-label");
+  if (name) element.setAttribute("aria-label", name.replace(/^[^.]*\./, `${label}.`));
+}
+
+// Puts `items` (each an element with its marker `keyOf(item)`) in `order` after what precedes them in `parent`.
+function reorder(parent, items, keyOf, order) {
+  const byKey = new Map(items.map((item) => [keyOf(item), item]));
+  for (const key of order) if (byKey.has(key)) parent.append(byKey.get(key));
+}
+
+export function shuffleQuestion(question, seed, course, module) {
+  const choices = [...question.querySelectorAll(".zq-option")];
+  const listed = [...question.querySelectorAll("[data-zq-choice]")];
+  const keys = authorOrder(choices.length ? choices.map((label) => label.querySelector("input").value)
+    : listed.map((item) => item.dataset.zqChoice));
+  if (!keys.length) return;
+  const order = shuffledOrder(keys, seed, course, module, question.dataset.zqQuestion);
+  const numbered = /^\d/.test(keys[0]);
+  const shown = new Map(order.map((key, index) => [key, numbered ? String(index + 1) : String.fromCharCode(65 + index)]));
+  if (choices.length) {
+    reorder(choices[0].parentElement, choices, (label) => label.querySelector("input").value, order);
+    for (const label of choices) {
+      const input = label.querySelector("input");
+      label.querySelector(".zq-marker").textContent = `${shown.get(input.value)}.`;
+      relabel(input, shown.get(input.value));
+    }
+  } else {
+    reorder(listed[0].parentElement, listed, (item) => item.dataset.zqChoice, order);
+    for (const item of listed) item.querySelector(".zq-marker").textContent = `${shown.get(item.dataset.zqChoice)}.`;
+    for (const select of question.querySelectorAll("[data-zq-select]")) {
+      const options = [...select.options].filter((option) => option.value);
+      reorder(select, options, (option) => option.value, order);
+      for (const option of options) {
+        option.textContent = shown.get(option.value);
+        relabel(option, shown.get(option.value));
+      }
+    }
+  }
+  for (const reference of question.querySelectorAll("[data-zq-option-ref]")) {
+    const label = shown.get(reference.dataset.zqOptionRef);
+    if (label) reference.textContent = label;
+  }
+  question.dataset.zqShuffled = order.join(" ");
+}
+
+export function setup(page, store) {
+  const seed = learnerSeed(store);
+  for (const question of page.root.querySelectorAll("[data-zq-shuffle]")) {
+    shuffleQuestion(question, seed, page.course, page.module);
+  }
+}
