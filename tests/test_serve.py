@@ -5,6 +5,7 @@ disk between processes)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURE_SITE, build_site, copy_site
 from zadachnik.rendering.mathtex import shared_katex
 
@@ -69,3 +71,94 @@ def test_serve_rebuilds_when_an_exercise_source_changes(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+class Serving:
+    """Builds of one site as `mkdocs serve` makes them: one process, the plugin kept, the config read again."""
+
+    def __init__(self, site: Path, out: Path):
+        from mkdocs.config import load_config
+
+        self.site, self.out = site, out
+        self.config = load_config(config_file=str(site / "mkdocs.yml"), site_dir=str(out), strict=True)
+        self.config.plugins.on_startup(command="serve", dirty=False)
+        self.plugin = self.config.plugins["zadachnik"]
+
+    def build(self) -> None:
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        build(load_config(config_file=str(self.site / "mkdocs.yml"), site_dir=str(self.out), strict=True))
+
+    def close(self) -> None:
+        self.config.plugins.on_shutdown()
+
+
+def two_module_site(tmp_path: Path) -> Path:
+    """The fixture site with a second module, so that an edit to one leaves the other as it was."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    second = site / "exercises/demo/02-more"
+    shutil.copytree(site / "exercises/demo/01-basics", second)
+    meta = second / "module.yml"
+    meta.write_text(meta.read_text().replace("number: 1", "number: 2"))
+    return site
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    # The sitemap's archive carries its time of writing; its text is compared instead.
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
+            if path.is_file() and path.suffix != ".gz"}
+
+
+def test_rebuild_after_an_edit_writes_what_a_fresh_build_writes(tmp_path: Path, monkeypatch) -> None:
+    from zadachnik.rendering.render import Renderer
+
+    site = two_module_site(tmp_path)
+    assembled: list[str] = []
+    assemble = Renderer.assemble
+    monkeypatch.setattr(Renderer, "assemble",
+                        lambda self, plan, html: assembled.append(f"{plan.lang}:{plan.module.slug}:{plan.kind}")
+                        or assemble(self, plan, html))
+    serving = Serving(site, tmp_path / "served")
+    try:
+        serving.build()
+        quiz = site / "exercises/demo/02-more/quiz.md"
+        quiz.write_text(quiz.read_text().replace("What is $2+2$?", "What is the sum $2+2$?"))
+        assembled.clear()
+        serving.build()
+        read_again = {module.slug for module in serving.plugin.kept_modules.fresh}
+    finally:
+        serving.close()
+    assert read_again == {"02-more"}
+    # Only the edited module's pages and books, and the course's book, were assembled again.
+    assert assembled and all(":02-more:" in page or page.endswith(":book") for page in assembled), assembled
+    assert not any(":01-basics:quiz" in page or ":01-basics:exercises" in page for page in assembled)
+    # A new process builds the edited sources from nothing.
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "fresh")],
+                   cwd=site, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)
+    served, fresh = site_files(tmp_path / "served"), site_files(tmp_path / "fresh")
+    assert served.keys() == fresh.keys()
+    different = [name for name in fresh if served[name] != fresh[name]]
+    assert not different, different
+    assert "What is the sum" in (tmp_path / "served/en/demo/02-more/quiz/index.html").read_text()
+
+
+def test_rebuild_reports_a_broken_module_until_it_is_mended(tmp_path: Path, caplog) -> None:
+    from mkdocs.exceptions import Abort
+
+    site = two_module_site(tmp_path)
+    quiz = site / "exercises/demo/02-more/quiz.md"
+    text = quiz.read_text()
+    serving = Serving(site, tmp_path / "served")
+    try:
+        serving.build()
+        quiz.write_text(text.replace("/// question | Q2", "/// question | Q1", 1))
+        for _ in range(2):  # a failed build keeps nothing: the problem is found again
+            caplog.clear()
+            with pytest.raises(Abort):
+                serving.build()
+            assert "exercises/demo/02-more/quiz.md:35: the id 'Q1' is already used" in caplog.text
+        quiz.write_text(text)
+        serving.build()
+    finally:
+        serving.close()

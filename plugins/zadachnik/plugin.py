@@ -4,6 +4,7 @@ the public zadachnik.mathtex, that imports MkDocs: the stages hand it data, and 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.reading.coursefiles import zip_course_files
-from zadachnik.reading.model import Course, load_courses
+from zadachnik.reading.model import Course, Module
+from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.home import (
     UnclosedCourseList,
     course_list,
@@ -43,6 +45,7 @@ from zadachnik.rendering.mathtex import (
     shared_katex,
 )
 from zadachnik.rendering.nav import NavTypes, language_nav
+from zadachnik.rendering.pagecache import PageCache, site_digest
 from zadachnik.rendering.render import (
     MissingPiece,
     PagePlan,
@@ -84,10 +87,15 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.files: Files | None = None
         self.zips: dict[str, File] = {}
         self.full_content = ""
+        # Kept between `mkdocs serve` rebuilds, as the plugin is (see on_startup).
+        self.serving = False
+        self.page_cache = PageCache()
+        self.kept_modules = KeptModules()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4).
-        pass
+        # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4), and with it
+        # what a rebuild can take from the build before: unchanged modules and pages.
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.languages = Languages(list(self.config.languages))
@@ -122,6 +130,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         files.append(File.generated(config, PROGRESS_MANIFEST, content=manifest))
         if self.config.offline:
             add_offline_files(files, config, with_python, minify=self.config.minify)
+        if self.serving:
+            self.page_cache.start(self.plans, self.site_digest(files, config), self.courses)
         prefetch_formulas(self.page_texts(files))
         self.files = files
         return files
@@ -141,6 +151,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.math_log.errors.clear()
+        if self.page_cache.unchanged(page.file.src_uri):
+            return ""  # on_page_content takes the page as the last build left it: nothing to convert
         return self.with_course_lists(markdown, page)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -150,11 +162,16 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             return html
         if plan.course_files is not None:
             plan.files_link = get_relative_url(self.zips[plan.course_files.archive_name].url, page.url)
+        page.toc = get_toc(toc_tokens(plan))  # type: ignore[arg-type]
+        kept = self.page_cache.unchanged(page.file.src_uri)
+        if kept is not None:
+            plan.rendered = kept.rendered
+            return kept.content
         try:
             content = self.renderer.assemble(plan, html)
         except MissingPiece as missing:
             raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
-        page.toc = get_toc(toc_tokens(plan))  # type: ignore[arg-type]
+        self.page_cache.keep(page.file.src_uri, content, plan.rendered)
         return content
 
     @event_priority(100)
@@ -198,6 +215,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def on_shutdown(self) -> None:
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
         shared_katex().close()
+        # MkDocs keeps this instance for the process: a later build there starts afresh.
+        self.serving = False
+        self.page_cache, self.kept_modules = PageCache(), KeptModules()
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         if self.exercises_dir.is_dir():
@@ -213,11 +233,15 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             return str(path)
 
     def load_courses(self) -> list[Course]:
+        """The courses, read and checked; under `mkdocs serve`, only the modules an edit changed."""
         try:
-            courses = load_courses(self.exercises_dir, self.languages.codes, self.base)
-            problems = check_answer_keys(courses, self.languages.codes, self.shown)
+            courses, fresh = self.kept_modules.load(self.exercises_dir, self.languages.codes, self.base,
+                                                    remember=self.serving)
+            problems = check_answer_keys(changed_only(courses, fresh), self.languages.codes, self.shown)
             if problems:
                 raise SourceErrors(problems)
+            if self.serving:
+                self.kept_modules.keep()
             return courses
         except SourceErrors as problems:
             raise PluginError(
@@ -254,12 +278,19 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                                            unclosed.index)
             raise PluginError(f"Zadachnik: {problem}") from None
 
+    def site_digest(self, files: Files, config: MkDocsConfig) -> str:
+        settings = {"plugin": dict(self.config), "mdx": config.mdx_configs, "urls": config.use_directory_urls,
+                    "extensions": [str(name) for name in config.markdown_extensions if isinstance(name, str)]}
+        return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
+                           self.languages.codes)
+
     def page_texts(self, files: Files) -> Iterator[str]:
         """Each page's Markdown in build order: a generated page's pieces, a hand-written page's file."""
         for file in files.documentation_pages():
             plan = self.plans.get(file.src_uri)
             if plan is not None:
-                yield from (piece.markdown for piece in plan.pieces)
+                if not self.page_cache.unchanged(file.src_uri):
+                    yield from (piece.markdown for piece in plan.pieces)
             elif file.abs_src_path:
                 yield file.content_string
 
@@ -314,6 +345,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             link = target.url if target is not None else self.languages.prefix(lang)
             result.append({"name": language_name(lang), "link": link or "./", "lang": lang})
         return result
+
+
+def changed_only(courses: list[Course], fresh: list[Module]) -> list[Course]:
+    """The courses with only the modules read afresh, for the checks: the others passed them unchanged."""
+    read = {id(module) for module in fresh}
+    return [replace(course, modules=[module for module in course.modules if id(module) in read]) for course in courses]
 
 
 def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:
