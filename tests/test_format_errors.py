@@ -253,7 +253,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "anwser: B",
             "anwser",
-            "did you mean 'answer'? allowed here: type, answer, check, wrong",
+            "did you mean 'answer'? allowed here: type, answer, check, wrong, shuffle, hint_note, variants",
         ),
         (
             "type: multiple\nanswer: [A, B]\nscorring: net-correct",
@@ -261,7 +261,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "scorring: net-correct",
             "scorring",
-            "did you mean 'scoring'? allowed here: type, answer, scoring, check, wrong",
+            "did you mean 'scoring'? allowed here: type, answer, scoring, check, wrong, shuffle, hint_note, variants",
         ),
         (
             "type: numeric\nfeilds:\n  x: {answer: 1}",
@@ -269,7 +269,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_NUMERIC,
             "feilds:",
             "feilds",
-            "did you mean 'fields'? allowed here: type, fields, check, wrong",
+            "did you mean 'fields'? allowed here: type, fields, check, wrong, shuffle, hint_note, variants",
         ),
         (
             "type: single\nanswer: B\npoints: 3",
@@ -277,7 +277,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             EN_SINGLE,
             "points: 3",
             "points",
-            "allowed here: type, answer, check, wrong",
+            "allowed here: type, answer, check, wrong, shuffle, hint_note, variants",
         ),
         (
             "type: open\nanswer: B",
@@ -285,7 +285,7 @@ def test_unknown_key_in_numeric_field_in_flow_style_is_on_the_fields_line(tmp_pa
             "Why?\n\nexplanation:\nBecause.",
             "answer: B",
             "answer",
-            "allowed here: type",
+            "allowed here: type, shuffle, hint_note, variants",
         ),
     ],
     ids=["anwser", "scorring", "feilds", "no-close-match", "open-has-no-answer"],

@@ -6,6 +6,7 @@ language: a rounding that falls outside its tolerance, or a key the grader can't
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from zadachnik.checking.grading import grade
@@ -21,7 +22,7 @@ def check_answer_keys(courses: list[Course], languages: list[str], shown: callab
         for course in courses:
             for module in course.modules:
                 for question in module.questions:
-                    problem = check_question(question, languages, module.path / "quiz.md", shown)
+                    problem = check_variants(question, languages, module.path / "quiz.md", shown)
                     if problem is not None:
                         problems.append(problem)
     finally:
@@ -29,6 +30,18 @@ def check_answer_keys(courses: list[Course], languages: list[str], shown: callab
         # (`mkdocs serve` lives on between builds).
         stop_runner()
     return problems
+
+
+def check_variants(question: Question, languages: list[str], path: Path, shown: callable) -> SourceError | None:
+    """A question, or each of its variants as a question of its own: the first variant that fails is named."""
+    if question.variants is None:
+        return check_question(question, languages, path, shown)
+    for item, concrete in zip(question.variants.items, question.variant_questions, strict=True):
+        problem = check_question(concrete, languages, path, shown)
+        if problem is not None:
+            return replace(problem, message=f"variant {item.number} of {question.id} (seed {item.seed}): "
+                                            f"{problem.message}")
+    return None
 
 
 def check_question(question: Question, languages: list[str], path: Path, shown: callable) -> SourceError | None:

@@ -7,9 +7,10 @@ nothing but numbers, the four operations, powers and a few named functions can e
 from __future__ import annotations
 
 import ast
+import difflib
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
@@ -32,8 +33,17 @@ _MAX_EXPONENT = 1000
 ALLOWED = "numbers, + - * / **, parentheses, " + ", ".join([*FUNCTIONS, *CONSTANTS])
 
 
-def evaluate(expression: str | int | float) -> float:
-    """Value of a number or an arithmetic expression; ValueError says what is not allowed."""
+class UnknownName(ValueError):
+    """A name in an answer that the question's variant does not define (with a did-you-mean)."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def evaluate(expression: str | int | float, names: Mapping[str, float] | None = None) -> float:
+    """Value of a number or an arithmetic expression; ValueError says what is not allowed. `names` are the
+    figures of a question's variant (`N*B/1e9`): they win over the constants pi and e."""
     if isinstance(expression, bool):
         raise ValueError(f"{expression!r} is not a number")
     if isinstance(expression, (int, float)):
@@ -46,7 +56,7 @@ def evaluate(expression: str | int | float) -> float:
         raise ValueError("the answer is empty")
     try:
         tree = ast.parse(text, mode="eval")
-        return _finite(_value(tree.body, text), text)
+        return _finite(_value(tree.body, text, names or {}), text)
     except SyntaxError:
         raise ValueError(f"cannot read {text!r} as arithmetic") from None
     except (RecursionError, MemoryError):
@@ -59,7 +69,7 @@ def _finite(value: float, text: str) -> float:
     return value
 
 
-def _value(node: ast.expr, text: str) -> float:
+def _value(node: ast.expr, text: str, names: Mapping[str, float]) -> float:
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         try:
             # 1e999 reads as infinity: refused here, so `1/1e999` can't pass as 0.
@@ -67,7 +77,7 @@ def _value(node: ast.expr, text: str) -> float:
         except OverflowError:
             raise ValueError(f"a number in {text!r} is too large") from None
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        left, right = _value(node.left, text), _value(node.right, text)
+        left, right = _value(node.left, text, names), _value(node.right, text, names)
         if isinstance(node.op, ast.Pow) and abs(right) > _MAX_EXPONENT:
             raise ValueError(f"the exponent {right:g} in {text!r} is too large")
         try:
@@ -77,9 +87,16 @@ def _value(node: ast.expr, text: str) -> float:
         except (OverflowError, TypeError):
             raise ValueError(f"{text!r} is not a finite real number") from None
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-        return _UNARY[type(node.op)](_value(node.operand, text))
+        return _UNARY[type(node.op)](_value(node.operand, text, names))
+    if isinstance(node, ast.Name) and node.id in names:
+        return _finite(float(names[node.id]), node.id)
     if isinstance(node, ast.Name) and node.id in CONSTANTS:
         return CONSTANTS[node.id]
+    if isinstance(node, ast.Name) and names:
+        close = difflib.get_close_matches(node.id, names, n=1)
+        raise UnknownName(f"'{node.id}' in {text!r} is not a name of the variant",
+                          f"did you mean '{close[0]}'?" if close else "the variant's function returns: "
+                          + ", ".join(sorted(names)[:12]))
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -88,7 +105,7 @@ def _value(node: ast.expr, text: str) -> float:
         and not node.keywords
     ):
         try:
-            return FUNCTIONS[node.func.id](_value(node.args[0], text))
+            return FUNCTIONS[node.func.id](_value(node.args[0], text, names))
         except (ValueError, OverflowError):
             raise ValueError(f"{node.func.id}() is undefined for its argument in {text!r}") from None
     piece = ast.get_source_segment(text, node) or type(node).__name__

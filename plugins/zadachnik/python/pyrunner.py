@@ -387,48 +387,88 @@ def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report |
     return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": message}
 
 
-def run_values(path: str, **_: Any) -> dict[str, Any]:
+def run_values(path: str, optional: bool = False, **_: Any) -> dict[str, Any]:
     """A module's values file (its folder importable, as for its notebooks): its `values()`, checked to be a dict
-    of names to finite numbers. An error carries the file and line (in the module's folder) where it happened."""
-    import runpy
+    of names to finite numbers. An error carries the file and line (in the module's folder) where it happened.
+    `optional`: a file that only defines variant functions gives no values."""
+    file = Path(path)
+
+    def call(namespace: dict[str, Any]) -> dict[str, Any]:
+        if not callable(namespace.get("values")):
+            if optional:
+                return {"values": {}}
+            return {"error": {"text": f"{file.name} must define a function values() returning a dict of numbers"}}
+        # Called with the folder still importable: values() may import the module's other files.
+        numbers = _numbers_of(namespace["values"](), f"values() in {file.name}")
+        return {"values": numbers["numbers"]} if "numbers" in numbers else numbers
+
+    return _in_values_file(file, call)
+
+
+def run_variants(path: str, function: str, seeds: list[int], **_: Any) -> dict[str, Any]:
+    """A question's variant function in the module's values file, called once per seed with
+    `random.Random(seed)`: {"variants": [{"seed", "values"} or {"seed", "error"}, ...]}, in the seeds' order.
+    A draw the function rejects (it raises, or returns no dict of numbers) is an error of that seed only."""
+    import random
 
     file = Path(path)
-    folder = str(file.parent)
-    sys.path.insert(0, folder)
-    # Run from its own folder, as its notebooks are: a relative path names a file beside it.
-    os.chdir(folder)
-    output = Output()
-    try:
-        with learner_process(output):
+
+    def call(namespace: dict[str, Any]) -> Any:
+        if not callable(namespace.get(function)):
+            return {"error": {"text": f"{file.name} defines no function {function}(rng)"}}
+        drawn = []
+        for seed in seeds:
             try:
-                namespace = runpy.run_path(path)
-                if not callable(namespace.get("values")):
-                    return {"error": {"text": f"{file.name} must define a function values() returning a dict "
-                                              "of numbers"}}
-                # Called with the folder still importable: values() may import the module's other files.
-                result = namespace["values"]()
+                returned = namespace[function](random.Random(seed))
             except TimeLimit:
                 raise
             except _BaseException as error:  # noqa: BLE001 - the author's code: reported with its place
                 _still_in_time()
-                return {"error": {**describe_error(error, path), **_place_in(error, file.parent)}}
+                drawn.append({"seed": seed, "error": {**describe_error(error, path), **_place_in(error, file.parent)}})
+                continue
+            numbers = _numbers_of(returned, f"{function}(rng)")
+            drawn.append({"seed": seed, **({"values": numbers["numbers"]} if "numbers" in numbers else numbers)})
+        return {"variants": drawn}
+
+    return _in_values_file(file, call)
+
+
+def _in_values_file(file: Path, call: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """`call(namespace)` of the values file run from its own folder (as its notebooks are: a relative path names a
+    file beside it, and its folder is importable); an error of the file itself is {"error"} with its place."""
+    import runpy
+
+    sys.path.insert(0, str(file.parent))
+    os.chdir(str(file.parent))
+    output = Output()
+    try:
+        with learner_process(output):
+            try:
+                return call(runpy.run_path(str(file)))
+            except TimeLimit:
+                raise
+            except _BaseException as error:  # noqa: BLE001 - the author's code: reported with its place
+                _still_in_time()
+                return {"error": {**describe_error(error, str(file)), **_place_in(error, file.parent)}}
     finally:
         _forget_modules_in(file.parent)
+
+
+def _numbers_of(result: Any, what: str) -> dict[str, Any]:
+    """{"numbers": {name: int or float}} of a dict an author's function returned, or {"error"} saying why not."""
     if not _isinstance(result, _dict):
-        return {"error": {"text": f"values() in {file.name} must return a dict of names to numbers, "
-                                  f"not {_type(result).__name__}"}}
-    values: dict[str, float | int] = {}
+        return {"error": {"text": f"{what} must return a dict of names to numbers, not {_type(result).__name__}"}}
+    numbers: dict[str, float | int] = {}
     for name, value in result.items():
         # NumPy's numbers count (they register as numbers.Real); True and False do not.
         if not _isinstance(value, Real) or _isinstance(value, _bool) or _is_bool(value):
-            return {"error": {"text": f"values() in {file.name} gives {_text_of(value, _repr)[:60]} for '{name}': "
+            return {"error": {"text": f"{what} gives {_text_of(value, _repr)[:60]} for '{name}': "
                                       "each value must be a number"}}
         number = _int(value) if _isinstance(value, Integral) else _float(value)
         if _isinstance(number, _float) and not math.isfinite(number):
-            return {"error": {"text": f"values() in {file.name} gives {number} for '{name}': each value must be a "
-                                      "finite number"}}
-        values[_str(name)] = number
-    return {"values": values}
+            return {"error": {"text": f"{what} gives {number} for '{name}': each value must be a finite number"}}
+        numbers[_str(name)] = number
+    return {"numbers": numbers}
 
 
 def _place_in(error: BaseException, folder: Path) -> dict[str, Any]:
@@ -452,7 +492,8 @@ def _forget_modules_in(folder: Path) -> None:
 
 
 HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
-    "run": run_code, "check": check_code, "checker": run_checker, "values": run_values}
+    "run": run_code, "check": check_code, "checker": run_checker, "values": run_values,
+    "variants": run_variants}
 
 
 # -- putting back what a call may have patched ---------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
+from zadachnik.reading.variants import Expander, Variants, read_variants
 from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
@@ -62,11 +63,22 @@ class Question:
     lists: ListParts
     key: Any
     checker: Checker | None = None
+    # Made by the author's Python, one concrete version per seed; the question's own text and key are variant 1's.
+    variants: Variants | None = None
     # Shown one at a time before the explanation: hint n in every language (see hints.py).
     hints: list[Localized] = field(default_factory=list)
     # None until the module's defaults are applied (shuffle.settle).
     shuffle: bool | None = None
     hint_note: bool | None = None
+
+    @property
+    def variant_questions(self) -> list[Question]:
+        """Each variant as a question of its own (its text and key, no variants): what the build checks and
+        renders for each; the question alone when it has no variants."""
+        if self.variants is None:
+            return [self]
+        return [replace(self, title=item.title, body=item.body, explanation=item.explanation, lists=item.lists,
+                        hints=item.hints, key=item.key, variants=None) for item in self.variants.items]
 
     @property
     def python(self) -> bool:
@@ -235,9 +247,18 @@ class Loader:
             self.settle_questions(module, meta, data, lines)
         if exercises.is_file():
             module.exercises = self.exercises_file(exercises, ids)
+        varied = [question for question in module.questions if question.variants is not None]
+        values: dict[str, float] | None = {}
         if "values" in data:
-            self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1)
+            values = self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1, bool(varied))
         self.resolve_references(module)
+        if varied and values is not None:
+            values_file = module.path / str(data["values"]) if "values" in data else None
+            expander = Expander(values_file, values, self.languages, self.shown(quiz), module.path)
+            for question in varied:
+                problem = expander.expand(question)
+                if problem is not None:
+                    self.errors.append(problem)
         return module
 
     def settle_questions(self, module: Module, meta: Path, data: dict[str, Any], lines: dict[KeyPath, int]) -> None:
@@ -278,24 +299,28 @@ class Loader:
         text = _LINK_TEXT_SPECIAL.sub(r"\\\g<0>", label)
         return f"[{text}]({href})"
 
-    def fill_values(self, module: Module, meta: Path, name: Any, line: int) -> None:
-        """Put the figures a module's code computes into its text: `{{ name:.3f }}`."""
+    def fill_values(self, module: Module, meta: Path, name: Any, line: int,
+                    optional: bool = False) -> dict[str, float] | None:
+        """Put the figures a module's code computes into its text: `{{ name:.3f }}`. A question with variants gets
+        them with its variant's own figures, later. `optional`: the file may define variant functions only.
+        The values, or None when the file cannot give them (reported)."""
         path = module.path / str(name)
         try:
             if not path.is_file():
                 raise ValueError(f"'values' names {name}, which is not in the module's folder")
-            values = load_values(path, module.path)
+            values = load_values(path, module.path, optional)
         except Exception as error:  # noqa: BLE001 - the author's code: any failure is reported, with its file
             self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
                                            getattr(error, "hint", "values() must return a dict of names to numbers")))
-            return
-        for source, fragments in module_fragments(module):
+            return None
+        for source, fragments in module_fragments(module, varied=False):
             for lang, fragment in fragments:
                 try:
                     fragment.markdown = substitute(fragment.markdown, values, lang)
                 except PlaceholderError as problem:
                     where = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
                     self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))
+        return values
 
     def no_duplicate_numbers(self, course: Course) -> None:
         seen: dict[int, Module] = {}
@@ -390,10 +415,13 @@ class Loader:
         ids[block.arg] = (path, block.line)
 
 
-def module_fragments(module: Module):
-    """Every piece of author text of a module, per source file, as (language, fragment)."""
+def module_fragments(module: Module, varied: bool = True):
+    """Every piece of author text of a module, per source file, as (language, fragment); without the questions
+    that have variants unless `varied`."""
     quiz: list[tuple[str, Fragment]] = []
     for item in module.quiz or []:
+        if isinstance(item, Question) and item.variants is not None and not varied:
+            continue
         if isinstance(item, Section):
             texts = [item.title]
         else:
@@ -487,14 +515,14 @@ def reference_hint(written: str, targets: dict[str, Target]) -> str:
 def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> SourceError:
     import difflib
 
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return SourceError(path, line, f"unknown key '{key}'", f"{hint}allowed here: {', '.join(allowed)}")
 
 
 def question_keys(types: dict[str, QuestionType]) -> tuple[str, ...]:
     """Every key a question's YAML may have, whatever its type."""
-    keys = ("type", "auto", "check", "wrong", *QUESTION_OPTIONS,
+    keys = ("type", "auto", "check", "wrong", "variants", *QUESTION_OPTIONS,
             *(key for qtype in types.values() for key in qtype.keys))
     return tuple(dict.fromkeys(keys))
 
@@ -649,27 +677,36 @@ class BlockReader:
         # Checkers replace a type's own grading; a mixed question's auto part is graded by its own rules.
         checker_keys = ("check", "wrong") if qtype.auto and not qtype.python and qtype.name != "mixed" else ()
         try:
-            allowed = ("type", *qtype.allowed_keys(data), *checker_keys, *QUESTION_OPTIONS)
+            allowed = ("type", *qtype.allowed_keys(data), *checker_keys, *QUESTION_OPTIONS, "variants")
             list_parts = qtype.parts_for(data)
         except Invalid as problem:
             raise self.invalid(problem) from None
         for key in data:
             if key not in allowed:
                 raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
+        try:
+            variants = read_variants(data["variants"], qtype.name) if "variants" in data else None
+        except Invalid as problem:
+            raise self.invalid(problem) from None
         texts = self.language_parts(list_parts, ("explanation", HINTS), ("explanation",))
         lists = self.merged_lists(texts, list_parts)
         hints = self.hints(texts)
         try:
-            key = qtype.build(data, lists, tuple(self.languages))
+            # With variants, the key is built per variant, with the variant's names (reading.variants).
+            key = qtype.build(data, lists, tuple(self.languages)) if variants is None else None
             checker = self.checker(qtype, data)
         except Invalid as problem:
             raise self.invalid(problem) from None
+        if variants is not None:
+            variants.line = self.line_of(("variants",))
+            variants.config = data
+            variants.lines = {path: self.block.yaml_first_line + offset for path, offset in self.key_lines.items()}
         question = Question(
             id=question_id, qtype=qtype, line=self.block.line, section=section,
             title={lang: parts.title for lang, parts in texts.items()},
             body={lang: parts.body for lang, parts in texts.items()},
             explanation={lang: parts.texts["explanation"] for lang, parts in texts.items()},
-            lists=lists, key=key, checker=checker, hints=hints,
+            lists=lists, key=key, checker=checker, hints=hints, variants=variants,
         )
         check_question_options(question, data, self.shown, self.line_of)
         return question

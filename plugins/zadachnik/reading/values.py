@@ -43,16 +43,20 @@ class ValuesError(ValueError):
         self.hint = hint
 
 
-def load_values(path: Path, base: Path | None = None) -> dict[str, float]:
+def load_values(path: Path, base: Path | None = None, optional: bool = False) -> dict[str, float]:
     """Run the values file (its folder importable, as for its notebooks) and call its `values()`, in the build's
     Python runner as reference solutions are run: with a time limit and a memory limit, where an exit or a crash
     of the author's code is an error of its file and line, never the end of the build. `base` is the folder
-    the places in messages are written from (the module's folder); by default the file's own."""
+    the places in messages are written from (the module's folder); by default the file's own. `optional`: a
+    file without values() (one that defines variant functions only) gives no values."""
     from zadachnik.python.runner import run_isolated
 
     base = base or path.parent
     # The runner ends whatever the file started once its run is over, and stays for the checks that follow.
-    result = run_isolated("values", {"path": str(path.resolve())}, VALUES_TIME_LIMIT)
+    request: dict[str, object] = {"path": str(path.resolve())}
+    if optional:
+        request["optional"] = True
+    result = run_isolated("values", request, VALUES_TIME_LIMIT)
     if "values" in result:
         return result["values"]
     if "timeout" in result:

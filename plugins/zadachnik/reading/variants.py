@@ -1,0 +1,310 @@
+"""Variants: a question whose figures the author's Python draws afresh for every variant.
+
+`variants: p02` (or `variants: {from: p02, count: 10, invalid: error}`) names a function of the module's values
+file, `def p02(rng): return {"N": 7e9, "B": 12}`. Variant k is drawn with `random.Random(k)` (then k+count,
+k+2·count … for a draw the author lets be skipped), so every build makes the same variants. Each variant is a
+concrete question: its text with the variant's figures put in (`{{ N:.3g }}`, written per language as values
+are) and its numeric answers and tolerances computed from those names (`answer: "N*B/1e9"`). The question itself
+stays variant 1: what the page shows without JavaScript, and what print, the problem books and search see.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zadachnik.core.arith import UnknownName, evaluate
+from zadachnik.core.errors import SourceError
+from zadachnik.core.text import Fragment, Localized
+from zadachnik.qtypes import Entry, Invalid, ListParts
+from zadachnik.reading.values import PlaceholderError, shown_from, substitute
+
+if TYPE_CHECKING:
+    from zadachnik.reading.model import Question
+
+DEFAULT_COUNT = 10
+MAX_COUNT = 100
+KEYS = ("from", "count", "invalid")
+INVALID = ("error", "skip")
+# Seeds tried for one variant when bad draws are skipped: k, k+count, …, k+(SKIP_TRIES-1)·count.
+SKIP_TRIES = 10
+# All the draws of one question, in one run of the values file.
+VARIANTS_TIME_LIMIT = 60.0
+# The numbers of a numeric field that may be arithmetic over the variant's names.
+FIELD_NUMBERS = ("answer", "atol", "rtol")
+# Graded by Python from hidden tests: their parameters are not the page's figures (not yet).
+NO_VARIANTS = ("code",)
+
+
+@dataclass
+class Variant:
+    """One concrete version of a question: its figures, its text per language with them put in, its key."""
+
+    # 1-based, as the page says it ("Variant 3 of 10").
+    number: int
+    seed: int
+    # What the author's function returned for this seed (the module's values are not repeated here).
+    values: dict[str, float]
+    title: Localized
+    body: Localized
+    explanation: Localized
+    lists: ListParts
+    key: Any
+    # The question's hints (if any), with the variant's figures.
+    hints: list[Localized] = field(default_factory=list)
+
+
+@dataclass
+class Variants:
+    """A question's `variants:`: the function that draws them, how many, what a bad draw does, and the variants
+    made from it at build (filled in once the module's values file is known)."""
+
+    function: str
+    count: int = DEFAULT_COUNT
+    # "error": a bad draw stops the build; "skip": it is left out and the next seed for that variant is tried.
+    invalid: str = "error"
+    # The line of `variants:` in the quiz file.
+    line: int = 0
+    # The question's YAML, from which each variant's key is built with its names; and the line of each of its keys.
+    config: dict[str, Any] = field(default_factory=dict, repr=False)
+    lines: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
+    items: list[Variant] = field(default_factory=list)
+
+
+def read_variants(value: Any, qtype_name: str) -> Variants:
+    """What the author wrote under `variants:`; Invalid (with its key's path) says what to write instead."""
+    if qtype_name in NO_VARIANTS:
+        raise Invalid("a code exercise cannot have variants yet", ("variants",),
+                      "variants are for numeric, choice, matching, mixed and open questions: remove 'variants:'")
+    if isinstance(value, str):
+        value = {"from": value}
+    if not isinstance(value, dict):
+        raise Invalid("'variants' names the function that makes them", ("variants",),
+                      "write 'variants: p02', or 'variants:' with 'from: p02', 'count: 10' and 'invalid: error'")
+    for key in value:
+        if key not in KEYS:
+            close = difflib.get_close_matches(str(key), KEYS, n=1, cutoff=0.5)
+            guess = f"did you mean '{close[0]}'? " if close else ""
+            raise Invalid(f"unknown key '{key}' in 'variants'", ("variants", str(key)),
+                          f"{guess}'variants:' takes {', '.join(KEYS)}")
+    function = value.get("from")
+    if not isinstance(function, str) or not function.isidentifier():
+        raise Invalid("'from' names the function of the module's values file that makes the variants",
+                      ("variants", "from") if "from" in value else ("variants",),
+                      "write e.g. 'from: p02' for 'def p02(rng): return {...}'")
+    count = value.get("count", DEFAULT_COUNT)
+    if type(count) is not int or not 1 <= count <= MAX_COUNT:
+        raise Invalid(f"'count' is how many variants the build makes, from 1 to {MAX_COUNT} (not {count!r})",
+                      ("variants", "count"), f"write e.g. 'count: {DEFAULT_COUNT}'")
+    invalid = value.get("invalid", "error")
+    if invalid not in INVALID:
+        raise Invalid(f"'invalid' is 'error' or 'skip' (not {invalid!r})", ("variants", "invalid"),
+                      "'error' stops the build at a bad draw; 'skip' leaves it out and draws another")
+    return Variants(function, count, invalid)
+
+
+class VariantProblem(ValueError):
+    """A variant that cannot be made; `skippable` when it is a bad draw rather than a mistake in the source."""
+
+    def __init__(self, message: str, line: int, hint: str = "", skippable: bool = False):
+        super().__init__(message)
+        self.line = line
+        self.hint = hint
+        self.skippable = skippable
+
+
+@dataclass
+class Expander:
+    """Makes a module's variants: runs each question's function in the build's Python runner, and builds every
+    variant it draws. Problems are SourceErrors of the quiz file (`shown` is its path as messages show it)."""
+
+    values_file: Path | None
+    module_values: dict[str, float]
+    languages: list[str]
+    shown: str
+    # The module's folder: places in the author's code are shown from there (`variants.py:7`).
+    folder: Path
+    run: Callable[[str, dict[str, Any], float], dict[str, Any]] | None = None
+
+    def expand(self, question: Question) -> SourceError | None:
+        variants = question.variants
+        assert variants is not None
+        try:
+            self.defined(question)
+            variants.items = self.draw(question)
+        except VariantProblem as problem:
+            return SourceError(self.shown, problem.line, str(problem), problem.hint)
+        first = variants.items[0]
+        question.title, question.body, question.explanation = first.title, first.body, first.explanation
+        question.lists, question.key = first.lists, first.key
+        if hasattr(question, "hints"):
+            question.hints = first.hints
+        return None
+
+    def defined(self, question: Question) -> None:
+        """The function is a function of the values file (read, not run: a did-you-mean needs its names)."""
+        variants = question.variants
+        assert variants is not None
+        if self.values_file is None:
+            raise VariantProblem(f"question {question.id} has variants, but its module has no values file",
+                                 variants.line, f"add 'values: variants.py' to module.yml, and in that file "
+                                 f"'def {variants.function}(rng): return {{...}}'")
+        try:
+            tree = ast.parse(self.values_file.read_text(encoding="utf-8"))
+        except (SyntaxError, ValueError, OSError):
+            return  # the values file's own error is reported on module.yml already
+        functions = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if variants.function in functions:
+            return
+        candidates = [name for name in functions if name != "values"]
+        close = difflib.get_close_matches(variants.function, candidates, n=1, cutoff=0.5)
+        known = ", ".join(candidates[:12])
+        hint = (f"did you mean '{close[0]}'?" if close else
+                f"its functions are {known}" if known else f"define 'def {variants.function}(rng): return {{...}}'")
+        raise VariantProblem(f"the values file {self.values_file.name} defines no function {variants.function}",
+                             variants.line, hint)
+
+    def draw(self, question: Question) -> list[Variant]:
+        """Variant k from seed k; a skipped draw is tried again with seed k+count, k+2·count …"""
+        from zadachnik.python.runner import run_isolated
+
+        variants = question.variants
+        assert variants is not None and self.values_file is not None
+        run = self.run or run_isolated
+        made: dict[int, Variant] = {}
+        last: dict[int, VariantProblem] = {}
+        pending = list(range(1, variants.count + 1))
+        tries = SKIP_TRIES if variants.invalid == "skip" else 1
+        for attempt in range(tries):
+            seeds = [number + attempt * variants.count for number in pending]
+            result = run("variants", {"path": str(self.values_file.resolve()), "function": variants.function,
+                                      "seeds": seeds}, VARIANTS_TIME_LIMIT)
+            drawn = self.results(question, result, seeds)
+            still = []
+            for number, seed, outcome in zip(pending, seeds, drawn, strict=True):
+                try:
+                    if isinstance(outcome, VariantProblem):
+                        raise outcome
+                    made[number] = self.variant(question, number, seed, outcome)
+                except VariantProblem as problem:
+                    if variants.invalid != "skip" or not problem.skippable:
+                        raise Expander.named(problem, question, number, seed) from None
+                    last[number] = problem
+                    still.append(number)
+            pending = still
+            if not pending:
+                break
+        if pending:
+            number = pending[0]
+            tried = ", ".join(str(number + attempt * variants.count) for attempt in range(tries))
+            problem = last[number]
+            raise VariantProblem(
+                f"variant {number} of {question.id}: {variants.function}() rejected seeds {tried} "
+                f"(the last: {problem})", variants.line,
+                "make fewer of its draws bad, or ask for fewer variants with 'count:'")
+        return [made[number] for number in sorted(made)]
+
+    def results(self, question: Question, result: dict[str, Any], seeds: list[int]) -> list[Any]:
+        """Each seed's figures, or the VariantProblem that seed's draw is; a failure of the whole run (the file
+        itself, a time limit) is raised at once."""
+        variants = question.variants
+        assert variants is not None
+        if "timeout" in result:
+            raise VariantProblem(f"{variants.function}() of {question.id} did not make its variants within "
+                                 f"{result['timeout']:g} s", variants.line, "make the function faster")
+        if "variants" not in result:
+            raise VariantProblem(f"{question.id}: {self.error_text(result.get('error') or {})}", variants.line,
+                                 "fix the values file")
+        drawn: list[Any] = []
+        for outcome in result["variants"][:len(seeds)]:
+            if "values" in outcome:
+                drawn.append(outcome["values"])
+                continue
+            error = outcome.get("error") or {}
+            # A function that returns no dict of numbers is a mistake of its own, never a bad draw to skip.
+            skippable = "type" in error
+            what = f"{variants.function}() raised " if skippable else f"{variants.function}(): "
+            drawn.append(VariantProblem(what + self.error_text(error), variants.line,
+                                        f"fix {variants.function}() for this draw, or, if such draws are bad, let it "
+                                        "raise on them and write 'invalid: skip' under 'variants:'", skippable))
+        return drawn
+
+    def error_text(self, error: dict[str, Any]) -> str:
+        """`ZeroDivisionError in variants.py:7 (division by zero)`, or the runner's own words."""
+        if error.get("code") == "died":
+            return f"the Python process running it stopped ({error.get('message')})"
+        if "type" not in error:
+            return str(error.get("text") or "the values file failed")
+        place = f" in {shown_from(Path(error['file']), self.folder)}:{error['line']}" if error.get("file") else ""
+        message = error.get("message") or ""
+        return f"{error['type']}{place}" + (f" ({message})" if message else "")
+
+    @staticmethod
+    def named(problem: VariantProblem, question: Question, number: int, seed: int) -> VariantProblem:
+        return VariantProblem(f"variant {number} of {question.id} (seed {seed}): {problem}",
+                              problem.line, problem.hint, problem.skippable)
+
+    # -- one variant ---------------------------------------------------------------------------------------
+
+    def variant(self, question: Question, number: int, seed: int, values: dict[str, float]) -> Variant:
+        for name in values:
+            if not name.isidentifier():
+                raise VariantProblem(f"it returns the name {name!r}, which text and answers cannot use",
+                                     question.variants.line if question.variants else question.line,
+                                     "name each figure like a Python variable: letters, digits and '_'")
+        names = {**self.module_values, **values}
+        lists = {part: [Entry(entry.key, self.localized(entry.text, names)) for entry in entries]
+                 for part, entries in question.lists.items()}
+        hints = [self.localized(hint, names) for hint in getattr(question, "hints", [])]
+        return Variant(number, seed, values, self.localized(question.title, names),
+                       self.localized(question.body, names), self.localized(question.explanation, names),
+                       lists, self.key(question, names, lists), hints)
+
+    def localized(self, text: Localized, names: dict[str, float]) -> Localized:
+        result = {}
+        for lang, fragment in text.items():
+            try:
+                result[lang] = Fragment(substitute(fragment.markdown, names, lang), fragment.line)
+            except PlaceholderError as problem:
+                line = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
+                hint = problem.hint.replace("values() defines", "the variant and the module's values give")
+                raise VariantProblem(str(problem).replace("unknown value", "no variant defines"), line,
+                                     hint) from None
+        return result
+
+    def key(self, question: Question, names: dict[str, float], lists: ListParts) -> Any:
+        """The question's key from its YAML, each numeric field's answer and tolerances computed with `names`."""
+        variants = question.variants
+        assert variants is not None
+        config = copy.deepcopy(variants.config)
+        config.pop("variants", None)
+        fields = config.get("fields")
+        for field_id, spec in (fields.items() if isinstance(fields, dict) else ()):
+            if not isinstance(spec, dict):
+                continue
+            for name in FIELD_NUMBERS:
+                if spec.get(name) is None or isinstance(spec[name], bool):
+                    continue
+                line = self.line_of(variants, ("fields", str(field_id), name))
+                try:
+                    spec[name] = evaluate(spec[name], names)
+                except UnknownName as problem:
+                    raise VariantProblem(str(problem), line, problem.hint) from None
+                except ValueError as problem:
+                    raise VariantProblem(str(problem), line, "check the function's figures for this draw",
+                                         skippable=True) from None
+        try:
+            return question.qtype.build(config, lists, tuple(self.languages))
+        except Invalid as problem:
+            raise VariantProblem(str(problem), self.line_of(variants, problem.path), problem.hint) from None
+
+    @staticmethod
+    def line_of(variants: Variants, path: tuple[str, ...]) -> int:
+        while path and path not in variants.lines:
+            path = path[:-1]
+        return variants.lines.get(path, variants.line)
