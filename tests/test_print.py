@@ -165,7 +165,8 @@ def test_a_reference_in_a_book_leads_to_its_target_in_the_book(sample_site: Path
     """`[[E1]]` links the quiz to the exercises page; in a book both are on one page, and in a course's book every
     module's ids carry its number."""
     book = soup(sample_site, page).select_one("[data-zq-book]")
-    links = [a["href"] for a in book.select("a[href]") if "headerlink" not in (a.get("class") or [])]
+    links = [a["href"] for a in book.select("a[href]") if "headerlink" not in (a.get("class") or [])
+             and a.find_parent(class_="zq-book__back") is None]
     assert len(links) >= 5 and all(href.startswith("#") for href in links), links
     ids = {element["id"] for element in book.select("[id]")}
     assert {href[1:] for href in links} <= ids
@@ -178,6 +179,23 @@ def test_the_books_are_linked_from_the_module_pages_and_the_navigation(fixture_s
     nav = soup(fixture_site, QUIZ).select(".md-nav--primary a.md-nav__link[href]")
     hrefs = [a["href"] for a in nav]
     assert "../book/" in hrefs and "../../book/" in hrefs, hrefs
+
+
+@pytest.mark.parametrize("page, back", [(BOOKS["en"], "../quiz/"), (BOOKS["ru"], "../quiz/"), (COURSE_BOOKS["en"], None)])
+def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(fixture_site: Path, page: str,
+                                                                        back: str | None) -> None:
+    """A book is read and printed: the site's navigation is left out of its page (at 1,000 questions, rendering it
+    beside every book was a sixth of the build); its own contents stay, and a module's book links its module."""
+    book = soup(fixture_site, page)
+    assert book.select(".md-nav--primary a.md-nav__link[href]") == []
+    assert book.select(".md-nav--secondary a[href^='#']"), "the book's own contents"
+    link = book.select_one(".zq-book__back a")
+    if back is None:
+        assert link is None
+    else:
+        assert link is not None and link["href"] == back
+        assert (fixture_site / page).parent.joinpath(back, "index.html").resolve().is_file()
+        assert link.get_text(strip=True).startswith("←")
 
 
 def test_the_book_prints_its_answers_from_a_new_page(page, fixture_server: str) -> None:

@@ -24,6 +24,7 @@ from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_h
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.reuse import KeptModules
+from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.home import (
     UnclosedCourseList,
     course_list,
@@ -75,6 +76,9 @@ from zadachnik.runtime.shipping import (
 
 log = get_plugin_logger(__name__)
 NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
+# A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
+# a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
+BOOK_NAV = Navigation([], [])
 
 
 class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
@@ -177,7 +181,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     @event_priority(100)
     def _page_context_first(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         lang = self.languages.of(page.file.src_uri)
-        context["nav"] = self.navs.get(lang, nav)
+        context["nav"] = self.navs.get(lang, nav) if not self.is_book(page) else BOOK_NAV
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
@@ -225,6 +229,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return server
 
     # -- helpers -------------------------------------------------------------------------------------
+
+    def is_book(self, page: Page) -> bool:
+        plan = self.plans.get(page.file.src_uri)
+        return plan is not None and plan.kind == BOOK
 
     def shown(self, path: Path) -> str:
         try:

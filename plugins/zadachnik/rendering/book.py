@@ -51,6 +51,8 @@ class BookPlan(PagePlan):
     sources: list[PagePlan] = field(default_factory=list)
     # A link from the book to each module's page (its Markdown piece), by module number.
     module_links: dict[int, Fragment] = field(default_factory=dict)
+    # Each module's page relative to the book, as MkDocs wrote the link (set while the book is assembled).
+    module_pages: dict[int, str] = field(default_factory=dict)
 
     @property
     def source(self) -> Path:
@@ -85,6 +87,7 @@ class BookPlan(PagePlan):
                 raise RuntimeError(f"the book of {source.source} is assembled before the page it takes its text from")
             module_page = _HREF.search(links[source.module.number])
             assert module_page is not None, "a module link is a link"
+            self.module_pages[source.module.number] = html.unescape(module_page.group(1))
             move = partial(moved, book=book_address(module_page.group(1)), module_page=module_page.group(1),
                            prefix=self.prefix(source.module))
             for fragment, piece in zip(source.pieces, source.rendered, strict=True):
