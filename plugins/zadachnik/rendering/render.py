@@ -34,6 +34,7 @@ from zadachnik.rendering.i18n import (
 )
 from zadachnik.rendering.mathtex import MATH_START, PIECE_MARKER, MathError, for_search, line_of
 from zadachnik.rendering.site import Languages, module_page_uri
+from zadachnik.rendering.variants import add_variant_pieces, question_spec, slot, variant_templates
 
 TEMPLATES = Path(__file__).parent / "templates"
 # A paragraph of its own between pieces: cheaper for Markdown than raw HTML, and no author writes it. The math
@@ -76,6 +77,10 @@ class PagePlan:
 
     def index(self, fragment: Fragment) -> int:
         return self._index[id(fragment)]
+
+    def alias(self, fragment: Fragment, same: Fragment) -> None:
+        """`fragment` is rendered as `same` is (a variant's text that is variant 1's)."""
+        self._index[id(fragment)] = self._index[id(same)]
 
     def rendered_pieces(self, page_html: str) -> list[str]:
         """Each piece's HTML, in plan order, kept for the module's problem book."""
@@ -125,6 +130,8 @@ def plan_page(course: Course, module: Module, kind: str, lang: str, languages: l
                 for hint in item.hints:
                     plan.add(hint[lang])
                 plan.add(item.explanation[lang])
+                if item.variants is not None:
+                    add_variant_pieces(plan, item, lang)
     else:
         for exercise in module.exercises or []:
             for fragment in (exercise.title[lang], exercise.statement[lang], exercise.solution[lang]):
@@ -185,7 +192,7 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
-            label_of=label_of, name=name, file_size=file_size,
+            label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
             instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
@@ -221,7 +228,7 @@ def label_of(question: Question, field_id: str) -> Fragment | None:
 
 def spec_json(module: Module) -> str:
     """Each auto-checked question's key, for the browser's grader; `<` escaped to keep the script closed."""
-    return safe_json({q.id: q.spec for q in module.questions if q.qtype.auto})
+    return safe_json({q.id: question_spec(q) for q in module.questions if q.qtype.auto})
 
 
 def safe_json(data: Any) -> str:
