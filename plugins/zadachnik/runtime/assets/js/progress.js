@@ -5,7 +5,7 @@
 // JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
 // does not carry it.
 import { COUNTED } from "./grading.js";
-import { LAST_PLACE_KEY, entryKey, isEntryKey } from "./storage.js";
+import { LAST_PLACE_KEY, entryKey, isEntryKey, variantId } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
 // The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
@@ -62,7 +62,9 @@ function pageState(started, done) {
 // done when every auto-checked question has a verdict (or, with none, when every question has been worked on);
 // exercises are done when every solution has been opened.
 function moduleSummary(store, module) {
-  const entry = (id) => store.peek(entryKey(module.course, module.module, id)) || {};
+  const peek = (id) => store.peek(entryKey(module.course, module.module, id)) || {};
+  // A question with variants counts by its current variant's entry (its own entry names it).
+  const entry = (id) => (Number.isInteger(peek(id).variant) ? peek(variantId(id, peek(id).variant)) : peek(id));
   const questions = new Map(module.questions.map((id) => [id, entry(id)]));
   const exercises = module.exercises.map(entry);
   const verdicts = module.auto.map((id) => (questions.get(id) || {}).verdict);

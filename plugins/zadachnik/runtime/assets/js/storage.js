@@ -24,6 +24,11 @@ export function entryKey(course, module, id) {
   return `${PREFIX}${course}/${module}/${id}`;
 }
 
+// The id a question's variant keeps its answers under (`P02@3`); the question's own id without one.
+export function variantId(id, variant) {
+  return variant ? `${id}@${variant}` : id;
+}
+
 export function isEntryKey(key) {
   return typeof key === "string" && ENTRY_KEY.test(key);
 }

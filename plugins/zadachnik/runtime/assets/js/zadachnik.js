@@ -5,7 +5,7 @@ import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
 import { printButtons } from "./print.js";
-import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey } from "./storage.js";
+import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey, variantId } from "./storage.js";
 
 let store = null;
 let progress = null;
@@ -124,10 +124,12 @@ class Page {
     this.live = root.querySelector("[data-zq-live]");
     this.progress = root.querySelector("[data-zq-progress]");
     this.verdicts = new Map();
+    // A question's current variant (variants.js): its answers are an entry of their own.
+    this.variants = new Map();
   }
 
   key(id) {
-    return entryKey(this.course, this.module, id);
+    return entryKey(this.course, this.module, variantId(id, this.variants.get(id)));
   }
 
   // Where "Continue where you left off" leads; the navigation's mark of this page follows.
@@ -140,7 +142,9 @@ class Page {
   setup() {
     this.showStorageProblems();
     if (Object.values(this.specs).some(needsPython)) this.startPython();
-    for (const question of this.root.querySelectorAll("[data-zq-question]")) this.setupQuestion(question);
+    for (const question of this.root.querySelectorAll("[data-zq-question]:not([data-zq-variants])")) {
+      this.setupQuestion(question);
+    }
     for (const exercise of this.root.querySelectorAll("[data-zq-exercise]")) {
       const id = exercise.dataset.zqExercise;
       this.setupNotes(exercise, id, store.get(this.key(id)) || {});
@@ -154,6 +158,8 @@ class Page {
 
   // What only some pages have, loaded only there: shuffled options, hints.
   async extras() {
+    // First: a question with variants is set up once its variant is known, and hints key by it.
+    if (this.root.querySelector("[data-zq-variants]")) (await import("./variants.js")).setup(this, store);
     if (this.root.querySelector("[data-zq-shuffle]")) (await import("./shuffle.js")).setup(this, store);
     if (this.root.querySelector("[data-zq-hints]")) (await import("./hints.js")).setup(this, store);
   }
@@ -240,13 +246,12 @@ class Page {
   }
 
   setupReveals(element, id) {
-    const key = this.key(id);
-    this.elements.set(key, element);
+    this.elements.set(this.key(id), element);
     // Another tab's change held back while the learner typed here is shown once they leave the control.
     element.addEventListener("focusout", (event) => {
       if (element.zqPending && !element.contains(event.relatedTarget)) this.showStored(element);
     });
-    const saved = (store.get(key) || {}).reveals || {};
+    const saved = (store.get(this.key(id)) || {}).reveals || {};
     for (const details of element.querySelectorAll("details[data-zq-reveal]")) {
       const name = details.dataset.zqReveal;
       details.open = Boolean(saved[name]);
@@ -255,7 +260,7 @@ class Page {
       const save = (open) => {
         if (details.zqSaved === open) return;
         details.zqSaved = open;
-        store.update(key, { reveals: { [name]: open } });
+        store.update(this.key(id), { reveals: { [name]: open } });
         this.touched(element);
       };
       // The toggle event comes a task after the click: too late when the learner leaves at once (or instant

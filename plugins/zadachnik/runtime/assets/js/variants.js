@@ -1,0 +1,150 @@
+// Questions with variants (issue 15): the build drew each in several versions; a learner works on one, the same in
+// every language and after reload, and after a check or a reveal "New variant" gives another. Each variant keeps its
+// answer, verdict and reveals in an entry of its own (`P02@3`, see storage.variantId); the question's own entry
+// says which variant is current, so the other languages' pages and the home page's progress follow it.
+// The page shows variant 1; the others' changed parts come from <template data-zq-variant-of> (rendering.variants).
+import { generator, learnerSeed } from "./seed.js";
+import { entryKey } from "./storage.js";
+
+// The questions of the pages set up in this document, for storage events from another tab.
+const questions = new Set();
+let listening = false;
+
+// Each variant's slots, name → HTML; variant 1's as the page first showed them (kept in a template of its own, so a
+// page put back after a reset, a copy of this one, still knows them).
+function variantSlots(page, question, id) {
+  const slots = new Map();
+  const selector = (number) => `template[data-zq-variant-of="${CSS.escape(id)}"]${number ? `[data-zq-variant="${number}"]` : ""}`;
+  if (!page.root.querySelector(selector(1))) {
+    const first = document.createElement("template");
+    first.dataset.zqVariantOf = id;
+    first.dataset.zqVariant = "1";
+    for (const slot of question.querySelectorAll("[data-zq-slot]")) {
+      const copy = document.createElement("div");
+      copy.dataset.zqSlot = slot.dataset.zqSlot;
+      copy.innerHTML = slot.innerHTML;
+      first.content.append(copy);
+    }
+    page.root.append(first);
+  }
+  for (const template of page.root.querySelectorAll(selector())) {
+    const parts = new Map();
+    for (const part of template.content.children) parts.set(part.dataset.zqSlot, part.innerHTML);
+    slots.set(Number(template.dataset.zqVariant), parts);
+  }
+  return slots;
+}
+
+function pointerKey(page, id) {
+  return entryKey(page.course, page.module, id);
+}
+
+// The learner's current variant: as their question's entry says, or drawn from their own seed the first time.
+function currentVariant(page, store, id, count) {
+  const saved = (store.get(pointerKey(page, id)) || {}).variant;
+  if (Number.isInteger(saved) && saved >= 1 && saved <= count) return saved;
+  const draw = generator(`${learnerSeed(store)}/variant/${page.course}/${page.module}/${id}`);
+  const number = Math.floor(draw() * count) + 1;
+  store.update(pointerKey(page, id), { variant: number });
+  return number;
+}
+
+// Shows variant `number`: its text in the slots, its key in the question's spec (the same object every listener
+// of the page holds).
+function show(page, question, number) {
+  const { id, slots, count } = question.zqVariants;
+  const parts = slots.get(number) || new Map();
+  const first = slots.get(1);
+  for (const element of question.querySelectorAll("[data-zq-slot]")) {
+    const name = element.dataset.zqSlot;
+    // Only slots this variant or the one before changed are written: the rest keep what other modules did to them.
+    if (!parts.has(name) && !question.zqChanged.has(name)) continue;
+    element.innerHTML = parts.has(name) ? parts.get(name) : first.get(name);
+  }
+  question.zqChanged = new Set(parts.keys());
+  const spec = page.specs[id];
+  const all = spec.variants;
+  for (const key of Object.keys(spec)) delete spec[key];
+  Object.assign(spec, all[number - 1], { variants: all });
+  page.variants.set(id, number);
+  const line = question.querySelector("[data-zq-variant-line]");
+  line.textContent = page.say("variant_of", { number, count });
+  question.dispatchEvent(new CustomEvent("zq-variant", { detail: { number } }));
+}
+
+// "New variant" appears once the current one is checked or its answer revealed.
+function offerNew(question) {
+  const button = question.querySelector("[data-zq-new-variant]");
+  const revealed = [...question.querySelectorAll("details[data-zq-reveal]")].some((details) => details.open);
+  button.hidden = question.zqVariants.count < 2 || !(question.dataset.zqStatus || revealed);
+}
+
+// Moves the question to variant `number`, with what its entry holds (nothing, for a variant just drawn).
+function switchTo(page, question, number) {
+  page.elements.delete(page.key(question.zqVariants.id));
+  show(page, question, number);
+  page.elements.set(page.key(question.zqVariants.id), question);
+  page.showStored(question);
+  page.updateProgress();
+  offerNew(question);
+}
+
+function drawAnother(page, store, question) {
+  const { id, count } = question.zqVariants;
+  const current = page.variants.get(id);
+  // Any other variant, never the same one twice in a row: 1 to count-1 places further on, round the end.
+  const step = 1 + Math.floor(Math.random() * (count - 1));
+  const number = ((current - 1 + step) % count) + 1;
+  // A variant drawn again starts afresh: an answer given to it long ago never shows in it.
+  store.remove(entryKey(page.course, page.module, `${id}@${number}`));
+  store.update(pointerKey(page, id), { variant: number });
+  switchTo(page, question, number);
+  page.touched(question);
+  if (page.live) page.live.textContent = question.querySelector("[data-zq-variant-line]").textContent;
+  question.querySelector("[data-zq-variant-line]").focus();
+}
+
+function listen(store) {
+  if (listening) return;
+  listening = true;
+  // Another tab (the page in the other language) moved a question to another variant: this one follows.
+  window.addEventListener("storage", (event) => {
+    if (event.key === null || !store.backend || event.storageArea !== store.backend) return;
+    for (const item of questions) {
+      const { page, question } = item;
+      if (!question.isConnected) {
+        questions.delete(item);
+        continue;
+      }
+      const { id, count } = question.zqVariants;
+      if (event.key !== pointerKey(page, id)) continue;
+      const number = (store.get(event.key) || {}).variant;
+      if (Number.isInteger(number) && number >= 1 && number <= count && number !== page.variants.get(id)) {
+        switchTo(page, question, number);
+      }
+    }
+  });
+}
+
+export function setup(page, store) {
+  listen(store);
+  for (const question of page.root.querySelectorAll("[data-zq-question][data-zq-variants]")) {
+    const id = question.dataset.zqQuestion;
+    const count = Number(question.dataset.zqVariants);
+    if (!page.specs[id] || !Array.isArray(page.specs[id].variants)) continue;
+    question.zqVariants = { id, count, slots: variantSlots(page, question, id) };
+    question.zqChanged = new Set();
+    show(page, question, currentVariant(page, store, id, count));
+    page.setupQuestion(question);
+    const tools = question.querySelector("[data-zq-variant-tools]");
+    tools.hidden = false;
+    tools.querySelector("[data-zq-variant-line]").tabIndex = -1;
+    tools.querySelector("[data-zq-new-variant]").addEventListener("click", () => drawAnother(page, store, question));
+    // A verdict shown (the question's status) or a reveal opened or closed: whether a new variant is offered.
+    new MutationObserver(() => offerNew(question)).observe(question, { attributeFilter: ["data-zq-status"] });
+    question.addEventListener("toggle", () => offerNew(question), true);
+    offerNew(question);
+    questions.add({ page, question });
+  }
+  page.updateProgress();
+}

@@ -1,0 +1,208 @@
+"""Variants in Chromium (issue 15): one variant per learner, the same after reload and in the other language;
+"New variant" after a check or a reveal changes the figures and the key, never shows an old answer, and the
+progress line and the home page count each question once, by its current variant."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+
+import pytest
+from conftest import ROOT, build_site, serve
+from playwright.sync_api import expect
+
+FIXTURE = ROOT / "tests" / "fixtures" / "variants"
+sys.path.insert(0, str(FIXTURE / "exercises" / "vc" / "01-load"))
+import variants as fixture_functions  # noqa: E402 - the fixture's own functions: what each variant must show
+
+QUIZ = "vc/01-load/quiz/"
+KEY = "zadachnik:vc/1/"
+COUNT = 6
+LINE = {"ru": "Вариант {number} из {count}", "en": "Variant {number} of {count}"}
+BATCH = {"ru": "пакет — {B}.", "en": "the batch is {B}."}
+PROGRESS = {"ru": "Проверено: {checked} / 3 · Верно: {correct}", "en": "Checked {checked} / 3 · Correct {correct}"}
+
+
+def drawn(number: int) -> dict:
+    return fixture_functions.memory(random.Random(number))
+
+
+def answer_of(number: int) -> float:
+    values = drawn(number)
+    return values["N"] * 2 * values["B"] / 1e9
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    site = build_site(FIXTURE / "mkdocs.yml", tmp_path_factory.mktemp("variants") / "site")
+    url, running = serve(site)
+    yield url
+    running.shutdown()
+
+
+def prefix(lang: str) -> str:
+    return "" if lang == "ru" else "en/"
+
+
+def open_quiz(page, server: str, lang: str = "ru") -> None:
+    page.goto(server + prefix(lang) + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    # The variant is known once its line says it.
+    expect(page.locator("#q-P1 [data-zq-variant-line]")).to_have_text(re.compile(r"\d"))
+
+
+def current(page, lang: str) -> int:
+    text = page.locator("#q-P1 [data-zq-variant-line]").inner_text()
+    pattern = re.escape(LINE[lang]).replace(r"\{number\}", r"(\d+)").replace(r"\{count\}", str(COUNT))
+    return int(re.fullmatch(pattern, text)[1])
+
+
+def expect_variant(page, lang: str, number: int) -> None:
+    """The page shows variant `number` of P1: its line, its figures in the text, nothing of another variant."""
+    expect(page.locator("#q-P1 [data-zq-variant-line]")).to_have_text(LINE[lang].format(number=number, count=COUNT))
+    expect(page.locator("#q-P1 .zq-question__body")).to_contain_text(BATCH[lang].format(B=drawn(number)["B"]))
+
+
+def typed(value: float, lang: str) -> str:
+    text = f"{value:g}"
+    return text.replace(".", ",") if lang == "ru" else text
+
+
+def check_p1(page, text: str) -> str:
+    page.fill("#zq-P1-gb", text)
+    page.click("#q-P1 [data-zq-check]")
+    verdict = page.locator("#q-P1 [data-zq-verdict]")
+    expect(verdict).not_to_have_text("")
+    return verdict.inner_text()
+
+
+def stored(page, id: str):  # noqa: A002 - a question's id
+    text = page.evaluate(f"localStorage.getItem('{KEY}{id}')")
+    return json.loads(text) if text is not None else None
+
+
+def test_the_variant_is_the_same_after_reload_and_in_the_other_language(page, server) -> None:
+    open_quiz(page, server, "ru")
+    number = current(page, "ru")
+    expect_variant(page, "ru", number)
+    assert stored(page, "P1")["variant"] == number
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect_variant(page, "ru", number)
+    open_quiz(page, server, "en")
+    expect_variant(page, "en", number)
+    # The revealed answer is this variant's, written the page's way.
+    page.click("#q-P1 details[data-zq-reveal] > summary")
+    expect(page.locator("#q-P1 .zq-answer")).to_contain_text(typed(answer_of(number), "en"))
+
+
+def test_new_variant_changes_the_figures_and_grading_follows(page, server) -> None:
+    open_quiz(page, server, "en")
+    button = page.locator("#q-P1 [data-zq-new-variant]")
+    # Offered only once the variant has been checked or its answer revealed.
+    expect(button).to_be_hidden()
+    first = current(page, "en")
+    assert check_p1(page, typed(answer_of(first), "en")).startswith("✓")
+    expect(button).to_be_visible()
+    button.click()
+    second = current(page, "en")
+    assert second != first
+    expect_variant(page, "en", second)
+    # Nothing of the old variant shows: no answer, no verdict, no revealed answer, and no button until checked.
+    expect(page.locator("#zq-P1-gb")).to_have_value("")
+    expect(page.locator("#q-P1 [data-zq-verdict]")).to_have_text("")
+    expect(button).to_be_hidden()
+    assert not page.locator("#q-P1 details[data-zq-reveal]").evaluate("details => details.open")
+    # The old variant's answer is wrong now; the new one's is right.
+    assert answer_of(first) != pytest.approx(answer_of(second), abs=0.5)
+    assert check_p1(page, typed(answer_of(first), "en")).startswith("✗")
+    assert check_p1(page, typed(answer_of(second), "en")).startswith("✓")
+    # A reveal offers a new variant too, and the revealed answer is the new variant's.
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    third = current(page, "en")
+    assert third != second
+    page.click("#q-P1 details[data-zq-reveal] > summary")
+    expect(page.locator("#q-P1 .zq-answer")).to_contain_text(typed(answer_of(third), "en"))
+    expect(page.locator("#q-P1 .zq-explanation")).to_contain_text(f"{drawn(third)['total']:.4g}".split("e")[0])
+    expect(button).to_be_visible()
+
+
+def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server) -> None:
+    # Math.random() = 0: "New variant" takes the next variant, round the end.
+    page.add_init_script("Math.random = () => 0;")
+    open_quiz(page, server, "ru")
+    first = current(page, "ru")
+    following = first % COUNT + 1
+    # An answer left long ago in the variant that comes next: it must not show when that variant is drawn again.
+    page.evaluate("([key, entry]) => localStorage.setItem(key, JSON.stringify(entry))",
+                  [f"{KEY}P1@{following}", {"v": 1, "answer": {"fields": {"gb": "777"}},
+                                            "verdict": {"status": "wrong", "score": 0}}])
+    assert check_p1(page, "1").startswith("✗")
+    assert stored(page, f"P1@{first}")["answer"] == {"fields": {"gb": "1"}}
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    assert current(page, "ru") == following
+    expect(page.locator("#zq-P1-gb")).to_have_value("")
+    assert stored(page, f"P1@{following}") is None
+    page.fill("#zq-P1-gb", "42")
+    # After reload, and in English: the current variant with its own draft.
+    for lang in ("ru", "en"):
+        open_quiz(page, server, lang)
+        expect_variant(page, lang, following)
+        expect(page.locator("#zq-P1-gb")).to_have_value("42")
+    # The first variant's entry is still its own (never shown in another).
+    assert stored(page, f"P1@{first}")["answer"] == {"fields": {"gb": "1"}}
+    assert stored(page, "P1")["variant"] == following
+
+
+def test_the_other_tab_follows_a_new_variant(browser, server) -> None:
+    context = browser.new_context()
+    try:
+        ru, en = context.new_page(), context.new_page()
+        open_quiz(ru, server, "ru")
+        open_quiz(en, server, "en")
+        number = current(ru, "ru")
+        assert current(en, "en") == number
+        ru.click("#q-P1 details[data-zq-reveal] > summary")
+        ru.locator("#q-P1 [data-zq-new-variant]").click()
+        moved = current(ru, "ru")
+        expect_variant(en, "en", moved)
+        expect(en.locator("#q-P1 details[data-zq-reveal]")).not_to_have_attribute("open", "")
+    finally:
+        context.close()
+
+
+def test_progress_counts_each_question_once_by_its_current_variant(page, server) -> None:
+    open_quiz(page, server, "en")
+    progress = page.locator("[data-zq-progress]")
+    expect(progress).to_have_text(PROGRESS["en"].format(checked=0, correct=0))
+    assert check_p1(page, typed(answer_of(current(page, "en")), "en")).startswith("✓")
+    expect(progress).to_have_text(PROGRESS["en"].format(checked=1, correct=1))
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    # The new variant is not checked yet: the question counts as unchecked, not as one more.
+    expect(progress).to_have_text(PROGRESS["en"].format(checked=0, correct=0))
+    assert check_p1(page, "1").startswith("✗")
+    expect(progress).to_have_text(PROGRESS["en"].format(checked=1, correct=0))
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    assert check_p1(page, typed(answer_of(current(page, "en")), "en")).startswith("✓")
+    expect(progress).to_have_text(PROGRESS["en"].format(checked=1, correct=1))
+    # The home page reads the same from storage, in both languages.
+    for lang in ("en", "ru"):
+        page.goto(server + prefix(lang))
+        expect(page.locator('[data-zq-progress-of="vc/1"]')).to_have_text(
+            PROGRESS[lang].format(checked=1, correct=1))
+    open_quiz(page, server, "ru")
+    expect(page.locator("[data-zq-progress]")).to_have_text(PROGRESS["ru"].format(checked=1, correct=1))
+
+
+def test_choice_variants_show_their_options_and_grade_by_them(page, server) -> None:
+    open_quiz(page, server, "en")
+    line = page.locator("#q-P2 [data-zq-variant-line]")
+    number = int(re.search(r"Variant (\d+) of 10", line.inner_text())[1])
+    values = fixture_functions.speed(random.Random(number))
+    expect(page.locator("#q-P2 .zq-question__body")).to_contain_text(f"do {values['T']} tokens take")
+    expect(page.locator("#q-P2 [data-zq-option='A'] ~ .zq-option__text")).to_have_text(str(values["fast"]))
+    page.check("#q-P2 input[value='A']")
+    page.click("#q-P2 [data-zq-check]")
+    expect(page.locator("#q-P2 [data-zq-verdict]")).to_have_text(re.compile("✓"))
