@@ -40,12 +40,21 @@ def run_export(tmp_path: Path, fmt: str, lang: str, source: str, capsys: pytest.
 
 
 def questions_of(source: str) -> dict[str, dict[str, Question]]:
-    """Per module file stem (course-module), the questions an export must hold, by id."""
+    """Per module file stem (course-module), the questions an export must hold, by id: a question with variants
+    as one question per variant, P02-v1, P02-v2 … (test_export_variants.py checks how they are grouped)."""
     exercises, languages = SOURCES[source]
     found = {}
     for course in load_courses(exercises, languages, exercises.parent):
         for module in course.modules:
-            exportable = {question.id: question for question in module.questions if question.type != "code"}
+            exportable: dict[str, Question] = {}
+            for question in module.questions:
+                if question.type == "code":
+                    continue
+                if question.variants is None:
+                    exportable[question.id] = question
+                    continue
+                for item, variant in zip(question.variants.items, question.variant_questions, strict=True):
+                    exportable[f"{question.id}-v{item.number}"] = variant
             if exportable:
                 found[f"{course.id}-{module.slug}"] = exportable
     return found
@@ -104,6 +113,8 @@ def moodle_questions(path: Path) -> tuple[str, dict[str, list[etree.Element]]]:
     assert questions[0].get("type") == "category"
     by_id: dict[str, list[etree.Element]] = {}
     for question in questions[1:]:
+        if question.get("type") == "category":  # a question's variants, in a category of their own
+            continue
         idnumber = question.findtext("idnumber")
         by_id.setdefault(idnumber.removesuffix("-explanation"), []).append(question)
     return text_of(questions[0], "category"), by_id
@@ -216,6 +227,8 @@ class GiftQuestion:
     # multichoice: (fraction, text); numerical: (answer, tolerance); match: (item, option).
     answers: list[tuple[object, object]] = field(default_factory=list)
     single: bool = True
+    # The category the import puts it in: the last `$CATEGORY:` line before it.
+    category: str = ""
 
 
 ESCAPES = {"\\:": "&&058;", "\\#": "&&035;", "\\=": "&&061;", "\\{": "&&123;", "\\}": "&&125;", "\\~": "&&126;",
@@ -271,7 +284,8 @@ def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
         if "####" in answer_text:
             separator = answer_text.rindex("####")
             general, answer_text = answer_text[separator + 4:], answer_text[:separator].strip()
-        question = GiftQuestion(name, "", gift_text(question_text), gift_text(general) if general else "")
+        question = GiftQuestion(name, "", gift_text(question_text), gift_text(general) if general else "",
+                                category=gift_post(category))
         if answer_text == "":
             question.qtype = "essay"
         elif answer_text.startswith("#"):

@@ -8,7 +8,7 @@ import math
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from html.parser import HTMLParser
 from typing import Any
@@ -64,6 +64,12 @@ class ModuleExport:
         """The name an LMS lists the question under: its id, then its title."""
         return f"{question.id} {self.title(question)}"
 
+    def category(self, *names: str) -> str:
+        """`$course$/top/Course/Module[/name…]`: the category of a question bank an import puts questions into
+        (Moodle's XML and GIFT alike); a slash inside a name is doubled, as Moodle writes it."""
+        parts = [self.course.title[self.lang], self.module.title[self.lang], *names]
+        return "/".join(["$course$", "top", *(part.replace("/", "//") for part in parts)])
+
     def body(self, question: Question) -> str:
         return self.text.html(question.body[self.lang].markdown)
 
@@ -116,8 +122,21 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
         if question.hints:
             export.notes.append(f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and QTI "
                                 "have none, and leave them out")
+        if question.variants is not None:
+            count = len(question.variants.items)
+            export.notes.append(f"{question.id}: its {count} variants go out as {count} questions grouped for a "
+                                "quiz to draw one (a category of their own; in QTI, a section that selects one)")
         export.questions.append(question)
     return export
+
+
+def variant_questions(question: Question) -> list[Question]:
+    """A question with variants as one question per variant, its figures in its text and its own key, each with
+    an id of its own (P02-v3) for the LMS to name and number it by; a question without variants alone."""
+    if question.variants is None:
+        return [question]
+    return [replace(variant, id=f"{question.id}-v{item.number}")
+            for item, variant in zip(question.variants.items, question.variant_questions, strict=True)]
 
 
 # -- the parts of a key ------------------------------------------------------------------------------------------

@@ -2,7 +2,11 @@
 
 GIFT has no several-box question and no grader's information: a numeric question with several fields becomes one
 numerical question per field, and an open question's explanation is its general feedback only. Tolerances are
-absolute (`{#answer:tolerance}`), so a relative one is written as the distance it allows around its answer."""
+absolute (`{#answer:tolerance}`), so a relative one is written as the distance it allows around its answer.
+
+A question with variants gets a `$CATEGORY:` of its own, one question per variant, for a quiz to draw one; with
+several fields, each field gets its own such category (GIFT's questions have one box each), and a mixed
+question's explanations another."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from zadachnik.exports.common import (
     number_text,
     numeric_fields,
     percent_text,
+    variant_questions,
 )
 from zadachnik.reading.model import Question
 
@@ -23,11 +28,30 @@ RESERVED = ("\\", "#", "=", "~", "{", "}", ":")
 
 
 def gift_text(export: ModuleExport) -> bytes:
-    names = [export.course.title[export.lang], export.module.title[export.lang]]
-    blocks = ["$CATEGORY: " + "/".join(["$course$", "top", *(name.replace("/", "//") for name in names)])]
+    # The importer puts each question into the category named last before it.
+    current = export.category()
+    blocks = [f"$CATEGORY: {current}"]
     for question in export.questions:
-        blocks.extend(question_blocks(export, question))
+        for path, placed in placed_blocks(export, question):
+            if path != current:
+                blocks.append(f"$CATEGORY: {path}")
+                current = path
+            blocks.extend(placed)
     return ("\n\n".join(blocks) + "\n").encode("utf-8")
+
+
+def placed_blocks(export: ModuleExport, question: Question) -> list[tuple[str, list[str]]]:
+    """A question's GIFT questions, each list with the category it goes into: the module's; or, with variants,
+    one category per part (the question, or each of its fields, and a mixed question's explanation) holding that
+    part of every variant."""
+    if question.variants is None:
+        return [(export.category(), [block for _, block in question_blocks(export, question)])]
+    name = export.name(question)
+    by_part: dict[str, list[str]] = {}
+    for variant in variant_questions(question):
+        for part, block in question_blocks(export, variant):
+            by_part.setdefault(export.category(name + part), []).append(block)
+    return list(by_part.items())
 
 
 def file_name(export: ModuleExport) -> str:
@@ -46,11 +70,13 @@ def html(text: str) -> str:
     return escape(text.replace("->", "-&gt;"))
 
 
-def question_blocks(export: ModuleExport, question: Question) -> list[str]:
+def question_blocks(export: ModuleExport, question: Question) -> list[tuple[str, str]]:
+    """The question's GIFT questions, each with what its name adds to the question's (a field's label, the
+    explanation's): '' for the question itself."""
     auto_type, key = auto_part(question)
     name, body, feedback = export.name(question), export.body(question), export.explanation(question)
     if question.type == "open":
-        return [block(question.id, name, body, "", feedback)]
+        return [("", block(question.id, name, body, "", feedback))]
     if auto_type in ("single", "multiple"):
         markers = export.markers(question, "options")
         fractions = ({marker: 1.0 if marker in key.correct else 0.0 for marker in markers} if auto_type == "single"
@@ -62,29 +88,29 @@ def question_blocks(export: ModuleExport, question: Question) -> list[str]:
                 answers.append(("=" if fractions[marker] == 1 else "~") + option)
             else:
                 answers.append(f"~%{percent_text(fractions[marker])}%{option}")
-        blocks = [block(question.id, name, body, "\n".join(f"\t{answer}" for answer in answers), feedback)]
+        blocks = [("", block(question.id, name, body, "\n".join(f"\t{answer}" for answer in answers), feedback))]
     elif auto_type == "numeric":
         fields = numeric_fields(key)
         blocks = []
         for field in fields:
             label = export.field_label(question, field)
-            field_name = name if len(fields) == 1 else f"{name}: {export.field_label_plain(question, field)}"
+            part = "" if len(fields) == 1 else f": {export.field_label_plain(question, field)}"
             answer = f"#{number_text(field.value)}:{number_text(absolute_tolerance(field))}"
-            blocks.append(block(f"{question.id} {field.id}", field_name, f"{body}\n<p>{label}</p>", answer,
-                                feedback))
+            blocks.append((part, block(f"{question.id} {field.id}", name + part, f"{body}\n<p>{label}</p>", answer,
+                                       feedback)))
     elif auto_type == "matching":
         pairs = matching_pairs(key)
         lines = [f"\t={html(export.entry_html(question, 'items', item))} -> "
                  f"{escape(export.entry_plain(question, 'options', option))}" for item, option in pairs.items()]
         lines += [f"\t= -> {escape(export.entry_plain(question, 'options', option))}"
                   for option in export.markers(question, "options") if option not in pairs.values()]
-        blocks = [block(question.id, name, body, "\n".join(lines), feedback)]
+        blocks = [("", block(question.id, name, body, "\n".join(lines), feedback))]
     else:
         raise ValueError(f"question {question.id}: no GIFT type for '{auto_type}'")
     if question.type == "mixed":
         label = export.words["explanation_label"]
-        blocks.append(block(f"{question.id}-explanation", f"{name}: {label}",
-                            f"{body}\n<p><strong>{label}</strong></p>", "", feedback))
+        blocks.append((f": {label}", block(f"{question.id}-explanation", f"{name}: {label}",
+                                           f"{body}\n<p><strong>{label}</strong></p>", "", feedback)))
     return blocks
 
 

@@ -1,5 +1,6 @@
 """Moodle XML, as Moodle's question/format/xml/format.php reads it: one <quiz> per module, its questions in a
-category named after the course and the module.
+category named after the course and the module. A question with variants gets a category of its own below it, one
+question per variant, for a quiz's random question to draw one.
 
 single, multiple → multichoice; numeric → numerical (one field) or cloze (several, one NUMERICAL part each);
 matching → matching; open → essay with the explanation as the grader's information; mixed → its checked part as
@@ -18,6 +19,7 @@ from zadachnik.exports.common import (
     number_text,
     numeric_fields,
     percent_text,
+    variant_questions,
 )
 from zadachnik.qtypes.choice import ChoiceKey
 from zadachnik.reading.model import Question
@@ -30,9 +32,15 @@ ESSAY_LINES = "15"
 
 def moodle_xml(export: ModuleExport) -> bytes:
     quiz = etree.Element("quiz")
-    quiz.append(category(export))
+    # The importer puts each question into the category named last before it.
+    current = export.category()
+    quiz.append(category(current))
     for question in export.questions:
-        quiz.extend(question_elements(export, question))
+        for path, elements in placed(export, question):
+            if path != current:
+                quiz.append(category(path))
+                current = path
+            quiz.extend(elements)
     etree.indent(quiz)
     return etree.tostring(quiz, encoding="UTF-8", xml_declaration=True) + b"\n"
 
@@ -41,14 +49,28 @@ def file_name(export: ModuleExport) -> str:
     return f"{export.course.id}-{export.module.slug}-{export.lang}.moodle.xml"
 
 
-def category(export: ModuleExport) -> etree.Element:
-    """`$course$/top/Course/Module`: the import puts the questions into this category of the course's bank;
-    a slash inside a name is doubled, as Moodle writes it."""
-    names = [export.course.title[export.lang], export.module.title[export.lang]]
+def category(path: str) -> etree.Element:
+    """The category of the course's bank (`$course$/top/Course/Module…`) the questions after it go into."""
     element = etree.Element("question", type="category")
-    text(etree.SubElement(element, "category"), "/".join(["$course$", "top", *(n.replace("/", "//") for n in names)]))
+    text(etree.SubElement(element, "category"), path)
     text(etree.SubElement(element, "info", format="html"), "")
     return element
+
+
+def placed(export: ModuleExport, question: Question) -> list[tuple[str, list[etree.Element]]]:
+    """A question's Moodle questions, each list with the category it goes into: the module's; or, with variants,
+    a category named after the question holding one question per variant, and a mixed question's explanation
+    boxes in a category beside it, so that a random draw from the first never gives one of them."""
+    if question.variants is None:
+        return [(export.category(), question_elements(export, question))]
+    name = export.name(question)
+    slots = [export.category(name), export.category(f"{name}: {export.words['explanation_label']}")]
+    by_slot: dict[str, list[etree.Element]] = {}
+    for variant in variant_questions(question):
+        # A mixed question gives its checked part, then its explanation box.
+        for slot, element in zip(slots, question_elements(export, variant), strict=False):
+            by_slot.setdefault(slot, []).append(element)
+    return list(by_slot.items())
 
 
 def question_elements(export: ModuleExport, question: Question) -> list[etree.Element]:

@@ -5,7 +5,11 @@ single → choiceInteraction (maxChoices 1); multiple → choiceInteraction scor
 net-correct (a mapping floored at 0, the site's rule); numeric → one textEntryInteraction per field, each compared
 with an absolute tolerance, all of them right for the mark; matching → matchInteraction, all pairs right;
 open → extendedTextInteraction with the explanation in a rubric for the scorer; mixed → its checked part and an
-extendedTextInteraction in one item. The explanation is the item's modal feedback, shown after an answer."""
+extendedTextInteraction in one item. The explanation is the item's modal feedback, shown after an answer.
+
+A question with variants is one item per variant, grouped in the test by an invisible assessmentSection that
+selects one of them (`<selection select="1"/>`), so each candidate gets one variant; an LMS that does not honour
+selection still imports every variant as an item of its own, named P02-v1, P02-v2 …"""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from zadachnik.exports.common import (
     matching_pairs,
     number_text,
     numeric_fields,
+    variant_questions,
 )
 from zadachnik.reading.model import Question
 
@@ -65,11 +70,15 @@ def file_name(export: ModuleExport) -> str:
 
 
 def qti_package(export: ModuleExport) -> bytes:
-    items = {item_href(question): assessment_item(export, question) for question in export.questions}
+    # Each question with the items it becomes: itself, or one per variant.
+    groups = [(question, {item_href(variant): assessment_item(export, variant)
+                          for variant in variant_questions(question)}) for question in export.questions]
+    items = {href: item for _, members in groups for href, item in members.items()}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         package.writestr("imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True))
-        package.writestr("test.xml", xml_bytes(assessment_test(export, list(items)), indented=True))
+        package.writestr("test.xml", xml_bytes(
+            assessment_test(export, [(question, list(members)) for question, members in groups]), indented=True))
         for href, item in items.items():
             package.writestr(href, xml_bytes(item))
     return buffer.getvalue()
@@ -112,7 +121,9 @@ def manifest(export: ModuleExport, hrefs: list[str]) -> etree.Element:
     return root
 
 
-def assessment_test(export: ModuleExport, hrefs: list[str]) -> etree.Element:
+def assessment_test(export: ModuleExport, groups: list[tuple[Question, list[str]]]) -> etree.Element:
+    """One section of the module's items in order; a question with variants is a section within it that
+    selects one of its variants' items (invisible: its item shows as one of the module's)."""
     title = export.module.title[export.lang]
     root = etree.Element(q("assessmentTest"), {
         "xmlns": QTI_NS, "identifier": identifier("T-", f"{export.course.id}-{export.module.slug}"), "title": title,
@@ -120,9 +131,16 @@ def assessment_test(export: ModuleExport, hrefs: list[str]) -> etree.Element:
     part = etree.SubElement(root, q("testPart"), identifier="P-1", navigationMode="nonlinear",
                             submissionMode="individual")
     section = etree.SubElement(part, q("assessmentSection"), identifier="S-1", title=title, visible="true")
-    for href in hrefs:
-        etree.SubElement(section, q("assessmentItemRef"), identifier=href.removeprefix("items/").removesuffix(".xml"),
-                         href=href)
+    for question, hrefs in groups:
+        parent = section
+        if question.variants is not None:
+            # "V-": the module's own section is S-1, which a question's id could repeat.
+            parent = etree.SubElement(section, q("assessmentSection"), identifier=identifier("V-", question.id),
+                                      title=export.name(question), visible="false")
+            etree.SubElement(parent, q("selection"), select="1")
+        for href in hrefs:
+            etree.SubElement(parent, q("assessmentItemRef"),
+                             identifier=href.removeprefix("items/").removesuffix(".xml"), href=href)
     return root
 
 
