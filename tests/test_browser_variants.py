@@ -206,3 +206,36 @@ def test_choice_variants_show_their_options_and_grade_by_them(page, server) -> N
     page.check("#q-P2 input[value='A']")
     page.click("#q-P2 [data-zq-check]")
     expect(page.locator("#q-P2 [data-zq-verdict]")).to_have_text(re.compile("✓"))
+
+
+@pytest.fixture(scope="module")
+def offline_copy(tmp_path_factory):
+    import zipfile
+
+    from conftest import copy_site
+
+    work = tmp_path_factory.mktemp("variants-offline")
+    source = copy_site(FIXTURE, work / "src")
+    build_site(source / "mkdocs.offline.yml", work / "site")
+    with zipfile.ZipFile(source / "build" / "variants-offline.zip") as opened:
+        opened.extractall(work / "unzipped")
+    [top] = list((work / "unzipped").iterdir())
+    return top
+
+
+def test_variants_work_offline_from_disk(page, offline_copy) -> None:
+    # From file:// the page has no ES modules: variants.js comes in the one bundled script.
+    address = (offline_copy / "en" / "vc" / "01-load" / "quiz.html").as_uri()
+    page.goto(address)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect(page.locator("#q-P1 [data-zq-variant-line]")).to_have_text(re.compile(r"\d"))
+    number = current(page, "en")
+    expect_variant(page, "en", number)
+    assert check_p1(page, typed(answer_of(number), "en")).startswith("✓")
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    moved = current(page, "en")
+    assert moved != number
+    assert check_p1(page, typed(answer_of(moved), "en")).startswith("✓")
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect_variant(page, "en", moved)

@@ -3,6 +3,7 @@
 // answer, verdict and reveals in an entry of its own (`P02@3`, see storage.variantId); the question's own entry
 // says which variant is current, so the other languages' pages and the home page's progress follow it.
 // The page shows variant 1; the others' changed parts come from <template data-zq-variant-of> (rendering.variants).
+import { gradedSpec, moduleFor } from "./grading.js";
 import { generator, learnerSeed } from "./seed.js";
 import { entryKey } from "./storage.js";
 
@@ -80,10 +81,17 @@ function offerNew(question) {
 }
 
 // Moves the question to variant `number`, with what its entry holds (nothing, for a variant just drawn).
-function switchTo(page, question, number) {
-  page.elements.delete(page.key(question.zqVariants.id));
+function switchTo(page, question, number, store) {
+  const { id } = question.zqVariants;
+  page.elements.delete(page.key(id));
   show(page, question, number);
-  page.elements.set(page.key(question.zqVariants.id), question);
+  page.elements.set(page.key(id), question);
+  // An answer from storage or an imported file is checked for its shape before restore() sees it, as on setup.
+  const spec = page.specs[id];
+  const module = moduleFor(spec);
+  if (module && module.answerProblem) {
+    store.expect(page.key(id), (saved) => (saved.answer ? module.answerProblem(saved.answer, gradedSpec(spec)) : null));
+  }
   page.showStored(question);
   page.updateProgress();
   offerNew(question);
@@ -98,7 +106,7 @@ function drawAnother(page, store, question) {
   // A variant drawn again starts afresh: an answer given to it long ago never shows in it.
   store.remove(entryKey(page.course, page.module, `${id}@${number}`));
   store.update(pointerKey(page, id), { variant: number });
-  switchTo(page, question, number);
+  switchTo(page, question, number, store);
   page.touched(question);
   if (page.live) page.live.textContent = question.querySelector("[data-zq-variant-line]").textContent;
   question.querySelector("[data-zq-variant-line]").focus();
@@ -120,7 +128,7 @@ function listen(store) {
       if (event.key !== pointerKey(page, id)) continue;
       const number = (store.get(event.key) || {}).variant;
       if (Number.isInteger(number) && number >= 1 && number <= count && number !== page.variants.get(id)) {
-        switchTo(page, question, number);
+        switchTo(page, question, number, store);
       }
     }
   });
