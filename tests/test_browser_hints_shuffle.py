@@ -297,3 +297,26 @@ def test_a_shuffled_matching_question_shuffles_its_right_hand_column_only(page, 
         choose(page, f"#zq-S2-{item}", key)
     page.click("#q-S2 [data-zq-check]")
     page.wait_for_selector("#q-S2[data-zq-status=correct]")
+
+
+# -- from disk --------------------------------------------------------------------------------------------
+
+
+def test_hints_and_shuffling_work_from_disk(page, tmp_path_factory) -> None:
+    """The offline copy runs the runtime as one classic script: hints.js and shuffle.js are in it, not imported."""
+    site = build_site(FIXTURE / "mkdocs.offline.yml", tmp_path_factory.mktemp("hints-shuffle-offline") / "site")
+    bundle = (site / "assets/zadachnik/js/zadachnik.bundle.js").read_text(encoding="utf-8")
+    assert "import(" not in bundle
+    page.goto((site / "hs/01-hints/quiz.html").as_uri())
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.wait_for_selector("#q-S1[data-zq-shuffled]", state="attached")
+    page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
+    seed = page.evaluate("(key) => localStorage.getItem(key)", SEED_KEY)
+    expected = shuffled_order(list("ABCDE"), seed, "S1")
+    assert [key for key, _ in shown_choices(page, "S1")] == expected
+    page.locator("#q-H1 [data-zq-hint-next]").click()
+    assert open_hints(page, "H1") == [True, False, False]
+    page.reload()
+    page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
+    assert open_hints(page, "H1") == [True, False, False]
+    assert [key for key, _ in shown_choices(page, "S1")] == expected
