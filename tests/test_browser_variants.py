@@ -239,3 +239,16 @@ def test_variants_work_offline_from_disk(page, offline_copy) -> None:
     page.reload()
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     expect_variant(page, "en", moved)
+
+
+def test_axe_finds_nothing_serious_with_a_new_variant_shown(page, server) -> None:
+    from test_accessibility import THEME_VIOLATIONS, axe_findings
+
+    open_quiz(page, server, "ru")
+    page.click("#q-P1 details[data-zq-reveal] > summary")
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    page.evaluate("document.querySelectorAll('.zq-page details').forEach((d) => { d.open = true; })")
+    expect(page.locator("#q-P1 [data-zq-new-variant]")).to_be_visible()
+    findings = axe_findings(page)
+    serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
+    assert not serious, serious

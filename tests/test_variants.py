@@ -97,6 +97,46 @@ def test_the_short_form_and_choice_options_with_figures(tmp_path: Path) -> None:
         assert item.key.correct == ["A"]
 
 
+MIXED = """
+/// question | P4
+type: mixed
+auto: numeric
+variants: {from: memory, count: 3}
+fields:
+  gb: {answer: "N*B/1e9", rtol: "B/1000"}
+
+//// ru | Смешанный
+Сколько гигабайт при пакете {{ B }}? Объясните.
+
+fields:
+- gb: Гигабайты
+
+explanation:
+Умножаем.
+////
+
+//// en | Mixed
+How many gigabytes for a batch of {{ B }}? Explain.
+
+fields:
+- gb: Gigabytes
+
+explanation:
+Multiply.
+////
+///
+"""
+
+
+def test_a_mixed_question_has_variants_and_tolerances_may_use_names(tmp_path: Path) -> None:
+    question = course(tmp_path, quiz=source() + MIXED)[0].modules[0].questions[3]
+    for item in question.variants.items:
+        drawn = fixture_functions.memory(random.Random(item.seed))
+        [field] = item.key.key.fields
+        assert (field.value, field.rtol) == (pytest.approx(drawn["N"] * drawn["B"] / 1e9), drawn["B"] / 1000)
+    assert check_answer_keys(course(tmp_path / "again", quiz=source() + MIXED), LANGS, str) == []
+
+
 def test_a_question_without_variants_is_untouched(tmp_path: Path) -> None:
     question = course(tmp_path)[0].modules[0].questions[2]
     assert question.variants is None and question.variant_questions == [question]
@@ -224,6 +264,26 @@ def test_a_function_that_returns_no_numbers_is_reported_even_when_skipping(tmp_p
     [error] = errors(tmp_path, quiz=quiz, functions=functions)
     assert error.message == ("variant 1 of P1 (seed 1): memory(): memory(rng) gives 'many' for 'N': each value must "
                              "be a number")
+
+
+def test_a_function_that_never_returns_is_stopped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("zadachnik.reading.variants.VARIANTS_TIME_LIMIT", 1.0)
+    functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 "def memory(rng):\n    while True:\n        pass\n\n\n"
+                 "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
+    [error] = errors(tmp_path, functions=functions)
+    assert (error.line, error.message) == (line_with(source(), "variants:"),
+                                          "memory() of P1 did not make its variants within 1 s")
+
+
+@pytest.mark.parametrize("call", ["import sys; sys.exit(3)", "input()"])
+def test_a_function_that_exits_or_reads_input_is_reported_even_when_skipping(tmp_path: Path, call: str) -> None:
+    functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 f"def memory(rng):\n    {call}\n\n\n"
+                 "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
+    quiz = source().replace("  count: 6\n", "  count: 6\n  invalid: skip\n")
+    [error] = errors(tmp_path, quiz=quiz, functions=functions)
+    assert error.message.startswith("variant 1 of P1 (seed 1): memory()"), error.message
 
 
 def test_a_code_exercise_cannot_have_variants(tmp_path: Path) -> None:

@@ -226,8 +226,9 @@ class Expander:
                 drawn.append(outcome["values"])
                 continue
             error = outcome.get("error") or {}
-            # A function that returns no dict of numbers is a mistake of its own, never a bad draw to skip.
-            skippable = "type" in error
+            # A function that returns no dict of numbers, exits or reads input is a mistake of its own, never a bad
+            # draw to skip.
+            skippable = "type" in error and error.get("code") not in ("exit", "no_input", "died")
             what = f"{variants.function}() raised " if skippable else f"{variants.function}(): "
             drawn.append(VariantProblem(what + self.error_text(error), variants.line,
                                         f"fix {variants.function}() for this draw, or, if such draws are bad, let it "
