@@ -292,3 +292,21 @@ def test_exports_carry_hints_and_shuffling() -> None:
     assert 'shuffle="true"' in s1 and 'shuffle="false"' in n1
     [s2] = [text for name, text in items.items() if "S2" in name]
     assert 'shuffle="true"' in s2 and s2.count('fixed="true"') == 4
+
+
+# -- the guide -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("guide", "start", "end"), [
+    ("docs/en/authoring.md", "## Hints {#hints}", "## Checkers in Python"),
+    ("docs/authoring.md", "## Подсказки {#hints}", "## Своя проверка на Python"),
+])
+def test_the_guides_examples_of_hints_and_shuffling_load(tmp_path: Path, guide: str, start: str, end: str) -> None:
+    text = (ROOT / guide).read_text(encoding="utf-8")
+    sections = text[text.index(start): text.index(end)]
+    examples = re.findall(r"^```text\n(/// question.*?)^```$", sections, re.MULTILINE | re.DOTALL)
+    assert len(examples) == 2
+    [course] = load(tmp_path, quiz="\n".join(examples))
+    hinted, shuffled = course.modules[0].questions
+    assert len(hinted.hints) == 3 and hinted.hint_note
+    assert shuffled.shuffle and shuffled.type == "matching"
