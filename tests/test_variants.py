@@ -262,8 +262,8 @@ def test_a_function_that_returns_no_numbers_is_reported_even_when_skipping(tmp_p
                  "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
     quiz = source().replace("  count: 6\n", "  count: 6\n  invalid: skip\n")
     [error] = errors(tmp_path, quiz=quiz, functions=functions)
-    assert error.message == ("variant 1 of P1 (seed 1): memory(): memory(rng) gives 'many' for 'N': each value must "
-                             "be a number")
+    assert error.message == "variant 1 of P1 (seed 1): memory(rng) gives 'many' for 'N': each value must be a number"
+    assert error.hint == "memory(rng) returns a dict of names to finite numbers, e.g. {'N': 7e9, 'B': 12}"
 
 
 def test_a_function_that_never_returns_is_stopped(tmp_path: Path, monkeypatch) -> None:
@@ -283,7 +283,9 @@ def test_a_function_that_exits_or_reads_input_is_reported_even_when_skipping(tmp
                  "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
     quiz = source().replace("  count: 6\n", "  count: 6\n  invalid: skip\n")
     [error] = errors(tmp_path, quiz=quiz, functions=functions)
-    assert error.message.startswith("variant 1 of P1 (seed 1): memory()"), error.message
+    expected = {"input()": "memory() reads input at variants.py:6",
+                "import sys; sys.exit(3)": "memory() exits the process (SystemExit: 3"}[call]
+    assert error.message.startswith(f"variant 1 of P1 (seed 1): {expected}"), error.message
 
 
 def test_a_code_exercise_cannot_have_variants(tmp_path: Path) -> None:

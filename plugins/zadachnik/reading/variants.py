@@ -225,15 +225,27 @@ class Expander:
             if "values" in outcome:
                 drawn.append(outcome["values"])
                 continue
-            error = outcome.get("error") or {}
-            # A function that returns no dict of numbers, exits or reads input is a mistake of its own, never a bad
-            # draw to skip.
-            skippable = "type" in error and error.get("code") not in ("exit", "no_input", "died")
-            what = f"{variants.function}() raised " if skippable else f"{variants.function}(): "
-            drawn.append(VariantProblem(what + self.error_text(error), variants.line,
-                                        f"fix {variants.function}() for this draw, or, if such draws are bad, let it "
-                                        "raise on them and write 'invalid: skip' under 'variants:'", skippable))
+            drawn.append(self.draw_problem(variants, outcome.get("error") or {}))
         return drawn
+
+    def draw_problem(self, variants: Variants, error: dict[str, Any]) -> VariantProblem:
+        """What one seed's failed draw tells the author. Only an exception is a bad draw 'invalid: skip' may leave
+        out: a function that exits, reads input or returns no dict of numbers is a mistake of its own."""
+        function, line, code = variants.function, variants.line, error.get("code")
+        place = f"{shown_from(Path(error['file']), self.folder)}:{error['line']}" if error.get("file") else ""
+        at = f" at {place}" if place else ""
+        if code == "exit":
+            return VariantProblem(f"{function}() exits the process ({error.get('text')}{at})", line,
+                                  "a variant function returns its figures: remove the exit")
+        if code == "no_input":
+            return VariantProblem(f"{function}() reads input{at}", line,
+                                  "a variant function reads no input: draw the figures with rng")
+        if "type" in error:
+            return VariantProblem(f"{function}() raised {self.error_text(error)}", line,
+                                  f"fix {function}() for this draw, or, if such draws are bad, let it raise on them "
+                                  "and write 'invalid: skip' under 'variants:'", skippable=code != "died")
+        return VariantProblem(self.error_text(error), line,
+                              f"{function}(rng) returns a dict of names to finite numbers, e.g. {{'N': 7e9, 'B': 12}}")
 
     def error_text(self, error: dict[str, Any]) -> str:
         """`ZeroDivisionError in variants.py:7 (division by zero)`, or the runner's own words."""
