@@ -145,7 +145,8 @@ export function setup(page, store) {
     show(page, question, currentVariant(page, store, id, count));
     page.setupQuestion(question);
     const tools = question.querySelector("[data-zq-variant-tools]");
-    tools.hidden = false;
+    // A question drawn once has no other variant to offer.
+    tools.hidden = count < 2;
     tools.querySelector("[data-zq-variant-line]").tabIndex = -1;
     tools.querySelector("[data-zq-new-variant]").addEventListener("click", () => drawAnother(page, store, question));
     // A verdict shown (the question's status) or a reveal opened or closed: whether a new variant is offered.
