@@ -122,9 +122,10 @@ def test_shuffle_on_a_question_and_from_module_yml(tmp_path: Path) -> None:
     numeric_en = "Find x.\n\nfields:\n- x: Ex\n\nexplanation:\nFound it."
     quiz = (block(ident="Q1") + block(ident="Q2", yaml="type: single\nanswer: B\nshuffle: false")
             + block(ident="Q3", yaml="type: matching\nanswer: {1: B, 2: A}", ru=RU_MATCHING, en=EN_MATCHING)
-            + block(ident="Q4", yaml="type: numeric\nfields:\n  x: {answer: 1}", ru=numeric_ru, en=numeric_en))
+            + block(ident="Q4", yaml="type: numeric\nfields:\n  x: {answer: 1}", ru=numeric_ru, en=numeric_en)
+            + block(ident="Q5", yaml="type: mixed\nauto: single\nanswer: B"))
     [course] = load(tmp_path, quiz=quiz, module=module)
-    assert [q.shuffle for q in course.modules[0].questions] == [True, False, True, False]
+    assert [q.shuffle for q in course.modules[0].questions] == [True, False, True, False, True]
 
 
 def test_shuffle_on_a_question_without_options_is_an_error(tmp_path: Path) -> None:
@@ -157,6 +158,17 @@ def test_a_shuffled_question_that_names_options_as_plain_text_is_an_error(
     for error in errors:
         assert "[[option:" in error.hint
         assert error.line in (line_with(quiz, ru_explanation), line_with(quiz, en_explanation))
+
+
+def test_an_option_or_the_body_naming_another_option_of_a_shuffled_question_is_an_error(tmp_path: Path) -> None:
+    ru = ("Что верно? Подумайте и о B.\n\noptions:\nA. Ничего\nB. Всё\nC. И A, и [[option:B]]\n\n"
+          "explanation:\nВерен [[option:C]].")
+    en = ("What holds?\n\noptions:\nA. Nothing\nB. Everything\nC. Both [[option:A]] and [[option:B]]\n\n"
+          "explanation:\n[[option:C]].")
+    quiz = block(yaml="type: single\nanswer: C\nshuffle: true", ru=ru, en=en)
+    errors = errors_of(tmp_path, quiz=quiz)
+    assert [(error.line, re.search(r"option (\w)", error.message)[1]) for error in errors] == [
+        (line_with(quiz, "Подумайте и о B"), "B"), (line_with(quiz, "C. И A"), "A")]
 
 
 def test_plain_text_that_names_no_option_is_let_through(tmp_path: Path) -> None:

@@ -126,10 +126,9 @@ def question_fragments(question: Any) -> Iterator[Fragment]:
 
 
 def naming_fragments(question: Any) -> Iterator[Fragment]:
-    """The text that talks about the options: the explanation and the hints."""
-    yield from question.explanation.values()
-    for hint in question.hints:
-        yield from hint.values()
+    """The text that may talk about the options: all of the question's but its title (an option "Both A and B"
+    is as wrong as an explanation's "B is correct" once the letters move)."""
+    yield from question_fragments(question)
 
 
 def with_references(fragment: Fragment, keys: list[str], path: str, errors: list[SourceError]) -> str:
