@@ -386,3 +386,59 @@ def test_gift_and_qti_make_relative_tolerances_absolute_per_variant(tmp_path: Pa
     assert kinds == ["extendedTextInteraction", "textEntryInteraction"]
     sections = [section.get("identifier") for section in test.iter(f"{QTI}assessmentSection")]
     assert len(sections) == len(set(sections)) == 4
+
+
+# -- the guide's worked example ---------------------------------------------------------------------------------
+
+GUIDES = [("docs/authoring.md", "ru", "## Варианты {#variants}"),
+          ("docs/en/authoring.md", "en", "## Variants {#variants}")]
+
+
+def fenced(section: str, language: str, start: str) -> str:
+    """The guide's code block in `language` whose text starts with `start`."""
+    blocks = [match[1] for match in re.finditer(rf"^```{language}\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)]
+    [block] = [block for block in blocks if block.startswith(start)]
+    return block
+
+
+@pytest.mark.parametrize(("guide", "lang", "heading"), GUIDES)
+def test_the_guide_s_example_makes_the_variants_its_table_shows_and_exports_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], guide: str, lang: str, heading: str) -> None:
+    text = (ROOT / guide).read_text(encoding="utf-8")
+    start = text.index(heading)
+    section = text[start:text.index("\n## ", start + len(heading))]
+    module = tmp_path / "exercises" / "demo" / "12-infrastructure"
+    module.mkdir(parents=True)
+    (module.parent / "course.yml").write_text("id: demo\ntitle: Demo\nmodules: 12\n", encoding="utf-8")
+    (module / "module.yml").write_text(fenced(section, "yaml", "number: 12"), encoding="utf-8")
+    (module / "variants.py").write_text(fenced(section, "python", "# exercises/rl-for-llm/12-infrastructure/"),
+                                        encoding="utf-8")
+    (module / "quiz.md").write_text(fenced(section, "text", "/// question | P02"), encoding="utf-8")
+    [course] = load_courses(tmp_path / "exercises", LANGUAGES, tmp_path)
+    [question] = course.modules[0].questions
+    assert question.variants.count == len(question.variants.items) == 10
+    # The table of the first variants, as the guide prints it in its own language.
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if re.match(r"^\| \d+ \|", line)]
+    assert len(rows) == 4
+    for number, seed, parameters, gradients, moment, gb, gib in rows:
+        item = question.variants.items[int(number) - 1]
+        assert item.seed == int(seed)
+        assert parameters == localize(item.values["N_billion"], "g", lang, False) + "·10⁹"
+        assert (int(gradients), int(moment)) == (item.values["G"], item.values["m"])
+        assert [gb, gib] == [localize(item.key.fields[0].value, "g", lang, False),
+                             localize(item.key.fields[1].value, ".2f", lang, False)]
+    # The sample course's P02 is the guide's: the same draws.
+    [(_, sample)] = sample_modules()
+    p02 = next(question for question in sample.questions if question.id == "P02")
+    assert [item.values for item in p02.variants.items] == [item.values for item in question.variants.items]
+    # What the guide says of P05: seed 10 was turned down, so variant 10 comes from seed 20.
+    p05 = next(question for question in sample.questions if question.id == "P05")
+    assert p05.variants.invalid == "skip" and p05.variants.items[9].seed == 20
+    status = main(["export", "--format", "moodle", "--language", lang, "--languages", ",".join(LANGUAGES),
+                   "--out", str(tmp_path / "out"), str(tmp_path / "exercises")])
+    assert status == 0, capsys.readouterr().err
+    placed = placed_by_category(tmp_path / "out" / f"demo-12-infrastructure-{lang}.moodle.xml")
+    members = placed[category_of(course, course.modules[0], lang, name_of(question, lang))]
+    assert [flat(moodle_numbers(element)) for element in members] == [
+        pytest.approx(flat(expected_numbers(variant))) for variant in question.variant_questions]
