@@ -185,6 +185,24 @@ def test_a_broken_hint_count_is_set_aside_and_the_page_still_works(page, server)
     assert open_hints(page, "H1") == [True, True, True]
 
 
+def test_reset_closes_the_hints_and_keeps_the_learners_order(page, server) -> None:
+    open_quiz(page, server)
+    page.locator("#q-H1 [data-zq-hint-next]").click()
+    order = shown_choices(page, "S1")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-zq-reset]")
+    # The page is put back as a copy of itself, with the old state of its hints until hints.js sets them up: a
+    # copy does not carry the function hints.js gives the question.
+    page.wait_for_function("() => !localStorage.getItem('zadachnik:hs/1/H1')"
+                           " && document.querySelector('#q-H1').zqShowHints")
+    assert open_hints(page, "H1") == [False, False, False]
+    assert page.locator("#q-H1 [data-zq-hint-next]").inner_text() == "Подсказка 1 из 3"
+    # The page put back after the reset works as before: its hints open, its order is the learner's.
+    page.locator("#q-H1 [data-zq-hint-next]").click()
+    assert open_hints(page, "H1") == [True, False, False]
+    assert shown_choices(page, "S1") == order
+
+
 def test_axe_finds_nothing_serious_in_hints(page, server) -> None:
     open_quiz(page, server)
     page.locator("#q-H1 [data-zq-hint-next]").click()
