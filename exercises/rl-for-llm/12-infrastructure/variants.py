@@ -1,10 +1,11 @@
-"""Module 12 (RL infrastructure): the parameters of the quiz's variants.
+"""Module 12 (RL infrastructure): the figures of the quiz, most of them drawn afresh for each variant.
 
-Each function takes a `random.Random` seeded by the build (variant k of a question from seed k) and returns the
-figures its question's text, answers and explanation name: `{{ G }}`, `answer: "n*(G+T)"`. Derived figures the
-explanation shows (sums, intermediate products) are returned too, so no figure on the page is typed by hand.
-A draw that would make a question's statement untrue is refused by raising; the question says `invalid: skip`
-where that can happen. Standard library only, as every values file.
+`values()` gives the figures every question shares. Each other function takes a `random.Random` seeded by the
+build (variant k of a question from seed k) and returns the figures its question's text, answers and explanation
+name: `{{ G }}`, `answer: "n*(G+T)"`. Derived figures the explanation shows (sums, intermediate products) are
+returned too, so no figure on the page is typed by hand. A draw that would make a question's statement untrue is
+refused by raising; the question says `invalid: skip` where that can happen. Standard library only, as every
+values file.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ GB = 10**9
 GiB = 2**30
 KiB = 2**10
 SECONDS_PER_HOUR = 3600
+
+
+def values() -> dict[str, float]:
+    """The module's fixed figures, for every question (a question's variant adds its own)."""
+    return {"GiB": GiB}
 
 
 def p02(rng: random.Random) -> dict[str, float]:
