@@ -203,11 +203,20 @@ def math_costs(work: Path, rounds: int = 3) -> dict:
             "rebuild_renders": shared_katex().renders - before}
 
 
-def own_bytes(site: Path, page: str) -> int:
-    from test_page_weight import own_assets
+def own_bytes(site: Path, page: str) -> tuple[int, int]:
+    """A page's own JS and CSS gzipped, as tests/test_page_weight.py counts it (imports and dynamic imports
+    followed): as the site ships it (minified), and the same files as the package writes them."""
+    from test_page_weight import gzipped_size, own_assets
 
-    return sum(len(gzip.compress(path.read_bytes(), 9)) for path in own_assets(site, page)
-               if "katex" not in path.parts)
+    assets = own_assets(site, page)
+    shipped = site / "assets" / "zadachnik"
+    written = 0
+    for path in assets:
+        if "katex" in path.parts:
+            continue
+        source = ROOT / "plugins/zadachnik/runtime/assets" / path.relative_to(shipped)
+        written += len(gzip.compress((source if source.is_file() else path).read_bytes(), 9))
+    return gzipped_size(assets), written
 
 
 LONGEST_TASK = """window.__longest = 0; new PerformanceObserver(list => {
@@ -399,18 +408,30 @@ def math_section(work: Path) -> list[str]:
 
 
 def pages_section(work: Path) -> list[str]:
+    from test_page_weight import QUIZ, SAMPLE_PAGES
+
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(work / "sample")], cwd=ROOT, env=ENV,
                    check=True)
-    sizes = {kind: own_bytes(work / "sample", page) for kind, page in (
-        ("quiz", "en/rl-for-llm/12-infrastructure/quiz/index.html"),
-        ("exercises", "en/modern-llms/09-pretraining/exercises/index.html"),
-        ("home", "en/index.html"))}
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", "tests/fixtures/site/mkdocs.yml", "-d",
+                    str(work / "fixture")], cwd=ROOT, env=ENV, check=True)
+    sizes = {kind: own_bytes(work / site, page) for kind, site, page in (
+        ("quiz, module 12 (variants, shuffled options, Python)", "sample", SAMPLE_PAGES[0]),
+        ("quiz, module 9 (hints, Python)", "sample", SAMPLE_PAGES[1]),
+        ("demo quiz (tests' fixture site)", "fixture", QUIZ),
+        ("exercises", "sample", "en/modern-llms/09-pretraining/exercises/index.html"),
+        ("home", "sample", "en/index.html"))}
     pages = page_speed(work / "sample")
-    lines = ["## 3. Pages (Chromium, localhost)", "", "| page | own JS + CSS, gzipped |", "|---|---:|"]
-    for kind, size in sizes.items():
-        lines.append(f"| {kind} | {size / 1024:.1f} KB |")
+    lines = ["## 3. Pages (Chromium, localhost)", "",
+             "Own JS + CSS as tests/test_page_weight.py counts it: the scripts and stylesheets a page names, every "
+             "module they import, dynamic imports included (loaded only on pages that need them, counted all the "
+             "same), and the print stylesheet; not the Python worker's script. \"Shipped\" is what the site "
+             "serves (minified); \"as written\", the same files as the package has them.", "",
+             "| page | own JS + CSS shipped, gzipped | as written, gzipped |", "|---|---:|---:|"]
+    for kind, (shipped, written) in sizes.items():
+        lines.append(f"| {kind} | {shipped / 1024:.1f} KB | {written / 1024:.1f} KB |")
+    largest = max(shipped for shipped, _ in sizes.values())
     first_ratio = pages["first_check_ms"] / pages["bare_ms"]
-    lines += ["", f"- Budget ≤ 30 KB per page: {verdict(max(sizes.values()) <= 30 * 1024)}.",
+    lines += ["", f"- Budget ≤ 30 KB per page: {verdict(largest <= 30 * 1024)}.",
               f"- Check click → verdict shown, median of 50: {pages['check_ms_median']:.1f} ms "
               f"(target ≤ 50 ms: {verdict(pages['check_ms_median'] <= 50)}).",
               f"- Python, first check after opening the page: {pages['first_check_ms']:.0f} ms; a bare "
@@ -486,7 +507,8 @@ READY_AT = """new MutationObserver(() => {
 }).observe(document, {childList: true, characterData: true, subtree: true});"""
 # The last commit before memory snapshots: its page and worker give the "before" figures in the same run.
 BEFORE_SNAPSHOTS = "1a916e9"
-BEFORE_FILES = ("python-worker.js", "python.js")
+# pyclient.js too: today's starts the worker itself, which the old python.js would not take over.
+BEFORE_FILES = ("python-worker.js", "python.js", "pyclient.js")
 READY_LINE = re.compile(r"Python ready in (\d+) ms \(worker (\d+) ms\) from (.+)\.$")
 ENDLESS = "def ess(weights):\n    while True:\n        pass\n"
 

@@ -1,16 +1,24 @@
 // Python for the page: the worker manager is loaded only on pages that have Python, so other pages never
 // request it or Pyodide.
+import { startEarly } from "./pystart.js";
 
 const CHECKER_TIME_LIMIT = 5;
 let loading = null;
 
 // One Python for the page, however many callers ask at once; each `onState` hears every state change (a
-// page put back after a reset or an import listens again).
+// page put back after a reset or an import listens again). The first call starts the worker at once, while
+// python.js loads: Python's start is the longest part of a first check.
 export async function startPython(onState) {
   if (!loading) {
+    const early = startEarly();
     loading = (async () => {
-      const { Python } = await import("./python.js");
-      return new Python();
+      try {
+        const { Python } = await import("./python.js");
+        return new Python(early);
+      } catch (error) {
+        early.worker.then((worker) => worker.terminate(), () => {});
+        throw error;
+      }
     })();
   }
   const python = await loading;

@@ -57,23 +57,20 @@
 
   async function fromServer() {
     const here = self.location.href;
-    let loadPyodide;
-    let version;
-    try {
-      ({ loadPyodide, version } = await import(new URL("../pyodide/pyodide.mjs", here).href));
-    } catch (error) {
+    // Pyodide's loader and the Python files, all asked for at once.
+    const loader = import(new URL("../pyodide/pyodide.mjs", here).href).catch((error) => {
       throw new StartFailure("files", `Pyodide did not load: ${error}`);
-    }
-    const files = {};
-    for (const name of PYTHON_FILES) {
+    });
+    const texts = PYTHON_FILES.map(async (name) => {
       const url = new URL(`../py/${name}`, here).href;
       const response = await fetch(url).catch(() => null);
       if (!response || !response.ok) throw new StartFailure("files", `${url} did not load`);
-      files[name] = await response.text();
-    }
+      return [name, await response.text()];
+    });
+    const [{ loadPyodide, version }, files] = await Promise.all([loader, Promise.all(texts)]);
     // Snapshots of this site's Python are kept under its own Pyodide folder (never fetched from there).
     const scope = new URL("../pyodide/", here).href;
-    return { files, version, scope, load: (options) => loadPyodide(options) };
+    return { files: Object.fromEntries(files), version, scope, load: (options) => loadPyodide(options) };
   }
 
   function decode(text) {

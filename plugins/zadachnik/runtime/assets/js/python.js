@@ -6,9 +6,8 @@
 // The page keeps the memory snapshot its worker hands over (python-worker.js), so the next worker restores it
 // instead of starting Python anew. `<html data-zq-python-start>` says how the last start went (fresh, memory,
 // cache, indexeddb) and `data-zq-python-kept` where the snapshot is kept: for tests and the bench, never shown.
+import { newSecret, spawn } from "./pystart.js";
 
-const WORKER_URL = new URL("./python-worker.js", import.meta.url);
-const EMBED_URL = new URL("../pyodide-embed.js", import.meta.url);
 // Pyodide starts in seconds (its 13 MB download may take minutes on a slow line): a start that has not
 // finished after this long is not going to. The page's words say "5 minutes" (python_unavailable_slow).
 const START_LIMIT = 300;
@@ -18,12 +17,9 @@ export function unavailable(reason) {
   return { status: "unavailable", reason };
 }
 
-function newSecret() {
-  return Array.from(crypto.getRandomValues(new Uint32Array(4)), (part) => part.toString(36)).join("-");
-}
-
 export class Python {
-  constructor() {
+  // `early`: the first worker, started before this module loaded (pystart.js's startEarly), or null.
+  constructor(early = null) {
     this.listeners = [];
     this.state = ["starting"];
     this.queue = [];
@@ -33,7 +29,7 @@ export class Python {
     this.failure = null;
     this.snapshot = null;
     this.starts = 0;
-    this.start();
+    this.start(early);
   }
 
   listen(onState) {
@@ -46,30 +42,31 @@ export class Python {
     for (const listener of this.listeners) listener(...state);
   }
 
-  start() {
+  start(early = null) {
     this.ready = false;
     this.failure = null;
     // Each worker has its own secret: messages from an old worker, or made up by learner code, carry none.
-    const secret = newSecret();
+    const secret = early ? early.secret : newSecret();
     this.secret = secret;
     this.onState("starting");
     if (typeof WebAssembly !== "object") {
+      if (early) early.worker.then((worker) => worker.terminate(), () => {});
       this.fail("no_wasm", "this browser has no WebAssembly");
       return;
     }
     clearTimeout(this.startTimer);
     this.startTimer = setTimeout(() => this.fail("slow", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
-    this.asked = performance.now();
-    spawn(secret, this.snapshot).then((worker) => {
+    this.asked = early ? early.asked : performance.now();
+    (early ? early.worker : spawn(secret, this.snapshot)).then((worker) => {
       if (this.secret !== secret) {
         worker.terminate();
         return;
       }
       this.worker = worker;
-      worker.addEventListener("message", ({ data }) => {
+      const onMessage = ({ data }) => {
         if (this.secret === secret && data && data.secret === secret) this.received(data);
-      });
-      worker.addEventListener("error", (event) => {
+      };
+      const onError = (event) => {
         event.preventDefault();
         if (this.secret !== secret) return;
         // A script that fails to load gives a plain Event; an exception thrown in the worker an ErrorEvent.
@@ -77,7 +74,11 @@ export class Python {
         const text = event.message || "the Python worker stopped";
         if (!this.ready) this.fail(reason, text);
         else this.restart({ status: "unreadable", error: { code: "crashed", text } });
-      });
+      };
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      // What the early worker said before this module loaded, in order, before anything it says from now on.
+      if (early) for (const event of early.takeHeard()) (event.type === "error" ? onError : onMessage)(event);
     }, (error) => {
       if (this.secret === secret) this.fail("files", String(error));
     });
@@ -235,45 +236,4 @@ function timedOut(job) {
   }
   if (job.kind === "checker") return { status: "unreadable", score: 0, timeout: job.limit, checker: true };
   return { timeout: job.limit };
-}
-
-// `snapshot`: the page's copy of a memory snapshot ({key, bytes, engine}: engine is Pyodide's compiled
-// WebAssembly) or null; the worker gets a copy, the page keeps it.
-async function spawn(secret, snapshot) {
-  // The offline copy's one-script runtime (see bundle.py) always takes Pyodide from its embedded copy.
-  if (location.protocol === "file:" || typeof __zqOfflineCopy !== "undefined") {
-    const embed = await loadEmbed();
-    // A real thread, even where mkdocs-material's offline search has replaced window.Worker (native-worker.js).
-    const RealWorker = window.__zqNativeWorker || Worker;
-    const worker = new RealWorker(URL.createObjectURL(new Blob([embed.worker], { type: "text/javascript" })));
-    const { wasm, stdlib, lock, files, indexURL } = embed;
-    const { version } = embed;
-    worker.postMessage({ start: { secret, snapshot, embed: { wasm, stdlib, lock, files, indexURL, version } } });
-    return worker;
-  }
-  const worker = new Worker(WORKER_URL, { type: "module" });
-  worker.postMessage({ start: { secret, snapshot } });
-  return worker;
-}
-
-let embedLoading = null;
-
-// Opened from disk, browsers refuse module workers and fetch(): the offline build embeds Pyodide in a classic
-// script, whose worker code becomes a Blob worker and whose bytes are handed over by message.
-function loadEmbed() {
-  if (!embedLoading) {
-    embedLoading = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = EMBED_URL.href;
-      script.onload = () => resolve(window.__zqPyodideEmbed);
-      script.onerror = () => {
-        // A retry loads the script again.
-        embedLoading = null;
-        script.remove();
-        reject(new Error("Python is not part of this offline copy"));
-      };
-      document.head.append(script);
-    });
-  }
-  return embedLoading;
 }

@@ -535,6 +535,12 @@ export function init() {
   printButtons();
 }
 
+// A page that will need Python asks for it as this script runs, before any page is set up: the worker starts
+// Python while the questions are wired.
+for (const root of document.querySelectorAll(".zq-page")) {
+  if (Object.values(readJson(root, "template.zq-spec")).some(needsPython)) startPython();
+}
+
 // mkdocs-material's document$ emits on every page, instant navigation included.
 if (window.document$ && typeof window.document$.subscribe === "function") {
   window.document$.subscribe(() => init());
