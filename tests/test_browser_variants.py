@@ -252,3 +252,19 @@ def test_axe_finds_nothing_serious_with_a_new_variant_shown(page, server) -> Non
     findings = axe_findings(page)
     serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
     assert not serious, serious
+
+
+def test_the_page_is_ready_only_once_its_variants_are_set_up(page, server) -> None:
+    # variants.js held back: the page must not say it is ready (tests and scripts fill fields then) before the
+    # question with variants has its variant, its key and its listeners.
+    held = []
+    page.route("**/variants.js", lambda route: held.append(route))
+    with page.expect_request(lambda request: request.url.endswith("/variants.js")):
+        page.goto(server + "en/" + QUIZ, wait_until="commit")
+    while not held:
+        page.wait_for_timeout(10)
+    page.wait_for_selector(".zq-page[data-zq-ready]", state="attached")
+    assert page.locator(".zq-page").get_attribute("data-zq-ready") != "yes"
+    held[0].continue_()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#q-P1 [data-zq-variant-line]").inner_text() != ""

@@ -153,7 +153,7 @@ class Page {
     this.noticeSetAside();
     this.setupTools();
     this.updateProgress();
-    this.extras();
+    return this.extras();
   }
 
   // What only some pages have, loaded only there: shuffled options, hints.
@@ -493,11 +493,14 @@ class Page {
 }
 
 function start(root) {
-  if (root.dataset.zqReady === "yes") return;
-  root.dataset.zqReady = "yes";
+  if (root.dataset.zqReady) return;
+  // "yes" once what only some pages load (variants, shuffle, hints) is set up too: every question works then.
+  root.dataset.zqReady = "starting";
   const page = new Page(root);
   pages.add(page);
-  page.setup();
+  page.setup().finally(() => {
+    root.dataset.zqReady = "yes";
+  });
 }
 
 // Once per document: the store, and what reaches every page shown from then on.
