@@ -204,6 +204,19 @@ def test_an_unknown_function_gets_a_did_you_mean(tmp_path: Path) -> None:
     assert error.hint == "did you mean 'memory'?"
 
 
+def test_a_function_may_be_assigned_or_imported_from_a_helper(tmp_path: Path) -> None:
+    functions = ("from helper import memory\n\n\ndef values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 "speed = lambda rng: {'T': 1000, 'fast': 10, 'slow': 4}\n")
+    site = copy_site(FIXTURE, tmp_path / "site")
+    (site / MODULE / "variants.py").write_text(functions, encoding="utf-8")
+    (site / MODULE / "helper.py").write_text("def memory(rng):\n    return {'N': 1e9, 'B': rng.randint(2, 9), "
+                                             "'total': 1}\n", encoding="utf-8")
+    questions = load_courses(site / "exercises", LANGS, site)[0].modules[0].questions
+    assert [item.values["B"] for item in questions[0].variants.items] == [
+        random.Random(seed).randint(2, 9) for seed in range(1, 7)]
+    assert questions[1].variants.items[0].values == {"T": 1000, "fast": 10, "slow": 4}
+
+
 def test_a_name_no_variant_defines(tmp_path: Path) -> None:
     in_text = source().replace("the batch is {{ B }}.", "the batch is {{ Bt }}.")
     [error] = errors(tmp_path / "a", quiz=in_text)

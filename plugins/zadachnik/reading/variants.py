@@ -108,6 +108,18 @@ def read_variants(value: Any, qtype_name: str) -> Variants:
     return Variants(function, count, invalid)
 
 
+def defined_names(node: ast.stmt) -> list[str]:
+    """The names a statement of a values file defines at its top: a function, a name assigned (a lambda) or
+    imported (a function of a helper module)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [node.name]
+    if isinstance(node, ast.Assign):
+        return [target.id for target in node.targets if isinstance(target, ast.Name)]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    return []
+
+
 class VariantProblem(ValueError):
     """A variant that cannot be made; `skippable` when it is a bad draw rather than a mistake in the source."""
 
@@ -158,7 +170,7 @@ class Expander:
             tree = ast.parse(self.values_file.read_text(encoding="utf-8"))
         except (SyntaxError, ValueError, OSError):
             return  # the values file's own error is reported on module.yml already
-        functions = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        functions = list(dict.fromkeys(name for node in tree.body for name in defined_names(node)))
         if variants.function in functions:
             return
         candidates = [name for name in functions if name != "values"]
