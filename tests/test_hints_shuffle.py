@@ -286,6 +286,8 @@ def test_exports_carry_hints_and_shuffling() -> None:
     [course] = load_courses(HS_FIXTURE / "exercises", ["ru", "en"], HS_FIXTURE)
     export = module_export(course, course.modules[0], "en")
     assert any(note.startswith("H1: its hints go into Moodle XML") for note in export.notes)
+    assert any(note.startswith("S1: shuffled in Moodle XML and QTI; GIFT cannot") for note in export.notes)
+    assert not any(note.startswith(("N1:", "H2: shuffled")) for note in export.notes)
     xml = formats()["moodle"].write(export).decode("utf-8")
 
     def moodle_question(question_id: str) -> str:

@@ -122,6 +122,9 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
         if question.hints:
             export.notes.append(f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and QTI "
                                 "have none, and leave them out")
+        if question.shuffle:
+            export.notes.append(f"{question.id}: shuffled in Moodle XML and QTI; GIFT cannot say so, and Moodle's own "
+                                "'Shuffle the choices' setting decides")
         if question.variants is not None:
             count = len(question.variants.items)
             export.notes.append(f"{question.id}: its {count} variants go out as {count} questions grouped for a "
