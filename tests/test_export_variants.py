@@ -11,12 +11,14 @@ import io
 import re
 import xml.etree.ElementTree as etree
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 from test_export import CLOZE_NUMERICAL, QTI, parse_gift, qti_value, run_export, text_of
 from zadachnik.cli import main
+from zadachnik.core.errors import SourceErrors
 from zadachnik.exports.common import TextRenderer
 from zadachnik.qtypes.numeric import NumericField
 from zadachnik.reading.model import Course, Module, Question, load_courses
@@ -401,19 +403,30 @@ def fenced(section: str, language: str, start: str) -> str:
     return block
 
 
-@pytest.mark.parametrize(("guide", "lang", "heading"), GUIDES)
-def test_the_guide_s_example_makes_the_variants_its_table_shows_and_exports_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], guide: str, lang: str, heading: str) -> None:
+def guide_section(guide: str, heading: str) -> str:
     text = (ROOT / guide).read_text(encoding="utf-8")
     start = text.index(heading)
-    section = text[start:text.index("\n## ", start + len(heading))]
-    module = tmp_path / "exercises" / "demo" / "12-infrastructure"
+    return text[start:text.index("\n## ", start + len(heading))]
+
+
+def write_guide_example(section: str, root: Path, code_edit: Callable[[str], str] = str,
+                        quiz_edit: Callable[[str], str] = str) -> Path:
+    """The guide's module.yml, variants.py and question as a course of one module (with an author's edits)."""
+    module = root / "exercises" / "demo" / "12-infrastructure"
     module.mkdir(parents=True)
     (module.parent / "course.yml").write_text("id: demo\ntitle: Demo\nmodules: 12\n", encoding="utf-8")
     (module / "module.yml").write_text(fenced(section, "yaml", "number: 12"), encoding="utf-8")
-    (module / "variants.py").write_text(fenced(section, "python", "# exercises/rl-for-llm/12-infrastructure/"),
-                                        encoding="utf-8")
-    (module / "quiz.md").write_text(fenced(section, "text", "/// question | P02"), encoding="utf-8")
+    code = fenced(section, "python", "# exercises/rl-for-llm/12-infrastructure/")
+    (module / "variants.py").write_text(code_edit(code), encoding="utf-8")
+    (module / "quiz.md").write_text(quiz_edit(fenced(section, "text", "/// question | P02")), encoding="utf-8")
+    return root / "exercises"
+
+
+@pytest.mark.parametrize(("guide", "lang", "heading"), GUIDES)
+def test_the_guide_s_example_makes_the_variants_its_table_shows_and_exports_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], guide: str, lang: str, heading: str) -> None:
+    section = guide_section(guide, heading)
+    write_guide_example(section, tmp_path)
     [course] = load_courses(tmp_path / "exercises", LANGUAGES, tmp_path)
     [question] = course.modules[0].questions
     assert question.variants.count == len(question.variants.items) == 10
@@ -442,3 +455,36 @@ def test_the_guide_s_example_makes_the_variants_its_table_shows_and_exports_them
     members = placed[category_of(course, course.modules[0], lang, name_of(question, lang))]
     assert [flat(moodle_numbers(element)) for element in members] == [
         pytest.approx(flat(expected_numbers(variant))) for variant in question.variant_questions]
+
+
+PER_PARAMETER = "    per_parameter = weight_bytes + gradient_bytes + 2 * moment_bytes\n"
+# The mistakes the guide's error messages come from, in the order it quotes them: (variants.py, quiz.md) edits.
+GUIDE_MISTAKES: list[tuple[Callable[[str], str], Callable[[str], str]]] = [
+    (lambda code: code.replace(PER_PARAMETER, PER_PARAMETER
+                               + "    moments_per_gradient = 2 * moment_bytes / (moment_bytes - 2)\n"), str),
+    (lambda code: code.replace(PER_PARAMETER, PER_PARAMETER
+                               + '    assert per_parameter > 16, "more than 16 bytes per parameter"\n'),
+     lambda quiz: quiz.replace("variants: p02\n", "variants: {from: p02, invalid: skip}\n")),
+    (str, lambda quiz: quiz.replace("variants: p02\n", "variants: p2\n")),
+    # The English explanation's last formula: the question's last part.
+    (str, lambda quiz: quiz[:quiz.rindex("{{ gib:.2f }}")] + "{{ gibb:.2f }}"
+     + quiz[quiz.rindex("{{ gib:.2f }}") + len("{{ gib:.2f }}"):]),
+    (str, lambda quiz: quiz.replace('"N*B/1e9"', '"N*BB/1e9"')),
+]
+
+
+@pytest.mark.parametrize(("guide", "lang", "heading"), GUIDES)
+def test_the_guide_s_error_messages_are_what_the_build_says(tmp_path: Path, guide: str, lang: str,
+                                                           heading: str) -> None:
+    section = guide_section(guide, heading)
+    errors = section[section.index("{#variant-errors}"):]
+    quoted = [line for block in re.findall(r"^```text\n(.*?)^```$", errors, re.MULTILINE | re.DOTALL)
+              for line in block.splitlines()]
+    said = []
+    for number, (code_edit, quiz_edit) in enumerate(GUIDE_MISTAKES):
+        exercises = write_guide_example(section, tmp_path / str(number), code_edit, quiz_edit)
+        with pytest.raises(SourceErrors) as raised:
+            load_courses(exercises, LANGUAGES, exercises.parent)
+        said += [str(error) for error in raised.value.errors]
+    # The guide writes the module's folder as '…'.
+    assert quoted == [re.sub(r"^exercises/demo/12-infrastructure/", "exercises/…/", line) for line in said]
