@@ -202,10 +202,22 @@ def test_choice_variants_show_their_options_and_grade_by_them(page, server) -> N
     number = int(re.search(r"Variant (\d+) of 10", line.inner_text())[1])
     values = fixture_functions.speed(random.Random(number))
     expect(page.locator("#q-P2 .zq-question__body")).to_contain_text(f"do {values['T']} tokens take")
-    expect(page.locator("#q-P2 [data-zq-option='A'] ~ .zq-option__text")).to_have_text(str(values["fast"]))
+    expect(page.locator("#q-P2 [data-zq-option='A'] ~ .zq-option__text annotation")).to_have_text(
+        str(values["fast"]))
+    # An option named by a formula: its accessible name holds the variant's figure, in every variant.
+    option = page.locator("#q-P2 input[value='A']")
+    expect(option).to_have_attribute("aria-label", f"A. {values['fast']} s")
     page.check("#q-P2 input[value='A']")
     page.click("#q-P2 [data-zq-check]")
     expect(page.locator("#q-P2 [data-zq-verdict]")).to_have_text(re.compile("✓"))
+    page.locator("#q-P2 [data-zq-new-variant]").click()
+    moved = int(re.search(r"Variant (\d+) of 10", line.inner_text())[1])
+    assert moved != number
+    moved_values = fixture_functions.speed(random.Random(moved))
+    expect(option).to_have_attribute("aria-label", f"A. {moved_values['fast']} s")
+    expect(page.locator("#q-P2 [data-zq-option='B'] ~ .zq-option__text annotation")).to_have_text(
+        str(moved_values["slow"]))
+    expect(option).not_to_be_checked()
 
 
 @pytest.fixture(scope="module")

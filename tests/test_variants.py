@@ -93,7 +93,7 @@ def test_the_short_form_and_choice_options_with_figures(tmp_path: Path) -> None:
     for item in question.variants.items:
         drawn = fixture_functions.speed(random.Random(item.seed))
         options = {entry.key: entry.text["en"].markdown for entry in item.lists["options"]}
-        assert options == {"A": str(drawn["fast"]), "B": str(drawn["slow"])}
+        assert options == {"A": f"${drawn['fast']}$ s", "B": f"${drawn['slow']}$ s"}
         assert item.key.correct == ["A"]
 
 

@@ -1,7 +1,8 @@
 """A question's variants on its page: variant 1 as the page shows it, the others as data for variants.js.
 
 The parts of a question that can change between variants carry `data-zq-slot="…"` (title, body, option texts,
-field labels and tolerances, the revealed answer, the explanation). Every other variant is rendered with the same
+field labels and tolerances, the revealed answer, the explanation); a control named by a text with a formula gets
+its variant's name (`data-zq-aria`). Every other variant is rendered with the same
 templates, and only the slots whose HTML differs from variant 1's are kept, in one
 `<template data-zq-variant-of="P02" data-zq-variant="k">` per variant; the browser swaps them in. Controls are
 never repeated, so a learner's input, its listeners and its labels stay where they are.
@@ -10,6 +11,7 @@ never repeated, so a learner's input, its listeners and its labels stay where th
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
     from zadachnik.reading.model import Question
     from zadachnik.rendering.render import PagePlan
 
+_TAG = re.compile(r"<(?P<tag>[a-z][a-z0-9]*)\b(?P<attributes>[^>]*)>")
+_ATTRIBUTE = re.compile(r'(?P<name>[\w-]+)="(?P<value>[^"]*)"')
 _SLOT_START = re.compile(r'<(?P<tag>[a-z][a-z0-9]*)\b[^>]*?\sdata-zq-slot="(?P<name>[^"]+)"[^>]*>')
 
 
@@ -67,20 +71,46 @@ def slots_of(html: str) -> dict[str, str]:
     return found
 
 
+def spoken_names(html: str) -> dict[str, str | None]:
+    """The accessible name (aria-label, None for none) of each control of a rendered question that may carry one,
+    by its address: `section` (the question), `#id` (a field's input, a select), `option:A` (an option's input).
+    A name holds a formula's TeX (render.spoken), so a variant's figures are in it too."""
+    names: dict[str, str | None] = {}
+    for match in _TAG.finditer(html):
+        attributes = {found["name"]: found["value"] for found in _ATTRIBUTE.finditer(match["attributes"])}
+        if match["tag"] == "section" and "data-zq-question" in attributes:
+            address = "section"
+        elif "data-zq-option" in attributes:
+            address = f"option:{attributes['data-zq-option']}"
+        elif "id" in attributes and match["tag"] in ("input", "select", "textarea"):
+            address = f"#{attributes['id']}"
+        else:
+            continue
+        label = attributes.get("aria-label")
+        names[address] = unescape(label) if label is not None else None
+    return names
+
+
 @jinja2.pass_context
 def variant_templates(context: jinja2.runtime.Context, question: Question) -> Markup:
     """The data of variants 2…: per variant, the slots whose HTML differs from variant 1's."""
     template = context.environment.get_template("question.html")
     values = context.get_all()
 
-    def rendered(variant: Question) -> dict[str, str]:
-        return slots_of(template.render({**values, "q": variant, "varying": True}))
+    def rendered(variant: Question) -> tuple[dict[str, str], dict[str, str | None]]:
+        html = template.render({**values, "q": variant, "varying": True})
+        return slots_of(html), spoken_names(html)
 
-    first = rendered(question)
+    first, first_names = rendered(question)
     parts = []
     for number, variant in enumerate(question.variant_questions[1:], 2):
+        slots, names = rendered(variant)
         changed = "".join(f'<div data-zq-slot="{escape(name)}">{html}</div>'
-                          for name, html in rendered(variant).items() if first.get(name) != html)
+                          for name, html in slots.items() if first.get(name) != html)
+        # A control named by a text with a formula: its name follows the variant's figures too.
+        changed += "".join(f'<div data-zq-aria="{escape(address)}"{" data-zq-none" if name is None else ""}>'
+                           f"{escape(name or '')}</div>"
+                           for address, name in names.items() if first_names.get(address) != name)
         parts.append(f'<template data-zq-variant-of="{escape(question.id)}" data-zq-variant="{number}">'
                      f"{changed}</template>")
     return Markup("\n".join(parts))

@@ -11,12 +11,31 @@ import { entryKey } from "./storage.js";
 const questions = new Set();
 let listening = false;
 
-// Each variant's slots, name → HTML; variant 1's as the page first showed them (kept in a template of its own, so a
-// page put back after a reset, a copy of this one, still knows them).
-function variantSlots(page, question, id) {
-  const slots = new Map();
-  const selector = (number) => `template[data-zq-variant-of="${CSS.escape(id)}"]${number ? `[data-zq-variant="${number}"]` : ""}`;
-  if (!page.root.querySelector(selector(1))) {
+// What each variant changes: a slot's HTML (key: its name), a control's accessible name (key: "aria " and its
+// address, value null for none). Variant 1's is what the page first showed, kept in a template of its own, so a
+// page put back after a reset (a copy of this one) still knows it.
+function readParts(template) {
+  const parts = new Map();
+  for (const part of template.content.children) {
+    if (part.dataset.zqSlot !== undefined) parts.set(part.dataset.zqSlot, part.innerHTML);
+    else parts.set(`aria ${part.dataset.zqAria}`, "zqNone" in part.dataset ? null : part.textContent);
+  }
+  return parts;
+}
+
+function control(question, address) {
+  if (address === "section") return question;
+  const [kind, value] = address.startsWith("#") ? ["id", address.slice(1)] : ["data-zq-option", address.slice(7)];
+  return question.querySelector(`[${kind}="${CSS.escape(value)}"]`);
+}
+
+function variantParts(page, question, id) {
+  const variants = new Map();
+  const selector = `template[data-zq-variant-of="${CSS.escape(id)}"]`;
+  for (const template of page.root.querySelectorAll(selector)) {
+    variants.set(Number(template.dataset.zqVariant), readParts(template));
+  }
+  if (!variants.has(1)) {
     const first = document.createElement("template");
     first.dataset.zqVariantOf = id;
     first.dataset.zqVariant = "1";
@@ -26,14 +45,21 @@ function variantSlots(page, question, id) {
       copy.innerHTML = slot.innerHTML;
       first.content.append(copy);
     }
+    const addresses = new Set([...variants.values()].flatMap((parts) => [...parts.keys()])
+      .filter((key) => key.startsWith("aria ")).map((key) => key.slice(5)));
+    for (const address of addresses) {
+      const element = control(question, address);
+      const copy = document.createElement("div");
+      copy.dataset.zqAria = address;
+      const name = element ? element.getAttribute("aria-label") : null;
+      if (name === null) copy.dataset.zqNone = "";
+      else copy.textContent = name;
+      first.content.append(copy);
+    }
     page.root.append(first);
+    variants.set(1, readParts(first));
   }
-  for (const template of page.root.querySelectorAll(selector())) {
-    const parts = new Map();
-    for (const part of template.content.children) parts.set(part.dataset.zqSlot, part.innerHTML);
-    slots.set(Number(template.dataset.zqVariant), parts);
-  }
-  return slots;
+  return variants;
 }
 
 function pointerKey(page, id) {
@@ -53,14 +79,20 @@ function currentVariant(page, store, id, count) {
 // Shows variant `number`: its text in the slots, its key in the question's spec (the same object every listener
 // of the page holds).
 function show(page, question, number) {
-  const { id, slots, count } = question.zqVariants;
-  const parts = slots.get(number) || new Map();
-  const first = slots.get(1);
-  for (const element of question.querySelectorAll("[data-zq-slot]")) {
-    const name = element.dataset.zqSlot;
-    // Only slots this variant or the one before changed are written: the rest keep what other modules did to them.
-    if (!parts.has(name) && !question.zqChanged.has(name)) continue;
-    element.innerHTML = parts.has(name) ? parts.get(name) : first.get(name);
+  const { id, variants, count } = question.zqVariants;
+  const parts = variants.get(number) || new Map();
+  const first = variants.get(1);
+  // Only what this variant or the one before changed is written: the rest keeps what other modules did to it.
+  for (const key of new Set([...parts.keys(), ...question.zqChanged])) {
+    const value = parts.has(key) ? parts.get(key) : first.get(key);
+    if (!key.startsWith("aria ")) {
+      const slot = question.querySelector(`[data-zq-slot="${CSS.escape(key)}"]`);
+      if (slot) slot.innerHTML = value ?? "";
+      continue;
+    }
+    const element = control(question, key.slice(5));
+    if (element && value === null) element.removeAttribute("aria-label");
+    else if (element) element.setAttribute("aria-label", value);
   }
   question.zqChanged = new Set(parts.keys());
   const spec = page.specs[id];
@@ -140,7 +172,7 @@ export function setup(page, store) {
     const id = question.dataset.zqQuestion;
     const count = Number(question.dataset.zqVariants);
     if (!page.specs[id] || !Array.isArray(page.specs[id].variants)) continue;
-    question.zqVariants = { id, count, slots: variantSlots(page, question, id) };
+    question.zqVariants = { id, count, variants: variantParts(page, question, id) };
     question.zqChanged = new Set();
     show(page, question, currentVariant(page, store, id, count));
     page.setupQuestion(question);
