@@ -27,8 +27,19 @@ RESTRICTED_WORDS = {"return", "break", "continue", "throw", "yield", "async", "l
 # A `)` closing these words' parentheses ends no expression: a `/` after it starts a regular expression.
 CONDITION_WORDS = {"if", "while", "for", "with"}
 LINE_BREAKS = "\n\r\u2028\u2029"
+SPACE = re.compile(r"[\s\ufeff]+")
+LINE_BREAK = re.compile(f"[{LINE_BREAKS}]")
+LINE_COMMENT = re.compile(f"//[^{LINE_BREAKS}]*")
+STRING = re.compile(r"""'(?:[^'\\\n\r]|\\[\s\S])*'|"(?:[^"\\\n\r]|\\[\s\S])*\"""")
+# A template literal's text up to its end or its next substitution (the caller reads which).
+TEMPLATE_PIECE = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*")
+# A character class may hold an unescaped `/`; flags follow the closing one.
+REGEX = re.compile(r"/(?:[^/\\\[\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029]|\[(?:[^\]\\\n\r\u2028\u2029]|"
+                   r"\\[^\n\r\u2028\u2029])*\])+/[\w$]*")
+# `?.` before a digit is `?` and a number (`a ?.5 : b`).
+PUNCTUATOR = re.compile("|".join(r"\?\.(?!\d)" if mark == "?." else re.escape(mark) for mark in PUNCTUATORS))
 NUMBER = re.compile(r"0[xXbBoO][0-9a-fA-F_]+n?|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?n?")
-WORD = re.compile(r"(?:[\w$]|[^\x00-\x7f]|\\u[0-9a-fA-F{][0-9a-fA-F}]*)+")
+WORD = re.compile(r"(?:[\w$]|[^\x00-\x7f\s\ufeff]|\\u[0-9a-fA-F{][0-9a-fA-F}]*)+")
 
 
 class MinifyError(ValueError):
@@ -78,74 +89,50 @@ def tokenize(source: str) -> list[Token]:
             return last.condition
         return last.text not in ("]", "++", "--")
 
-    def template_piece(start: int) -> int:
-        """The end of a template literal's piece from `start` (at ` or }) up to and including ` or ${."""
-        index = start + 1
-        while index < length:
-            char = source[index]
-            if char == "\\":
-                index += 2
-            elif char == "`":
-                return index + 1
-            elif char == "$" and source.startswith("${", index):
-                braces.append("template")
-                return index + 2
-            else:
-                index += 1
-        raise fail("a template literal that never ends")
-
     while position < length:
         char = source[position]
-        if is_space(char):
-            broken = broken or char in LINE_BREAKS
-            position += 1
+        found = SPACE.match(source, position)
+        if found:
+            broken = broken or LINE_BREAK.search(found.group()) is not None
+            position = found.end()
             continue
-        if source.startswith("//", position):
-            while position < length and source[position] not in LINE_BREAKS:
-                position += 1
+        if char == "/" and source.startswith("//", position):
+            position = LINE_COMMENT.match(source, position).end()  # type: ignore[union-attr]
             continue
-        if source.startswith("/*", position):
+        if char == "/" and source.startswith("/*", position):
             end = source.find("*/", position + 2)
             if end < 0:
                 raise fail("a comment that never ends")
-            broken = broken or any(mark in source[position:end] for mark in LINE_BREAKS)
+            broken = broken or LINE_BREAK.search(source, position, end) is not None
             position = end + 2
             continue
         start = position
         if char in "'\"":
-            index = position + 1
-            while index < length and source[index] != char:
-                if source[index] in "\n\r":
-                    raise fail("a string that runs past its line")
-                index += 2 if source[index] == "\\" else 1
-            if index >= length:
-                raise fail("a string that never ends")
-            position = index + 1
-            token = Token("string", source[start:position])
+            found = STRING.match(source, position)
+            if found is None:
+                raise fail("a string that runs past its line, or never ends")
+            position = found.end()
+            token = Token("string", found.group())
         elif char == "`" or char == "}" and braces and braces[-1] == "template":
             if char == "}":
                 braces.pop()
-            position = template_piece(position)
+            found = TEMPLATE_PIECE.match(source, position + 1)
+            assert found is not None  # the piece's pattern also matches no text
+            position = found.end()
+            if source.startswith("`", position):
+                position += 1
+            elif source.startswith("${", position):
+                braces.append("template")
+                position += 2
+            else:
+                raise fail("a template literal that never ends")
             token = Token("template", source[start:position])
         elif char == "/" and regex_allowed():
-            index = position + 1
-            in_class = False
-            while index < length and (in_class or source[index] != "/"):
-                if source[index] in LINE_BREAKS:
-                    raise fail("a regular expression that runs past its line")
-                if source[index] == "\\":
-                    index += 1
-                elif source[index] == "[":
-                    in_class = True
-                elif source[index] == "]":
-                    in_class = False
-                index += 1
-            if index >= length:
-                raise fail("a regular expression that never ends")
-            position = index + 1
-            while position < length and word_char(source[position]):
-                position += 1
-            token = Token("regex", source[start:position])
+            found = REGEX.match(source, position)
+            if found is None:
+                raise fail("a regular expression that runs past its line, or never ends")
+            position = found.end()
+            token = Token("regex", found.group())
         elif char.isdigit() or char == "." and source[position + 1:position + 2].isdigit():
             found = NUMBER.match(source, position)
             assert found is not None  # a digit, or a dot and a digit, always starts a number
@@ -158,13 +145,11 @@ def tokenize(source: str) -> list[Token]:
             position = found.end()
             token = Token("word", found.group())
         else:
-            punct = next((mark for mark in PUNCTUATORS if source.startswith(mark, position)), None)
-            # `?.` before a digit is `?` and a number (`a ?.5 : b`).
-            if punct == "?." and source[position + 2:position + 3].isdigit():
-                punct = "?"
-            if punct is None:
+            found = PUNCTUATOR.match(source, position)
+            if found is None:
                 raise fail(f"an unexpected {char!r}")
-            position += len(punct)
+            punct = found.group()
+            position = found.end()
             token = Token("punct", punct)
             if punct == "{":
                 braces.append("brace")
@@ -218,9 +203,8 @@ def needs_space(before: Token, token: Token) -> bool:
     if before.text.endswith("/") and token.text[0] in "/*":
         return True
     if before.kind == "punct" and token.kind in ("punct", "regex"):
-        joined = before.text + token.text[:3]
-        longest = next((mark for mark in PUNCTUATORS if joined.startswith(mark)), "")
-        return len(longest) > len(before.text)
+        longest = PUNCTUATOR.match(before.text + token.text[:3])
+        return longest is not None and longest.end() > len(before.text)
     return False
 
 
