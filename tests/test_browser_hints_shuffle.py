@@ -338,3 +338,33 @@ def test_hints_and_shuffling_work_from_disk(page, tmp_path_factory) -> None:
     page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
     assert open_hints(page, "H1") == [True, False, False]
     assert [key for key, _ in shown_choices(page, "S1")] == expected
+
+
+def test_a_new_variant_of_a_shuffled_question_keeps_the_labels_shown(page, server) -> None:
+    """variants.js swaps in a variant's text, names and revealed answer: they come with the author's markers,
+    and the page labels them again as shown."""
+    # A seed that does not show A first: its label on the page is not its marker.
+    seed = next(f"{n:08x}" for n in range(1, 1000) if shuffled_order(list("ABC"), f"{n:08x}", "SV")[0] != "A")
+    open_quiz(page, server, "en")
+    set_seed(page, seed)
+    page.reload()
+    open_quiz(page, server, "en")
+    page.wait_for_selector("#q-SV[data-zq-shuffled]", state="attached")
+    shown = dict(shown_choices(page, "SV"))
+    right = shown["A"][0]
+    assert right != "A"
+    page.click("#q-SV details.zq-reveal > summary")
+    assert page.locator("#q-SV .zq-answer").inner_text() == f"Correct answer: {right}"
+    # Which variant is shown: its line changes with it (two variants' figures might be the same).
+    before = page.locator("#q-SV [data-zq-variant-line]").inner_text()
+    page.click("#q-SV [data-zq-new-variant]")
+    page.wait_for_function("(before) => document.querySelector('#q-SV [data-zq-variant-line]').innerText !== before",
+                           arg=before)
+    # The new variant starts with its reveal closed: its text is read as text, not as shown.
+    page.wait_for_function("(right) => document.querySelector('#q-SV .zq-answer').textContent.endsWith(': ' + right)",
+                           arg=right)
+    assert page.locator("#q-SV .zq-explanation").text_content().strip().startswith(f"{right} is right")
+    assert dict(shown_choices(page, "SV")) == shown
+    names = page.eval_on_selector_all("#q-SV .zq-option input", "(inputs) => inputs.map((i) => [i.value,"
+                                      " i.getAttribute('aria-label')])")
+    assert all(name.startswith(f"{shown[key][0]}. ") for key, name in names), names

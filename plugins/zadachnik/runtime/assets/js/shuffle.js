@@ -22,9 +22,10 @@ function authorOrder(keys) {
   return [...keys].sort((a, b) => position(a) - position(b));
 }
 
-function relabel(element, label) {
+function relabel(element, shownLabel) {
   const name = element.getAttribute("aria-label");
-  if (name) element.setAttribute("aria-label", name.replace(/^[^.]*\./, `${label}.`));
+  const named = name && name.replace(/^[^.]*\./, `${shownLabel}.`);
+  if (named && named !== name) element.setAttribute("aria-label", named);
 }
 
 // Puts `items` (each an element with its marker `keyOf(item)`) in `order` after what precedes them in `parent`.
@@ -44,28 +45,41 @@ export function shuffleQuestion(question, seed, course, module) {
   const shown = new Map(order.map((key, index) => [key, numbered ? String(index + 1) : String.fromCharCode(65 + index)]));
   if (choices.length) {
     reorder(choices[0].parentElement, choices, (label) => label.querySelector("input").value, order);
-    for (const label of choices) {
-      const input = label.querySelector("input");
-      label.querySelector(".zq-marker").textContent = `${shown.get(input.value)}.`;
-      relabel(input, shown.get(input.value));
-    }
   } else {
     reorder(listed[0].parentElement, listed, (item) => item.dataset.zqChoice, order);
-    for (const item of listed) item.querySelector(".zq-marker").textContent = `${shown.get(item.dataset.zqChoice)}.`;
     for (const select of question.querySelectorAll("[data-zq-select]")) {
-      const options = [...select.options].filter((option) => option.value);
-      reorder(select, options, (option) => option.value, order);
-      for (const option of options) {
-        option.textContent = shown.get(option.value);
-        relabel(option, shown.get(option.value));
-      }
+      reorder(select, [...select.options].filter((option) => option.value), (option) => option.value, order);
     }
   }
-  for (const reference of question.querySelectorAll("[data-zq-option-ref]")) {
-    const label = shown.get(reference.dataset.zqOptionRef);
-    if (label) reference.textContent = label;
-  }
+  label(question, shown);
+  // A question's variant (variants.js) brings its own text, names and references: labelled again as shown.
+  new MutationObserver(() => label(question, shown)).observe(question, {
+    subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["aria-label"],
+  });
   question.dataset.zqShuffled = order.join(" ");
+}
+
+// Each option's marker, accessible name and reference as the label shown; only what differs is written, so
+// the observer that calls it again sees no change of its own.
+function label(question, shown) {
+  const write = (element, text) => {
+    if (element && text && element.textContent !== text) element.textContent = text;
+  };
+  for (const input of question.querySelectorAll(".zq-option input")) {
+    write(input.closest(".zq-option").querySelector(".zq-marker"), `${shown.get(input.value)}.`);
+    relabel(input, shown.get(input.value));
+  }
+  for (const item of question.querySelectorAll("[data-zq-choice]")) {
+    write(item.querySelector(".zq-marker"), `${shown.get(item.dataset.zqChoice)}.`);
+  }
+  for (const option of question.querySelectorAll("[data-zq-select] option")) {
+    if (!option.value) continue;
+    write(option, shown.get(option.value));
+    relabel(option, shown.get(option.value));
+  }
+  for (const reference of question.querySelectorAll("[data-zq-option-ref]")) {
+    write(reference, shown.get(reference.dataset.zqOptionRef));
+  }
 }
 
 export function setup(page, store) {
