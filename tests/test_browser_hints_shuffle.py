@@ -368,3 +368,22 @@ def test_a_new_variant_of_a_shuffled_question_keeps_the_labels_shown(page, serve
     names = page.eval_on_selector_all("#q-SV .zq-option input", "(inputs) => inputs.map((i) => [i.value,"
                                       " i.getAttribute('aria-label')])")
     assert all(name.startswith(f"{shown[key][0]}. ") for key, name in names), names
+
+
+def test_hints_of_a_question_with_variants_belong_to_its_variant(page, server) -> None:
+    """Each variant has its own entry: a new variant starts with its hints closed, and opening one saves it there."""
+    open_quiz(page, server, "en")
+    page.wait_for_selector("#q-SV [data-zq-hints][data-zq-ready]", state="attached")
+    page.locator("#q-SV [data-zq-hint-next]").click()
+    assert open_hints(page, "SV") == [True]
+    # The question's own entry says which variant is shown; the variant's entry holds its answer and hints.
+    first = page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('zadachnik:hs/1/SV@'))")
+    assert len(first) == 1 and stored(page, first[0])["hints"] == 1
+    page.click("#q-SV details.zq-reveal > summary")
+    page.click("#q-SV [data-zq-new-variant]")
+    page.wait_for_function("document.querySelector('#q-SV-hint-1').hidden")
+    assert page.locator("#q-SV [data-zq-hint-next]").inner_text() == "Hint 1 of 1"
+    page.locator("#q-SV [data-zq-hint-next]").click()
+    keys = page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('zadachnik:hs/1/SV@'))")
+    opened = sorted(key for key in keys if (stored(page, key) or {}).get("hints") == 1)
+    assert len(opened) == 2, keys
