@@ -324,3 +324,17 @@ def test_the_guides_examples_of_hints_and_shuffling_load(tmp_path: Path, guide: 
     hinted, shuffled = course.modules[0].questions
     assert len(hinted.hints) == 3 and hinted.hint_note
     assert shuffled.shuffle and shuffled.type == "matching"
+
+
+# -- the browser's seed and order, in Node ------------------------------------------------------------------------
+
+
+def test_the_learners_seed_and_the_shuffled_order_in_node() -> None:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    assert node, "Node.js is needed for the runtime's unit tests"
+    result = subprocess.run([node, "--test", str(ROOT / "tests/js_seed.test.mjs")], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

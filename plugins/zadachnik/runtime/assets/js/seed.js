@@ -8,9 +8,9 @@ let visit = null;
 export function learnerSeed(store) {
   const stored = store.read(SEED_KEY);
   if (typeof stored === "string" && SHAPE.test(stored)) return stored;
-  if (visit) return visit;
-  const fresh = [...crypto.getRandomValues(new Uint8Array(4))].map((byte) => byte.toString(16).padStart(2, "0"));
-  visit = fresh.join("");
+  // This visit's seed, made once: written again whenever storage lacks a good one (cleared, or written over by
+  // another tab), so the order the learner saw is the one the next visit shows.
+  visit ||= [...crypto.getRandomValues(new Uint8Array(4))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   store.write(SEED_KEY, visit);
   return visit;
 }
