@@ -132,8 +132,12 @@ def test_shuffle_on_a_question_without_options_is_an_error(tmp_path: Path) -> No
     numeric_ru = "Найдите икс.\n\nfields:\n- x: Икс\n\nexplanation:\nИкс найден."
     numeric_en = "Find x.\n\nfields:\n- x: Ex\n\nexplanation:\nFound it."
     quiz = block(yaml="type: numeric\nshuffle: true\nfields:\n  x: {answer: 1}", ru=numeric_ru, en=numeric_en)
-    error = one_error(tmp_path, quiz=quiz)
-    assert error.line == line_with(quiz, "shuffle") and "no options to shuffle" in error.message
+    error = one_error(tmp_path / "numeric", quiz=quiz)
+    assert error.line == line_with(quiz, "shuffle") and error.message == "a numeric question has no options to shuffle"
+    ru_open = "Объясните.\n\nexplanation:\nВот."
+    quiz = block(yaml="type: open\nshuffle: true", ru=ru_open, en="Explain.\n\nexplanation:\nThere.")
+    error = one_error(tmp_path / "open", quiz=quiz)
+    assert error.message == "an open question has no options to shuffle"
 
 
 def test_shuffle_in_module_yml_must_be_true_or_false(tmp_path: Path) -> None:

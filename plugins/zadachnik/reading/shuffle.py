@@ -71,17 +71,23 @@ def check_question_options(question: Any, data: dict[str, Any], path: str, line_
     """A question's own `shuffle:` and `hint_note:`: only where they mean something."""
     shuffle = flag(data.get(SHUFFLE), SHUFFLE, path, line_of((SHUFFLE,)))
     if shuffle and not can_shuffle(question):
-        raise SourceError(path, line_of((SHUFFLE,)), f"a {question.type} question has no options to shuffle",
+        raise SourceError(path, line_of((SHUFFLE,)),
+                          f"{article(question.type)} {question.type} question has no options to shuffle",
                           "shuffle applies to single, multiple and matching questions, and to mixed questions whose "
                           "auto part is one of them: remove 'shuffle'")
     note = flag(data.get(HINT_NOTE), HINT_NOTE, path, line_of((HINT_NOTE,)))
     if note and not question.qtype.auto:
-        raise SourceError(path, line_of((HINT_NOTE,)), f"an {question.type} question has no verdict to note hints in",
+        raise SourceError(path, line_of((HINT_NOTE,)),
+                          f"{article(question.type)} {question.type} question has no verdict to note hints in",
                           "remove 'hint_note': it only changes what Check says")
     if note and not question.hints:
         raise SourceError(path, line_of((HINT_NOTE,)), "'hint_note' on a question without hints",
                           "add 'hints:' to every language part, or remove 'hint_note'")
     question.shuffle, question.hint_note = shuffle, note
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 @dataclass
