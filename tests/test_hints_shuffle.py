@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT, build_failure, build_site, copy_site
-from test_format_errors import EN_MATCHING, RU_MATCHING, block, errors_of, line_with, load, one_error
+from test_format_errors import EN_MATCHING, RU_MATCHING, block, errors_of, line_with, lines_with, load, one_error
 
 HS_FIXTURE = ROOT / "tests" / "fixtures" / "hints-shuffle"
 QUIZ = "hs/01-hints/quiz/index.html"
@@ -89,6 +89,13 @@ def test_a_line_of_hints_that_is_no_hint_is_an_error(tmp_path: Path) -> None:
     quiz = block(ru=RU_HINTED.replace("2. Остаток", "Остаток"), en=EN_HINTED)
     error = one_error(tmp_path, quiz=quiz)
     assert error.line == line_with(quiz, "Остаток от деления") and "cannot read this line of 'hints:'" in error.message
+
+
+def test_an_empty_hints_part_is_an_error(tmp_path: Path) -> None:
+    quiz = block(ru=RU_HINTED.replace("1. Подумайте о делении на 2.\n2. Остаток от деления на 2 равен нулю.\n", ""),
+                 en=EN_HINTED)
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.line == lines_with(quiz, "hints:")[0] and error.message == "the 'ru' hints are empty"
 
 
 def test_hint_note_needs_hints_and_a_verdict(tmp_path: Path) -> None:

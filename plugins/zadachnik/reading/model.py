@@ -894,7 +894,8 @@ class BlockReader:
             elif name in text_parts:
                 text.texts[name] = to_fragment(lines, part_line + 1)
                 if not text.texts[name].markdown:
-                    raise self.fail(f"{whose} {name} is empty", part_line, f"write the {name} under '{name}:'")
+                    verb = "are" if name in ("hints", "criteria") else "is"
+                    raise self.fail(f"{whose} {name} {verb} empty", part_line, f"write the {name} under '{name}:'")
             else:
                 raise self.fail(f"this {self.block.kind} has no '{name}:' part", part_line,
                                 f"its parts are {', '.join(list_parts + text_parts) or 'none'}")
