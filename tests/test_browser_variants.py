@@ -280,3 +280,22 @@ def test_the_page_is_ready_only_once_its_variants_are_set_up(page, server) -> No
     held[0].continue_()
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     assert page.locator("#q-P1 [data-zq-variant-line]").inner_text() != ""
+
+
+def test_an_open_question_with_variants_keeps_notes_per_variant(page, server) -> None:
+    open_quiz(page, server, "en")
+    line = page.locator("#q-N1 [data-zq-variant-line]")
+    expect(line).to_have_text(re.compile(r"Variant \d of 4"))
+    number = int(re.search(r"Variant (\d) of 4", line.inner_text())[1])
+    values = fixture_functions.speed(random.Random(number))
+    expect(page.locator("#q-N1 .zq-question__body")).to_contain_text(f"Why do {values['T']} tokens take")
+    notes = page.locator("#q-N1 [data-zq-notes]")
+    notes.fill("my reasoning")
+    page.click("#q-N1 details[data-zq-reveal] > summary")
+    page.locator("#q-N1 [data-zq-new-variant]").click()
+    moved = int(re.search(r"Variant (\d) of 4", line.inner_text())[1])
+    assert moved != number
+    expect(notes).to_have_value("")
+    moved_values = fixture_functions.speed(random.Random(moved))
+    expect(page.locator("#q-N1 .zq-question__body")).to_contain_text(f"Why do {moved_values['T']} tokens take")
+    assert stored(page, f"N1@{number}")["notes"] == "my reasoning"

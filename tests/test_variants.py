@@ -129,7 +129,7 @@ Multiply.
 
 
 def test_a_mixed_question_has_variants_and_tolerances_may_use_names(tmp_path: Path) -> None:
-    question = course(tmp_path, quiz=source() + MIXED)[0].modules[0].questions[3]
+    question = course(tmp_path, quiz=source() + MIXED)[0].modules[0].questions[4]
     for item in question.variants.items:
         drawn = fixture_functions.memory(random.Random(item.seed))
         [field] = item.key.key.fields
@@ -258,6 +258,7 @@ def test_variants_need_a_values_file(tmp_path: Path) -> None:
     assert [(error.line, error.message) for error in found] == [
         (line_with(source(), "variants:"), "question P1 has variants, but its module has no values file"),
         (line_with(source(), "variants: speed"), "question P2 has variants, but its module has no values file"),
+        (line_with(source(), "variants: {from: speed"), "question N1 has variants, but its module has no values file"),
     ]
     assert "values: variants.py" in found[0].hint
 

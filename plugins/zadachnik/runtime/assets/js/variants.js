@@ -95,10 +95,13 @@ function show(page, question, number) {
     else if (element) element.setAttribute("aria-label", value);
   }
   question.zqChanged = new Set(parts.keys());
+  // An open question has no key: only its text changes.
   const spec = page.specs[id];
-  const all = spec.variants;
-  for (const key of Object.keys(spec)) delete spec[key];
-  Object.assign(spec, all[number - 1], { variants: all });
+  if (spec) {
+    const all = spec.variants;
+    for (const key of Object.keys(spec)) delete spec[key];
+    Object.assign(spec, all[number - 1], { variants: all });
+  }
   page.variants.set(id, number);
   const line = question.querySelector("[data-zq-variant-line]");
   line.textContent = page.say("variant_of", { number, count });
@@ -120,7 +123,7 @@ function switchTo(page, question, number, store) {
   page.elements.set(page.key(id), question);
   // An answer from storage or an imported file is checked for its shape before restore() sees it, as on setup.
   const spec = page.specs[id];
-  const module = moduleFor(spec);
+  const module = spec ? moduleFor(spec) : null;
   if (module && module.answerProblem) {
     store.expect(page.key(id), (saved) => (saved.answer ? module.answerProblem(saved.answer, gradedSpec(spec)) : null));
   }
@@ -171,7 +174,6 @@ export function setup(page, store) {
   for (const question of page.root.querySelectorAll("[data-zq-question][data-zq-variants]")) {
     const id = question.dataset.zqQuestion;
     const count = Number(question.dataset.zqVariants);
-    if (!page.specs[id] || !Array.isArray(page.specs[id].variants)) continue;
     question.zqVariants = { id, count, variants: variantParts(page, question, id) };
     question.zqChanged = new Set();
     show(page, question, currentVariant(page, store, id, count));
