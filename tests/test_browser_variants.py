@@ -299,3 +299,30 @@ def test_an_open_question_with_variants_keeps_notes_per_variant(page, server) ->
     moved_values = fixture_functions.speed(random.Random(moved))
     expect(page.locator("#q-N1 .zq-question__body")).to_contain_text(f"Why do {moved_values['T']} tokens take")
     assert stored(page, f"N1@{number}")["notes"] == "my reasoning"
+
+
+def test_a_reset_keeps_the_variant_and_variant_1_comes_back_whole(page, server) -> None:
+    # Math.random() = 0: "New variant" takes the next variant, round the end.
+    page.add_init_script("Math.random = () => 0;")
+    page.on("dialog", lambda dialog: dialog.accept())
+    open_quiz(page, server, "en")
+    start = current(page, "en")
+    page.click("#q-P1 details[data-zq-reveal] > summary")
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    moved = start % COUNT + 1
+    expect_variant(page, "en", moved)
+    page.fill("#zq-P1-gb", "5")
+    # The reset puts back a copy of the page as it is now, showing variant `moved`: the copy must still know
+    # variant 1's own text.
+    page.click("[data-zq-reset]")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect_variant(page, "en", moved)
+    expect(page.locator("#zq-P1-gb")).to_have_value("")
+    number = moved
+    while number != 1:
+        page.click("#q-P1 details[data-zq-reveal] > summary")
+        page.locator("#q-P1 [data-zq-new-variant]").click()
+        number = number % COUNT + 1
+        expect_variant(page, "en", number)
+    page.click("#q-P1 details[data-zq-reveal] > summary")
+    expect(page.locator("#q-P1 .zq-answer")).to_contain_text(typed(answer_of(1), "en"))

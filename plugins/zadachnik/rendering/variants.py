@@ -93,7 +93,8 @@ def spoken_names(html: str) -> dict[str, str | None]:
 
 @jinja2.pass_context
 def variant_templates(context: jinja2.runtime.Context, question: Question) -> Markup:
-    """The data of variants 2…: per variant, the slots whose HTML differs from variant 1's."""
+    """The data of the variants: per variant 2…, the slots (and accessible names) that differ from variant 1's; for
+    variant 1, its own of those."""
     template = context.environment.get_template("question.html")
     values = context.get_all()
 
@@ -102,15 +103,23 @@ def variant_templates(context: jinja2.runtime.Context, question: Question) -> Ma
         return slots_of(html), spoken_names(html)
 
     first, first_names = rendered(question)
-    parts = []
-    for number, variant in enumerate(question.variant_questions[1:], 2):
+    changes: list[tuple[dict[str, str], dict[str, str | None]]] = []
+    for variant in question.variant_questions[1:]:
         slots, names = rendered(variant)
-        changed = "".join(f'<div data-zq-slot="{escape(name)}">{html}</div>'
-                          for name, html in slots.items() if first.get(name) != html)
+        changes.append(({name: html for name, html in slots.items() if first.get(name) != html},
+                        {address: name for address, name in names.items() if first_names.get(address) != name}))
+    # Variant 1's own parts, where another variant differs: what the page goes back to (also after a reset, when
+    # the page it copies shows another variant).
+    changed_slots = {name for slots, _ in changes for name in slots}
+    changed_names = {address for _, names in changes for address in names}
+    changes.insert(0, ({name: html for name, html in first.items() if name in changed_slots},
+                       {address: name for address, name in first_names.items() if address in changed_names}))
+    parts = []
+    for number, (slots, names) in enumerate(changes, 1):
+        changed = "".join(f'<div data-zq-slot="{escape(name)}">{html}</div>' for name, html in slots.items())
         # A control named by a text with a formula: its name follows the variant's figures too.
         changed += "".join(f'<div data-zq-aria="{escape(address)}"{" data-zq-none" if name is None else ""}>'
-                           f"{escape(name or '')}</div>"
-                           for address, name in names.items() if first_names.get(address) != name)
+                           f"{escape(name or '')}</div>" for address, name in names.items())
         parts.append(f'<template data-zq-variant-of="{escape(question.id)}" data-zq-variant="{number}">'
                      f"{changed}</template>")
     return Markup("\n".join(parts))

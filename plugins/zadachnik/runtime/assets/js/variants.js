@@ -11,55 +11,25 @@ import { entryKey } from "./storage.js";
 const questions = new Set();
 let listening = false;
 
-// What each variant changes: a slot's HTML (key: its name), a control's accessible name (key: "aria " and its
-// address, value null for none). Variant 1's is what the page first showed, kept in a template of its own, so a
-// page put back after a reset (a copy of this one) still knows it.
-function readParts(template) {
-  const parts = new Map();
-  for (const part of template.content.children) {
-    if (part.dataset.zqSlot !== undefined) parts.set(part.dataset.zqSlot, part.innerHTML);
-    else parts.set(`aria ${part.dataset.zqAria}`, "zqNone" in part.dataset ? null : part.textContent);
+// What each variant changes (variant 1: its own of that): a slot's HTML (key: its name), a control's accessible
+// name (key: "aria " and its address; null for none).
+function variantParts(page, id) {
+  const variants = new Map();
+  for (const template of page.root.querySelectorAll(`template[data-zq-variant-of="${CSS.escape(id)}"]`)) {
+    const parts = new Map();
+    for (const part of template.content.children) {
+      if (part.dataset.zqSlot !== undefined) parts.set(part.dataset.zqSlot, part.innerHTML);
+      else parts.set(`aria ${part.dataset.zqAria}`, "zqNone" in part.dataset ? null : part.textContent);
+    }
+    variants.set(Number(template.dataset.zqVariant), parts);
   }
-  return parts;
+  return variants;
 }
 
 function control(question, address) {
   if (address === "section") return question;
   const [kind, value] = address.startsWith("#") ? ["id", address.slice(1)] : ["data-zq-option", address.slice(7)];
   return question.querySelector(`[${kind}="${CSS.escape(value)}"]`);
-}
-
-function variantParts(page, question, id) {
-  const variants = new Map();
-  const selector = `template[data-zq-variant-of="${CSS.escape(id)}"]`;
-  for (const template of page.root.querySelectorAll(selector)) {
-    variants.set(Number(template.dataset.zqVariant), readParts(template));
-  }
-  if (!variants.has(1)) {
-    const first = document.createElement("template");
-    first.dataset.zqVariantOf = id;
-    first.dataset.zqVariant = "1";
-    for (const slot of question.querySelectorAll("[data-zq-slot]")) {
-      const copy = document.createElement("div");
-      copy.dataset.zqSlot = slot.dataset.zqSlot;
-      copy.innerHTML = slot.innerHTML;
-      first.content.append(copy);
-    }
-    const addresses = new Set([...variants.values()].flatMap((parts) => [...parts.keys()])
-      .filter((key) => key.startsWith("aria ")).map((key) => key.slice(5)));
-    for (const address of addresses) {
-      const element = control(question, address);
-      const copy = document.createElement("div");
-      copy.dataset.zqAria = address;
-      const name = element ? element.getAttribute("aria-label") : null;
-      if (name === null) copy.dataset.zqNone = "";
-      else copy.textContent = name;
-      first.content.append(copy);
-    }
-    page.root.append(first);
-    variants.set(1, readParts(first));
-  }
-  return variants;
 }
 
 function pointerKey(page, id) {
@@ -81,8 +51,9 @@ function currentVariant(page, store, id, count) {
 function show(page, question, number) {
   const { id, variants, count } = question.zqVariants;
   const parts = variants.get(number) || new Map();
-  const first = variants.get(1);
-  // Only what this variant or the one before changed is written: the rest keeps what other modules did to it.
+  const first = variants.get(1) || new Map();
+  // Only what this variant or the one shown before changes is written (variant 1 holds its own of all that): the
+  // rest keeps what other modules did to it.
   for (const key of new Set([...parts.keys(), ...question.zqChanged])) {
     const value = parts.has(key) ? parts.get(key) : first.get(key);
     if (!key.startsWith("aria ")) {
@@ -174,8 +145,9 @@ export function setup(page, store) {
   for (const question of page.root.querySelectorAll("[data-zq-question][data-zq-variants]")) {
     const id = question.dataset.zqQuestion;
     const count = Number(question.dataset.zqVariants);
-    question.zqVariants = { id, count, variants: variantParts(page, question, id) };
-    question.zqChanged = new Set();
+    question.zqVariants = { id, count, variants: variantParts(page, id) };
+    // What the page shows may be another variant's (a copy made after a reset): all that variants change.
+    question.zqChanged = new Set(question.zqVariants.variants.get(1)?.keys());
     show(page, question, currentVariant(page, store, id, count));
     page.setupQuestion(question);
     const tools = question.querySelector("[data-zq-variant-tools]");
