@@ -302,6 +302,20 @@ def test_a_function_that_exits_or_reads_input_is_reported_even_when_skipping(tmp
     assert error.message.startswith(f"variant 1 of P1 (seed 1): {expected}"), error.message
 
 
+def test_hints_may_not_use_the_variants_figures_yet(tmp_path: Path) -> None:
+    hinted = source()
+    for label, hint in (("Gigabytes", "Multiply by {{ B }}."), ("Гигабайты", "Умножьте на {{ B }}.")):
+        hinted = hinted.replace(f"fields:\n- gb: {label}\n", f"fields:\n- gb: {label}\n\nhints:\n1. {hint}\n")
+    [error] = errors(tmp_path / "a", quiz=hinted)
+    assert (error.line, error.message) == (line_with(hinted, "Умножьте на {{ B }}"),
+                                          "variant 1 of P1 (seed 1): a hint of a question with variants uses the "
+                                          "variant's 'B'")
+    # A hint with none of the variant's figures is the same in every variant.
+    plain = hinted.replace("{{ B }}", "{{ bytes_per_param }}")
+    question = course(tmp_path / "b", quiz=plain)[0].modules[0].questions[0]
+    assert [hint["en"].markdown for hint in question.variants.items[3].hints] == ["Multiply by 2."]
+
+
 def test_a_code_exercise_cannot_have_variants(tmp_path: Path) -> None:
     quiz = source().replace("type: single\nanswer: A\n", "type: code\n")
     [error] = errors(tmp_path, quiz=quiz)

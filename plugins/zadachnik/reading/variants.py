@@ -22,7 +22,7 @@ from zadachnik.core.arith import UnknownName, evaluate
 from zadachnik.core.errors import SourceError
 from zadachnik.core.text import Fragment, Localized
 from zadachnik.qtypes import Entry, Invalid, ListParts
-from zadachnik.reading.values import PlaceholderError, shown_from, substitute
+from zadachnik.reading.values import PLACEHOLDER, PlaceholderError, shown_from, substitute
 
 if TYPE_CHECKING:
     from zadachnik.reading.model import Question
@@ -283,6 +283,15 @@ class Expander:
                                      question.variants.line if question.variants else question.line,
                                      "name each figure like a Python variable: letters, digits and '_'")
         names = {**self.module_values, **values}
+        for hint in getattr(question, "hints", []):
+            for fragment in hint.values():
+                found = PLACEHOLDER.search(fragment.markdown)
+                # The page would show variant 1's figures in every variant's hints (hints.js keeps no variants).
+                if found and found["name"] in values:
+                    raise VariantProblem(f"a hint of a question with variants uses the variant's '{found['name']}'",
+                                         fragment.line + fragment.markdown.count("\n", 0, found.start()),
+                                         "hints cannot follow the variant yet: write the hint without the variant's "
+                                         "figures (the module's values are fine), or put them in the explanation")
         lists = {part: [Entry(entry.key, self.localized(entry.text, names)) for entry in entries]
                  for part, entries in question.lists.items()}
         hints = [self.localized(hint, names) for hint in getattr(question, "hints", [])]
