@@ -285,9 +285,10 @@ class Expander:
         names = {**self.module_values, **values}
         for hint in getattr(question, "hints", []):
             for fragment in hint.values():
-                found = PLACEHOLDER.search(fragment.markdown)
+                found = next((match for match in PLACEHOLDER.finditer(fragment.markdown) if match["name"] in values),
+                             None)
                 # The page would show variant 1's figures in every variant's hints (hints.js keeps no variants).
-                if found and found["name"] in values:
+                if found:
                     raise VariantProblem(f"a hint of a question with variants uses the variant's '{found['name']}'",
                                          fragment.line + fragment.markdown.count("\n", 0, found.start()),
                                          "hints cannot follow the variant yet: write the hint without the variant's "
