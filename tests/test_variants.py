@@ -304,7 +304,8 @@ def test_a_function_that_exits_or_reads_input_is_reported_even_when_skipping(tmp
 
 def test_hints_may_not_use_the_variants_figures_yet(tmp_path: Path) -> None:
     hinted = source()
-    for label, hint in (("Gigabytes", "Multiply by {{ B }}."), ("Гигабайты", "Умножьте {{ bytes_per_param }} на {{ B }}.")):
+    hints = (("Gigabytes", "Multiply by {{ B }}."), ("Гигабайты", "Умножьте {{ bytes_per_param }} на {{ B }}."))
+    for label, hint in hints:
         hinted = hinted.replace(f"fields:\n- gb: {label}\n", f"fields:\n- gb: {label}\n\nhints:\n1. {hint}\n")
     [error] = errors(tmp_path / "a", quiz=hinted)
     assert (error.line, error.message) == (line_with(hinted, "на {{ B }}"),
