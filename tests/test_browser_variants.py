@@ -7,15 +7,13 @@ from __future__ import annotations
 import json
 import random
 import re
-import sys
 
 import pytest
 from conftest import ROOT, build_site, serve
 from playwright.sync_api import expect
+from test_variants import fixture_functions
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variants"
-sys.path.insert(0, str(FIXTURE / "exercises" / "vc" / "01-load"))
-import variants as fixture_functions  # noqa: E402 - the fixture's own functions: what each variant must show
 
 QUIZ = "vc/01-load/quiz/"
 KEY = "zadachnik:vc/1/"

@@ -3,10 +3,10 @@ of its own, rendered and checked at build in every language."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,8 +19,17 @@ FIXTURE = ROOT / "tests" / "fixtures" / "variants"
 MODULE = Path("exercises/vc/01-load")
 QUIZ = str(MODULE / "quiz.md")
 LANGS = ["ru", "en"]
-sys.path.insert(0, str(FIXTURE / MODULE))
-import variants as fixture_functions  # noqa: E402 - the fixture's own functions, to draw what the build should
+
+
+def fixture_module():
+    """The fixture's own functions, to draw what the build should (under a name of its own, not `variants`)."""
+    spec = importlib.util.spec_from_file_location("variants_fixture_functions", FIXTURE / MODULE / "variants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fixture_functions = fixture_module()
 
 
 def course(tmp_path: Path, quiz: str | None = None, functions: str | None = None, module_yml: str | None = None):
