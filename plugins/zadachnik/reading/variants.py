@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import copy
 import difflib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,7 +140,6 @@ class Expander:
     shown: str
     # The module's folder: places in the author's code are shown from there (`variants.py:7`).
     folder: Path
-    run: Callable[[str, dict[str, Any], float], dict[str, Any]] | None = None
 
     def expand(self, question: Question) -> SourceError | None:
         variants = question.variants
@@ -153,9 +151,7 @@ class Expander:
             return SourceError(self.shown, problem.line, str(problem), problem.hint)
         first = variants.items[0]
         question.title, question.body, question.explanation = first.title, first.body, first.explanation
-        question.lists, question.key = first.lists, first.key
-        if hasattr(question, "hints"):
-            question.hints = first.hints
+        question.lists, question.key, question.hints = first.lists, first.key, first.hints
         return None
 
     def defined(self, question: Question) -> None:
@@ -187,14 +183,13 @@ class Expander:
 
         variants = question.variants
         assert variants is not None and self.values_file is not None
-        run = self.run or run_isolated
         made: dict[int, Variant] = {}
         last: dict[int, VariantProblem] = {}
         pending = list(range(1, variants.count + 1))
         tries = SKIP_TRIES if variants.invalid == "skip" else 1
         for attempt in range(tries):
             seeds = [number + attempt * variants.count for number in pending]
-            result = run("variants", {"path": str(self.values_file.resolve()), "function": variants.function,
+            result = run_isolated("variants", {"path": str(self.values_file.resolve()), "function": variants.function,
                                       "seeds": seeds}, VARIANTS_TIME_LIMIT)
             drawn = self.results(question, result, seeds)
             still = []
@@ -283,7 +278,7 @@ class Expander:
                                      question.variants.line if question.variants else question.line,
                                      "name each figure like a Python variable: letters, digits and '_'")
         names = {**self.module_values, **values}
-        for hint in getattr(question, "hints", []):
+        for hint in question.hints:
             for fragment in hint.values():
                 found = next((match for match in PLACEHOLDER.finditer(fragment.markdown) if match["name"] in values),
                              None)
@@ -295,7 +290,7 @@ class Expander:
                                          "figures (the module's values are fine), or put them in the explanation")
         lists = {part: [Entry(entry.key, self.localized(entry.text, names)) for entry in entries]
                  for part, entries in question.lists.items()}
-        hints = [self.localized(hint, names) for hint in getattr(question, "hints", [])]
+        hints = [self.localized(hint, names) for hint in question.hints]
         return Variant(number, seed, values, self.localized(question.title, names),
                        self.localized(question.body, names), self.localized(question.explanation, names),
                        lists, self.key(question, names, lists), hints)

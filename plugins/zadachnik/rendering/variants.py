@@ -31,7 +31,7 @@ _SLOT_START = re.compile(r'<(?P<tag>[a-z][a-z0-9]*)\b[^>]*?\sdata-zq-slot="(?P<n
 def question_fragments(question: Question, lang: str) -> list[Fragment]:
     """The question's texts in one language, in an order every variant shares."""
     entries = [entry.text[lang] for listed in question.lists.values() for entry in listed]
-    hints = [hint[lang] for hint in getattr(question, "hints", [])]
+    hints = [hint[lang] for hint in question.hints]
     return [question.title[lang], question.body[lang], *entries, *hints, question.explanation[lang]]
 
 
