@@ -146,6 +146,46 @@ def test_a_mixed_question_has_variants_and_tolerances_may_use_names(tmp_path: Pa
     assert check_answer_keys(course(tmp_path / "again", quiz=source() + MIXED), LANGS, str) == []
 
 
+MIXED_CHOICE = """
+/// question | P5
+type: mixed
+auto: single
+answer: A
+shuffle: true
+variants: {from: speed, count: 3}
+
+//// ru | Смешанный выбор
+Сколько секунд на {{ T }} токенов? Объясните.
+
+options:
+A. ${{ fast }}$
+B. ${{ slow }}$
+
+explanation:
+Делим на 100.
+////
+
+//// en | Mixed choice
+How many seconds for {{ T }} tokens? Explain.
+
+options:
+A. ${{ fast }}$
+B. ${{ slow }}$
+
+explanation:
+Divide by 100.
+////
+///
+"""
+
+
+def test_a_shuffled_mixed_choice_question_may_have_variants(tmp_path: Path) -> None:
+    question = course(tmp_path, quiz=source() + MIXED_CHOICE)[0].modules[0].questions[4]
+    assert question.shuffle is True
+    assert [item.key.key.correct for item in question.variants.items] == [["A"]] * 3
+    assert question.lists["options"][0].text["en"].markdown == f"${fixture_functions.speed(random.Random(1))['fast']}$"
+
+
 def test_a_question_without_variants_is_untouched(tmp_path: Path) -> None:
     question = course(tmp_path)[0].modules[0].questions[2]
     assert question.variants is None and question.variant_questions == [question]

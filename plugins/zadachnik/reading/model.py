@@ -21,7 +21,7 @@ from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
-from zadachnik.reading.variants import Expander, Variants, read_variants
+from zadachnik.reading.variants import Expander, Variants, provisional_key, read_variants
 from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
@@ -692,8 +692,9 @@ class BlockReader:
         lists = self.merged_lists(texts, list_parts)
         hints = self.hints(texts)
         try:
-            # With variants, the key is built per variant, with the variant's names (reading.variants).
-            key = qtype.build(data, lists, tuple(self.languages)) if variants is None else None
+            # With variants, the key is built per variant, with the variant's names (reading.variants); until then
+            # a mixed question's says which type its auto part is (shuffle asks).
+            key = qtype.build(data, lists, tuple(self.languages)) if variants is None else provisional_key(qtype, data)
             checker = self.checker(qtype, data)
         except Invalid as problem:
             raise self.invalid(problem) from None

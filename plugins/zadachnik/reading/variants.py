@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from zadachnik.core.arith import UnknownName, evaluate
 from zadachnik.core.errors import SourceError
 from zadachnik.core.text import Fragment, Localized
-from zadachnik.qtypes import Entry, Invalid, ListParts
+from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType
+from zadachnik.qtypes.mixed import Mixed, MixedKey
 from zadachnik.reading.values import PLACEHOLDER, PlaceholderError, shown_from, substitute
 
 if TYPE_CHECKING:
@@ -105,6 +106,11 @@ def read_variants(value: Any, qtype_name: str) -> Variants:
         raise Invalid(f"'invalid' is 'error' or 'skip' (not {invalid!r})", ("variants", "invalid"),
                       "'error' stops the build at a bad draw; 'skip' leaves it out and draws another")
     return Variants(function, count, invalid)
+
+
+def provisional_key(qtype: QuestionType, config: dict[str, Any]) -> Any:
+    """A question's key before its variants are made: none, but a mixed question's auto part (its type alone)."""
+    return MixedKey(qtype.auto_type(config), None) if isinstance(qtype, Mixed) else None
 
 
 def defined_names(node: ast.stmt) -> list[str]:
