@@ -266,3 +266,31 @@ def test_integer_too_large_for_a_float_is_a_value_error(number: str | int) -> No
     ValueError, and numeric.read_field catches only ValueError, so the build crashes with a traceback."""
     with pytest.raises(ValueError, match="too large"):
         evaluate(number)
+
+
+# -- names: a question's variant's figures (issue 15) ------------------------------------------------------------
+
+
+def test_names_of_a_variant_are_numbers_in_the_arithmetic() -> None:
+    names = {"N": 7e9, "B": 12, "e": 3}
+    assert evaluate("N*B/1e9", names) == 7e9 * 12 / 1e9
+    assert evaluate("sqrt(B*3)", names) == 6.0
+    # The variant's own `e` wins over the constant; pi is still pi.
+    assert evaluate("e*pi", names) == 3 * math.pi
+
+
+def test_a_name_no_variant_gives_is_refused_with_a_guess() -> None:
+    from zadachnik.core.arith import UnknownName
+
+    with pytest.raises(UnknownName) as info:
+        evaluate("N*Bt", {"N": 1.0, "B": 2.0})
+    assert str(info.value) == "'Bt' in 'N*Bt' is not a name of the variant"
+    assert info.value.hint == "did you mean 'B'?"
+    # Without names (a question without variants), a name is what it always was: not plain arithmetic.
+    with pytest.raises(ValueError, match="'N' in 'N\\*2' is not plain arithmetic"):
+        evaluate("N*2")
+
+
+def test_a_name_too_large_for_a_number_is_an_error_not_a_crash() -> None:
+    with pytest.raises(ValueError, match="'big' in 'big/2' is too large for a number"):
+        evaluate("big/2", {"big": 10**400})

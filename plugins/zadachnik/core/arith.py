@@ -89,7 +89,10 @@ def _value(node: ast.expr, text: str, names: Mapping[str, float]) -> float:
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_value(node.operand, text, names))
     if isinstance(node, ast.Name) and node.id in names:
-        return _finite(float(names[node.id]), node.id)
+        try:
+            return _finite(float(names[node.id]), node.id)
+        except OverflowError:
+            raise ValueError(f"'{node.id}' in {text!r} is too large for a number") from None
     if isinstance(node, ast.Name) and node.id in CONSTANTS:
         return CONSTANTS[node.id]
     if isinstance(node, ast.Name) and names:
