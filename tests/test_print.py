@@ -181,7 +181,8 @@ def test_the_books_are_linked_from_the_module_pages_and_the_navigation(fixture_s
     assert "../book/" in hrefs and "../../book/" in hrefs, hrefs
 
 
-@pytest.mark.parametrize("page, back", [(BOOKS["en"], "../quiz/"), (BOOKS["ru"], "../quiz/"), (COURSE_BOOKS["en"], None)])
+@pytest.mark.parametrize("page, back", [(BOOKS["en"], "../quiz/"), (BOOKS["ru"], "../quiz/"),
+                                        (COURSE_BOOKS["en"], None)])
 def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(fixture_site: Path, page: str,
                                                                         back: str | None) -> None:
     """A book is read and printed: the site's navigation is left out of its page (at 1,000 questions, rendering it
