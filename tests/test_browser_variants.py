@@ -127,6 +127,24 @@ def test_new_variant_changes_the_figures_and_grading_follows(page, server) -> No
     expect(button).to_be_visible()
 
 
+def test_a_hint_shows_its_variants_figures(page, server) -> None:
+    open_quiz(page, server, "en")
+    first = current(page, "en")
+    hint = page.locator("#q-P1 [data-zq-hint='1'] .zq-hint__text")
+    page.click("#q-P1 [data-zq-hint-next]")
+    expect(hint).to_have_text(f"Multiply the parameters by 2 and by the batch, {drawn(first)['B']}.")
+    check_p1(page, typed(answer_of(first), "en"))
+    page.click("#q-P1 [data-zq-new-variant]")
+    second = current(page, "en")
+    # The new variant's hints start closed, and open with its own figures.
+    expect(page.locator("#q-P1 [data-zq-hint='1']")).to_be_hidden()
+    page.click("#q-P1 [data-zq-hint-next]")
+    expect(hint).to_have_text(f"Multiply the parameters by 2 and by the batch, {drawn(second)['B']}.")
+    open_quiz(page, server, "ru")
+    expect(page.locator("#q-P1 [data-zq-hint='1'] .zq-hint__text")).to_contain_text(
+        f"на размер пакета, {drawn(second)['B']}.")
+
+
 def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server) -> None:
     # Math.random() = 0: "New variant" takes the next variant, round the end.
     page.add_init_script("Math.random = () => 0;")

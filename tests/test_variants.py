@@ -351,19 +351,13 @@ def test_a_function_that_exits_or_reads_input_is_reported_even_when_skipping(tmp
     assert error.message.startswith(f"variant 1 of P1 (seed 1): {expected}"), error.message
 
 
-def test_hints_may_not_use_the_variants_figures_yet(tmp_path: Path) -> None:
-    hinted = source()
-    hints = (("Gigabytes", "Multiply by {{ B }}."), ("Гигабайты", "Умножьте {{ bytes_per_param }} на {{ B }}."))
-    for label, hint in hints:
-        hinted = hinted.replace(f"fields:\n- gb: {label}\n", f"fields:\n- gb: {label}\n\nhints:\n1. {hint}\n")
-    [error] = errors(tmp_path / "a", quiz=hinted)
-    assert (error.line, error.message) == (line_with(hinted, "на {{ B }}"),
-                                          "variant 1 of P1 (seed 1): a hint of a question with variants uses the "
-                                          "variant's 'B'")
-    # A hint with none of the variant's figures is the same in every variant.
-    plain = hinted.replace("{{ B }}", "{{ bytes_per_param }}")
-    question = course(tmp_path / "b", quiz=plain)[0].modules[0].questions[0]
-    assert [hint["en"].markdown for hint in question.variants.items[3].hints] == ["Multiply by 2."]
+def test_hints_follow_the_variants_figures(tmp_path: Path) -> None:
+    """Was refused while the page kept no variants of hints: each variant's hints now have its own figures."""
+    question = course(tmp_path, quiz=source())[0].modules[0].questions[0]
+    for variant in question.variants.items:
+        assert [hint["en"].markdown for hint in variant.hints] == [
+            f"Multiply the parameters by 2 and by the batch, {variant.values['B']}."]
+        assert variant.hints[0]["ru"].markdown.endswith(f"на размер пакета, {variant.values['B']}.")
 
 
 def test_a_code_exercise_cannot_have_variants(tmp_path: Path) -> None:

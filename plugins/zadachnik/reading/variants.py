@@ -22,7 +22,7 @@ from zadachnik.core.errors import SourceError
 from zadachnik.core.text import Fragment, Localized
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType
 from zadachnik.qtypes.mixed import Mixed, MixedKey
-from zadachnik.reading.values import PLACEHOLDER, PlaceholderError, shown_from, substitute
+from zadachnik.reading.values import PlaceholderError, shown_from, substitute
 
 if TYPE_CHECKING:
     from zadachnik.reading.model import Question
@@ -284,16 +284,6 @@ class Expander:
                                      question.variants.line if question.variants else question.line,
                                      "name each figure like a Python variable: letters, digits and '_'")
         names = {**self.module_values, **values}
-        for hint in question.hints:
-            for fragment in hint.values():
-                found = next((match for match in PLACEHOLDER.finditer(fragment.markdown) if match["name"] in values),
-                             None)
-                # The page would show variant 1's figures in every variant's hints (hints.js keeps no variants).
-                if found:
-                    raise VariantProblem(f"a hint of a question with variants uses the variant's '{found['name']}'",
-                                         fragment.line + fragment.markdown.count("\n", 0, found.start()),
-                                         "hints cannot follow the variant yet: write the hint without the variant's "
-                                         "figures (the module's values are fine), or put them in the explanation")
         lists = {part: [Entry(entry.key, self.localized(entry.text, names)) for entry in entries]
                  for part, entries in question.lists.items()}
         hints = [self.localized(hint, names) for hint in question.hints]
