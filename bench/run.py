@@ -627,11 +627,11 @@ def python_section(work: Path, rounds: int = 4) -> list[str]:
             f"before it asks for Python. A first visit's start takes {http['first_start_ms']:.0f} ms (taking the "
             "snapshot, tens of ms, included; it is stored after Python is ready), so the start alone is "
             f"{http['second_start_ms'] / http['first_start_ms']:.2f}× on a second visit. The page asks as soon as "
-            "its script runs, before it wires its questions (pystart.js; python.js loads meanwhile and takes the "
+            "its script runs, before it wires its questions (pyclient.js; python.js loads meanwhile and takes the "
             "worker over): what comes before is the page's HTML read and its modules fetched. A script in <head> "
             "that started the worker while the HTML was still being read was tried too: the worker then competed "
-            "with the reading for this machine's two cores, and the second visit was no faster (1.53 s against "
-            "1.32 s, medians of 4 rounds under load 10), so it was left out.",
+            "with the page's main thread, and the second visit was no faster (0.87 s against 0.89 s on a quiet "
+            "machine, 1.53 s against 1.32 s under load 10; medians of 4 rounds), so it was left out.",
             "- From file://, Chromium gives the offline copy Cache Storage too, so it restores as over http. A "
             "restart reuses the engine the page kept compiled; most of its time is starting the Blob worker, whose "
             "script carries Pyodide's loader and engine glue (about 2.5 MB of JavaScript).",

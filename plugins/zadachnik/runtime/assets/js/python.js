@@ -6,7 +6,6 @@
 // The page keeps the memory snapshot its worker hands over (python-worker.js), so the next worker restores it
 // instead of starting Python anew. `<html data-zq-python-start>` says how the last start went (fresh, memory,
 // cache, indexeddb) and `data-zq-python-kept` where the snapshot is kept: for tests and the bench, never shown.
-import { newSecret, spawn } from "./pystart.js";
 
 // Pyodide starts in seconds (its 13 MB download may take minutes on a slow line): a start that has not
 // finished after this long is not going to. The page's words say "5 minutes" (python_unavailable_slow).
@@ -18,8 +17,10 @@ export function unavailable(reason) {
 }
 
 export class Python {
-  // `early`: the first worker, started before this module loaded (pystart.js's startEarly), or null.
-  constructor(early = null) {
+  // `first`: the first worker, started before this module loaded; `launch(snapshot)` starts each later one
+  // (both from pyclient.js).
+  constructor(first, launch) {
+    this.launch = launch;
     this.listeners = [];
     this.state = ["starting"];
     this.queue = [];
@@ -29,7 +30,7 @@ export class Python {
     this.failure = null;
     this.snapshot = null;
     this.starts = 0;
-    this.start(early);
+    this.start(first);
   }
 
   listen(onState) {
@@ -42,22 +43,23 @@ export class Python {
     for (const listener of this.listeners) listener(...state);
   }
 
-  start(early = null) {
+  start(launched = null) {
     this.ready = false;
     this.failure = null;
+    if (!launched && typeof WebAssembly === "object") launched = this.launch(this.snapshot);
     // Each worker has its own secret: messages from an old worker, or made up by learner code, carry none.
-    const secret = early ? early.secret : newSecret();
+    const secret = launched ? launched.secret : null;
     this.secret = secret;
     this.onState("starting");
     if (typeof WebAssembly !== "object") {
-      if (early) early.worker.then((worker) => worker.terminate(), () => {});
+      if (launched) launched.worker.then((worker) => worker.terminate(), () => {});
       this.fail("no_wasm", "this browser has no WebAssembly");
       return;
     }
     clearTimeout(this.startTimer);
     this.startTimer = setTimeout(() => this.fail("slow", `no answer after ${START_LIMIT} s`), START_LIMIT * 1000);
-    this.asked = early ? early.asked : performance.now();
-    (early ? early.worker : spawn(secret, this.snapshot)).then((worker) => {
+    this.asked = launched.asked;
+    launched.worker.then((worker) => {
       if (this.secret !== secret) {
         worker.terminate();
         return;
@@ -77,8 +79,8 @@ export class Python {
       };
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
-      // What the early worker said before this module loaded, in order, before anything it says from now on.
-      if (early) for (const event of early.takeHeard()) (event.type === "error" ? onError : onMessage)(event);
+      // What the worker said before these listeners, in order, before anything it says from now on.
+      for (const event of launched.takeHeard()) (event.type === "error" ? onError : onMessage)(event);
     }, (error) => {
       if (this.secret === secret) this.fail("files", String(error));
     });
