@@ -117,22 +117,29 @@ def test_rebuild_after_an_edit_writes_what_a_fresh_build_writes(tmp_path: Path, 
     assembled: list[str] = []
     assemble = Renderer.assemble
     monkeypatch.setattr(Renderer, "assemble",
-                        lambda self, plan, html: assembled.append(f"{plan.lang}:{plan.module.slug}:{plan.kind}")
-                        or assemble(self, plan, html))
+                        lambda self, plan, html, reuse=None: assembled.append(f"{plan.lang}:{plan.module.slug}:"
+                                                                              f"{plan.kind}")
+                        or assemble(self, plan, html, reuse))
     serving = Serving(site, tmp_path / "served")
     try:
         serving.build()
+        parts = dict(serving.plugin.page_cache.parts)
         quiz = site / "exercises/demo/02-more/quiz.md"
         quiz.write_text(quiz.read_text().replace("What is $2+2$?", "What is the sum $2+2$?"))
         assembled.clear()
         serving.build()
         read_again = {module.slug for module in serving.plugin.kept_modules.fresh}
+        parts_after = serving.plugin.page_cache.parts
     finally:
         serving.close()
     assert read_again == {"02-more"}
     # Only the edited module's pages and books, and the course's book, were assembled again.
     assert assembled and all(":02-more:" in page or page.endswith(":book") for page in assembled), assembled
     assert not any(":01-basics:quiz" in page or ":01-basics:exercises" in page for page in assembled)
+    # The course's books rendered only the edited module's parts again.
+    course_books = {place for place in parts if place[0].endswith("demo/book.md")}
+    assert {place[2] for place in course_books} == {1, 2} and parts_after.keys() == parts.keys()
+    assert all((parts_after[place] is parts[place]) == (place[2] == 1) for place in course_books)
     # A new process builds the edited sources from nothing.
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "fresh")],
                    cwd=site, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)

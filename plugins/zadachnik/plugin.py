@@ -172,7 +172,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             plan.rendered = kept.rendered
             return kept.content
         try:
-            content = self.renderer.assemble(plan, html)
+            reuse = self.page_cache.reuse(page.file.src_uri) if self.serving and plan.kind == BOOK else None
+            content = self.renderer.assemble(plan, html, reuse)
         except MissingPiece as missing:
             raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
         self.page_cache.keep(page.file.src_uri, content, plan.rendered)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup
 
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.reuse import folder_digest
@@ -36,6 +38,10 @@ class PageCache:
     pages: dict[str, CachedPage] = field(default_factory=dict)
     # This build's key of each generated page, by its source address.
     keys: dict[str, str] = field(default_factory=dict)
+    # A problem book's part of one module ("statements" or "answers"), by (book, part, module number): a course's
+    # book after an edit renders only the edited module's parts again.
+    parts: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
+    part_keys: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course]) -> None:
         """This build's keys; a page that is no longer generated leaves the cache."""
@@ -43,10 +49,31 @@ class PageCache:
         self.keys = {uri: digest(site, plan.markdown(), modules[id(plan.module)])
                      for uri, plan in plans.items() if not isinstance(plan, BookPlan)}
         by_plan = {id(plan): self.keys[uri] for uri, plan in plans.items() if uri in self.keys}
+        self.part_keys = {}
         for uri, plan in plans.items():
             if isinstance(plan, BookPlan):
                 self.keys[uri] = digest(site, plan.markdown(), *(by_plan[id(source)] for source in plan.sources))
+                for module in plan.modules:
+                    sources = (by_plan[id(source)] for source in plan.sources if source.module is module)
+                    self.part_keys[uri, module.number] = digest(site, plan.markdown(), *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
+        self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
+
+    def reuse(self, uri: str) -> Callable[..., str]:
+        """For `Renderer.assemble`: a book's part of a module as the last build rendered it, if nothing it is made
+        of changed; rendered (and kept) otherwise."""
+
+        def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> str:
+            key = self.part_keys.get((uri, module.number))
+            kept = self.parts.get((uri, name, module.number))
+            if key is not None and kept is not None and kept[0] == key:
+                return Markup(kept[1])
+            html = macro(module, *arguments)
+            if key is not None:
+                self.parts[uri, name, module.number] = (key, str(html))
+            return html
+
+        return part
 
     def unchanged(self, uri: str) -> CachedPage | None:
         page = self.pages.get(uri)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -171,7 +172,9 @@ class Renderer:
         )
     )
 
-    def assemble(self, plan: PagePlan, page_html: str) -> str:
+    def assemble(self, plan: PagePlan, page_html: str, reuse: Reuse | None = None) -> str:
+        """The page's HTML from its pieces as MkDocs converted them (`page_html`). `reuse` may give a problem
+        book's part of one module as an earlier build rendered it (rendering.pagecache)."""
         pieces = plan.rendered_pieces(page_html)
 
         def text(fragment: Fragment, block: bool = False) -> Markup:
@@ -193,10 +196,20 @@ class Renderer:
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
             label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
+            reuse=reuse or render_part,
             instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
         )
+
+
+# A book's part of one module: its name ("statements", "answers"), the module, the macro that renders it and the
+# macro's other arguments; what it returns is the part's HTML.
+Reuse = Callable[..., str]
+
+
+def render_part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> str:
+    return macro(module, *arguments)
 
 
 def auto_type(question: Question) -> str:
