@@ -16,11 +16,15 @@ from zadachnik.runtime.bundle import bundle
 from zadachnik.runtime.minify import MinifyError, minify_css, minify_js, tokenize
 from zadachnik.runtime.shipping import ASSETS, offline_runtime
 
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="Node is part of the test set-up (see Makefile)")
+NODE = shutil.which("node") or "node"
 JS = ASSETS / "js"
 MODULES = sorted(path.relative_to(JS).as_posix() for path in JS.rglob("*.js"))
 STYLESHEETS = sorted(path.name for path in ASSETS.glob("*.css"))
+
+
+@pytest.fixture(autouse=True)
+def node_is_there() -> None:
+    assert shutil.which("node"), "Node.js is needed to run the minified modules"
 
 
 def run_node(script: str, folder: Path, name: str = "run.mjs") -> str:
@@ -58,7 +62,6 @@ SNIPPETS = {
 }
 
 
-@needs_node
 @pytest.mark.parametrize("name", SNIPPETS)
 def test_a_minified_snippet_prints_what_its_source_prints(name: str, tmp_path: Path) -> None:
     source = SNIPPETS[name]
@@ -92,7 +95,6 @@ def test_each_module_keeps_its_template_literals_and_loses_its_comments(name: st
     assert len(minified) < len(source)
 
 
-@needs_node
 def test_each_minified_module_parses(tmp_path: Path) -> None:
     """node --check reads each one as an ES module (a .mjs copy); the offline bundle, as a classic script."""
     for name in MODULES:
@@ -106,7 +108,6 @@ def test_each_minified_module_parses(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
 
 
-@needs_node
 def test_the_javascript_unit_tests_pass_on_the_minified_modules(tmp_path: Path) -> None:
     """The grader's vectors and the store's tests (node --test), run against minified copies of the modules."""
     copied_js = tmp_path / "plugins/zadachnik/runtime/assets/js"
