@@ -379,7 +379,8 @@ def build_section(work: Path) -> list[str]:
               f"| warm cache | {cache['warm']:.2f} | {warm:.2f} | ≤ 1.1×: {verdict(warm <= 1.1)} |",
               f"| plain mkdocs-material | {cache['plain']:.2f} | 1.00 | |", "",
               "Rebuilds as under `mkdocs serve` after editing one question's text (one process each, the plugin "
-              "and its formula cache kept between builds, as `serve` keeps them), the least CPU time of three "
+              "kept between builds as `serve` keeps it, with its formulas and the modules and pages the edit did "
+              "not touch), the least CPU time of three "
               "(the building process's own: a shared machine's load moves wall time more than the difference):", "",
               "| rebuild | Zadachnik, CPU s | plain, CPU s | ratio | target |", "|---|---:|---:|---:|---|",
               f"| one question edited | {serve['zadachnik']:.2f} | {serve['plain']:.2f} | {rebuild:.2f} | "
