@@ -190,17 +190,25 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
         self.full_content = page.content or ""
+        kept = self.page_cache.unchanged(page.file.src_uri)
         if (page.meta.get("search") or {}).get("exclude"):
             page.content = ""
+        elif kept is not None and kept.search is not None:
+            page.content = kept.search
         else:
             page.content = for_search(self.full_content)
             if page.file.src_uri in self.plans:
                 page.content = searchable(page.content)
+            if kept is not None:
+                kept.search = page.content
         return context
 
     @event_priority(-100)
     def _page_context_last(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
-        page.content = finished(self.full_content)
+        kept = self.page_cache.unchanged(page.file.src_uri)
+        if kept is not None and kept.final is None:
+            kept.final = finished(self.full_content)
+        page.content = kept.final if kept is not None else finished(self.full_content)
         return context
 
     on_page_context = CombinedEvent(_page_context_first, _page_context_last)

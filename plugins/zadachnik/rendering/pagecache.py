@@ -31,6 +31,9 @@ class CachedPage:
     content: str
     # Each piece's HTML, for the problem books that take their text from the page.
     rendered: list[str] | None
+    # What search is given of the page, and the page's HTML as written (plugin.py's page context), once known.
+    search: str | None = None
+    final: str | None = None
 
 
 @dataclass
