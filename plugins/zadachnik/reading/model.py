@@ -157,8 +157,16 @@ class Loader:
     # Paths in messages are shown relative to this folder (the site's config folder).
     base: Path
     errors: list[SourceError] = field(default_factory=list)
+    # Each path as messages show it, worked out once: blocks and questions ask for their file's again and again.
+    _shown: dict[Path, str] = field(default_factory=dict, repr=False)
 
     def shown(self, path: Path) -> str:
+        found = self._shown.get(path)
+        if found is None:
+            found = self._shown[path] = self.relative(path)
+        return found
+
+    def relative(self, path: Path) -> str:
         try:
             return str(path.relative_to(self.base))
         except ValueError:
@@ -268,8 +276,9 @@ class Loader:
         except SourceError as error:
             self.errors.append(error)
             return
+        quiz = self.shown(module.path / QUIZ_FILE)
         for question in module.questions:
-            self.errors.extend(settle(question, defaults, self.shown(module.path / QUIZ_FILE)))
+            self.errors.extend(settle(question, defaults, quiz))
 
     def resolve_references(self, module: Module) -> None:
         """`[[E1]]` in author text becomes the target's label in the page's language, linked to its anchor
