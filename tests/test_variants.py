@@ -360,16 +360,6 @@ def test_hints_follow_the_variants_figures(tmp_path: Path) -> None:
         assert variant.hints[0]["ru"].markdown.endswith(f"на размер пакета, {variant.values['B']}.")
 
 
-def test_a_question_with_a_checker_cannot_have_variants_yet(tmp_path: Path) -> None:
-    """The checker is given the learner's answer without the variant's figures: it would judge every variant by
-    one, so the build says so instead of checking variants against it."""
-    checked = source().replace("  count: 6\n", "  count: 6\ncheck: |\n  def check(answer):\n      return True\n", 1)
-    [error] = errors(tmp_path, quiz=checked)
-    assert (error.line, error.message) == (line_with(checked, "variants:"), "a question with a checker cannot have "
-                                           "variants yet: 'check' does not see the variant's figures")
-    assert "fields' answers and tolerances" in error.hint
-
-
 def test_a_code_exercise_cannot_have_variants(tmp_path: Path) -> None:
     quiz = source().replace("type: single\nanswer: A\n", "type: code\n")
     [error] = errors(tmp_path, quiz=quiz)

@@ -694,8 +694,7 @@ class BlockReader:
             if key not in allowed:
                 raise unknown_key(self.shown, self.line_of((str(key),)), str(key), allowed)
         try:
-            variants = (read_variants(data["variants"], qtype.name, "check" in data) if "variants" in data
-                        else None)
+            variants = read_variants(data["variants"], qtype.name) if "variants" in data else None
         except Invalid as problem:
             raise self.invalid(problem) from None
         texts = self.language_parts(list_parts, ("explanation", HINTS), ("explanation",))

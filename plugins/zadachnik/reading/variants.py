@@ -76,18 +76,11 @@ class Variants:
     items: list[Variant] = field(default_factory=list)
 
 
-def read_variants(value: Any, qtype_name: str, checked: bool = False) -> Variants:
-    """What the author wrote under `variants:` (`checked`: the question has an author's checker); Invalid (with its
-    key's path) says what to write instead."""
+def read_variants(value: Any, qtype_name: str) -> Variants:
+    """What the author wrote under `variants:`; Invalid (with its key's path) says what to write instead."""
     if qtype_name in NO_VARIANTS:
         raise Invalid("a code exercise cannot have variants yet", ("variants",),
                       "variants are for numeric, choice, matching, mixed and open questions: remove 'variants:'")
-    if checked:
-        # The checker would be given the learner's answer without the variant's figures, and judge every variant
-        # by one.
-        raise Invalid("a question with a checker cannot have variants yet: 'check' does not see the variant's figures",
-                      ("variants",), "grade the variants by their fields' answers and tolerances, or remove "
-                      "'variants:'")
     if isinstance(value, str):
         value = {"from": value}
     if not isinstance(value, dict):
