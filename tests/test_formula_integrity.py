@@ -48,6 +48,7 @@ def quiz_expectations(question: Question, lang: str) -> list[tuple[str, list[str
         fields = question.key.key.fields if question.type == "mixed" else question.key.fields
         labels = {e.key: e.text[lang].markdown for e in lists["fields"]}
         expected.append((".zq-field__label", [t for f in fields for t in tex_in(labels[f.id])]))
+    expected.append((".zq-hint__text", [t for hint in question.hints for t in tex_in(hint[lang].markdown)]))
     expected.append((".zq-explanation", tex_in(question.explanation[lang].markdown)))
     return expected
 
