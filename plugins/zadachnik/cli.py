@@ -192,8 +192,17 @@ def run_export(arguments: argparse.Namespace) -> int:
     for line in lines:
         print(f"zadachnik export: {line}")
     for item in written:
-        print(f"zadachnik export: wrote {item.path} ({len(item.export.questions)} questions)")
+        print(f"zadachnik export: wrote {item.path} ({exported_count(item.export.questions)})")
     return 0
+
+
+def exported_count(questions: list) -> str:
+    """'12 questions', and how many items the file holds when variants go out one item each."""
+    from zadachnik.exports.common import variant_questions
+
+    items = sum(len(variant_questions(question)) for question in questions)
+    counted = f"{len(questions)} questions"
+    return counted if items == len(questions) else f"{counted}, {items} items with their variants"
 
 
 # -- pdf ---------------------------------------------------------------------------------------------------------
