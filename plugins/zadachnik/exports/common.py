@@ -15,7 +15,6 @@ from typing import Any
 
 from zadachnik.qtypes.choice import ChoiceKey
 from zadachnik.qtypes.matching import MatchingKey
-from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.model import Course, Module, Question
 from zadachnik.rendering.i18n import strings
@@ -147,9 +146,7 @@ def variant_questions(question: Question) -> list[Question]:
 
 def auto_part(question: Question) -> tuple[str, Any]:
     """The type and key an LMS grades: a mixed question's checked part, or the question's own."""
-    if isinstance(question.key, MixedKey):
-        return question.key.auto.name, question.key.key
-    return question.type, question.key
+    return question.auto_type, question.auto_key
 
 
 def choice_fractions(key: ChoiceKey, markers: list[str]) -> dict[str, float]:

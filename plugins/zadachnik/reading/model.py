@@ -17,6 +17,7 @@ from typing import Any
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
+from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
@@ -88,6 +89,16 @@ class Question:
     @property
     def type(self) -> str:
         return self.qtype.name
+
+    @property
+    def auto_type(self) -> str:
+        """The type that grades the question: its own, or a mixed question's auto-checked part."""
+        return self.key.auto.name if isinstance(self.key, MixedKey) else self.type
+
+    @property
+    def auto_key(self) -> Any:
+        """The key of the part that grades the question (a mixed question's auto-checked part's)."""
+        return self.key.key if isinstance(self.key, MixedKey) else self.key
 
     @property
     def spec(self) -> dict[str, Any]:

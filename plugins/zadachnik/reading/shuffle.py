@@ -16,7 +16,6 @@ from typing import Any
 
 from zadachnik.core.errors import SourceError
 from zadachnik.core.text import Fragment
-from zadachnik.qtypes.mixed import MixedKey
 
 SHUFFLE = "shuffle"
 HINT_NOTE = "hint_note"
@@ -46,12 +45,8 @@ _PLAIN_NUMBER = re.compile(
 _AFTER_OPTION = {"is", "are", "was", "were", "and", "or", "also", "too", "would", "will", "does", "gives", "names"}
 
 
-def auto_type_of(question: Any) -> str:
-    return question.key.auto.name if isinstance(question.key, MixedKey) else question.type
-
-
 def can_shuffle(question: Any) -> bool:
-    return auto_type_of(question) in SHUFFLED_TYPES
+    return question.auto_type in SHUFFLED_TYPES
 
 
 def option_keys(question: Any) -> list[str]:

@@ -21,7 +21,6 @@ from markupsafe import Markup
 
 from zadachnik.core.formatting import answer_shown_exactly, conventions, format_number, rounded_answer
 from zadachnik.core.text import Fragment
-from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
@@ -213,8 +212,8 @@ def render_part(name: str, module: Module, macro: Callable[..., str], *arguments
 
 
 def auto_type(question: Question) -> str:
-    """The type that grades a question: its own, or a mixed question's auto-checked part."""
-    return question.key.auto.name if isinstance(question.key, MixedKey) else question.type
+    """For the templates: the type that grades a question (Question.auto_type)."""
+    return question.auto_type
 
 
 _TAG = re.compile(r"<[^>]+>")
@@ -253,7 +252,7 @@ def safe_json(data: Any) -> str:
 
 
 def numeric_fields(question: Question) -> list[NumericField]:
-    key = question.key.key if isinstance(question.key, MixedKey) else question.key
+    key = question.auto_key
     return key.fields if isinstance(key, NumericKey) else []
 
 
@@ -277,7 +276,7 @@ def tolerance_text(numeric_field: NumericField, lang: str) -> str:
 def answer_text(question: Question, lang: str) -> Markup:
     """The answer key in words, shown above the explanation: each option as the element a shuffled question's
     page labels with the option's shown label (shuffle.js), the author's marker otherwise."""
-    key: Any = question.key.key if isinstance(question.key, MixedKey) else question.key
+    key: Any = question.auto_key
 
     def option(marker: str) -> str:
         marker = html.escape(marker)
