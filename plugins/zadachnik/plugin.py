@@ -135,7 +135,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if self.config.offline:
             add_offline_files(files, config, with_python, minify=self.config.minify)
         if self.serving:
-            self.page_cache.start(self.plans, self.site_digest(files, config), self.courses)
+            self.page_cache.start(self.plans, self.site_digest(files, config), self.courses,
+                                  self.kept_modules.digests())
         prefetch_formulas(self.page_texts(files))
         self.files = files
         return files

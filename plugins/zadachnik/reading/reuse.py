@@ -53,8 +53,13 @@ class KeptModules:
         self.read, self.fresh = loader.read, loader.fresh
         return courses, loader.fresh
 
+    def digests(self) -> dict[Path, str]:
+        """The digest of each folder this build read its module from (taken before it was read)."""
+        return {folder: digest for folder, (digest, _) in self.read.items()}
+
     def keep(self) -> None:
-        self.modules, self.read = self.read, {}
+        # `read` stays as it is until the next build reads again: the page cache takes its digests.
+        self.modules = dict(self.read)
 
 
 @dataclass

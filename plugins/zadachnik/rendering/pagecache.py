@@ -19,7 +19,6 @@ from typing import Any
 from markupsafe import Markup
 
 from zadachnik.reading.model import Course, Module
-from zadachnik.reading.reuse import folder_digest
 from zadachnik.rendering.book import BookPlan
 from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import PagePlan
@@ -46,9 +45,11 @@ class PageCache:
     parts: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     part_keys: dict[tuple[str, int], str] = field(default_factory=dict)
 
-    def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course]) -> None:
-        """This build's keys; a page that is no longer generated leaves the cache."""
-        modules = {id(module): module_digest(course, module) for course in courses for module in course.modules}
+    def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course], folders: dict[Path, str]) -> None:
+        """This build's keys, from the digest of each module's folder as it was read (`folders`); a page that is no
+        longer generated leaves the cache."""
+        modules = {id(module): digest(file_bytes(course.path / "course.yml"), folders[module.path])
+                   for course in courses for module in course.modules}
         self.keys = {uri: digest(site, plan.markdown(), modules[id(plan.module)])
                      for uri, plan in plans.items() if not isinstance(plan, BookPlan)}
         by_plan = {id(plan): self.keys[uri] for uri, plan in plans.items() if uri in self.keys}
@@ -101,12 +102,6 @@ def site_digest(config_file: Path, settings: Any, addresses: Iterable[tuple[str,
     words = {lang: [strings(lang), runtime_strings(lang)] for lang in languages}
     return digest(file_bytes(config_file), json.dumps(settings, sort_keys=True, default=repr),
                   json.dumps(sorted(addresses)), json.dumps(words, sort_keys=True, default=repr))
-
-
-def module_digest(course: Course, module: Module) -> str:
-    """Every byte the module is read from (its folder: sources, values file, course files), and its course's
-    settings."""
-    return digest(file_bytes(course.path / "course.yml"), folder_digest(module.path))
 
 
 def file_bytes(path: Path) -> str:
