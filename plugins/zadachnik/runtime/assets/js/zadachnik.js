@@ -25,6 +25,12 @@ function typingIn(element) {
   return active.matches("input[type=text], textarea") || active.closest(".ace_editor") ? active : null;
 }
 
+// The page's grading specs, read once: the early Python start below reads them before the page is set up.
+function pageSpecs(root) {
+  root.zqSpecs ||= readJson(root, "template.zq-spec");
+  return root.zqSpecs;
+}
+
 function readJson(root, selector) {
   const element = root.querySelector(selector);
   try {
@@ -119,7 +125,7 @@ class Page {
     this.root = root;
     this.course = root.dataset.zqCourse;
     this.module = root.dataset.zqModule;
-    this.specs = readJson(root, "template.zq-spec");
+    this.specs = pageSpecs(root);
     this.say = speaker(readJson(root, "template.zq-strings"));
     this.live = root.querySelector("[data-zq-live]");
     this.progress = root.querySelector("[data-zq-progress]");
@@ -541,7 +547,7 @@ export function init() {
 // A page that will need Python asks for it as this script runs, before any page is set up: the worker starts
 // Python while the questions are wired.
 for (const root of document.querySelectorAll(".zq-page")) {
-  if (Object.values(readJson(root, "template.zq-spec")).some(needsPython)) startPython();
+  if (Object.values(pageSpecs(root)).some(needsPython)) startPython();
 }
 
 // mkdocs-material's document$ emits on every page, instant navigation included.
