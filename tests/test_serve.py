@@ -140,7 +140,8 @@ def test_rebuild_after_an_edit_writes_what_a_fresh_build_writes(tmp_path: Path, 
     course_books = {place for place in parts if place[0].endswith("demo/book.md")}
     assert {place[2] for place in course_books} == {1, 2} and parts_after.keys() == parts.keys()
     assert all((parts_after[place] is parts[place]) == (place[2] == 1) for place in course_books)
-    # A new process builds the edited sources from nothing.
+    # A new process builds the edited sources from nothing (no cache either).
+    shutil.rmtree(site / ".cache", ignore_errors=True)
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "fresh")],
                    cwd=site, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)
     served, fresh = site_files(tmp_path / "served"), site_files(tmp_path / "fresh")

@@ -22,5 +22,9 @@ class ZadachnikConfig(Config):
     # The site gets our scripts and stylesheets minified (comments and indentation out); false ships them as the
     # package has them, to read in the browser while debugging.
     minify = opt.Type(bool, default=True)
+    # Modules and pages a build made are kept in .cache/zadachnik beside mkdocs.yml, and a later build takes
+    # each again while nothing it is made of changed (its sources, the site's settings, the code): false reads,
+    # checks and converts everything on every build. Rendered formulas are kept there either way (by their TeX).
+    cache = opt.Type(bool, default=True)
     # A file in a module's files/ larger than this (bytes) gets a build warning.
     course_files_max_size = opt.Type(int, default=25 * 2**20)

@@ -3,6 +3,9 @@ the public zadachnik.mathtex, that imports MkDocs: the stages hand it data, and 
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import types
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +23,9 @@ from mkdocs.utils import get_relative_url
 
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
+from zadachnik.core.blobs import BlobFolder
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
+from zadachnik.core.fingerprint import code_fingerprint
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.reuse import KeptModules
@@ -41,6 +46,7 @@ from zadachnik.rendering.mathtex import (
     MathLog,
     finished,
     for_search,
+    formulas_in,
     line_of,
     prefetch_formulas,
     shared_katex,
@@ -63,6 +69,7 @@ from zadachnik.runtime.shipping import (
     PROGRESS_MANIFEST,
     STYLESHEETS,
     language_search_files,
+    minified_texts,
     missing_assets,
     offline_config_problems,
     offline_pyodide,
@@ -72,6 +79,7 @@ from zadachnik.runtime.shipping import (
     runtime_script,
     site_assets,
     site_polyfills,
+    use_minified,
 )
 
 log = get_plugin_logger(__name__)
@@ -79,6 +87,20 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
+# Always part of a page's making; the site's extensions and plugins are added to them.
+MINIFIED = "minified"
+BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yaml", "babel")
+
+
+class WarningCount(logging.Handler):
+    """MkDocs' warnings so far: a page whose build warned is not kept, so the next build warns again."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
@@ -95,6 +117,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.serving = False
         self.page_cache = PageCache()
         self.kept_modules = KeptModules()
+        self.warnings = WarningCount()
+        self.warnings_before_page = 0
+        self.warned: set[str] = set()
+        self.code = ""
+        self.assets_store: BlobFolder | None = None
+        self.minified_kept: Any = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4), and with it
@@ -107,6 +135,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.base = self.config_file.parent
         self.exercises_dir = self.base / self.config.exercises_dir
         self.use_words()
+        self.use_build_cache(config)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -120,12 +149,15 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        self.warned = set()
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         for uri, plan in self.plans.items():
             files.append(File.generated(config, uri, content=plan.markdown()))
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
+        self.minified_kept = self.assets_store.get(MINIFIED) if self.assets_store is not None else None
+        use_minified(self.minified_kept)
         add_assets(files, config, with_python, offline=self.config.offline, minify=self.config.minify)
         for uri, text in language_search_files(self.languages.codes, minify=self.config.minify):
             files.append(File.generated(config, uri, content=text))
@@ -134,9 +166,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         files.append(File.generated(config, PROGRESS_MANIFEST, content=manifest))
         if self.config.offline:
             add_offline_files(files, config, with_python, minify=self.config.minify)
-        if self.serving:
+        if self.serving or self.page_cache.store is not None:
             self.page_cache.start(self.plans, self.site_digest(files, config), self.courses,
                                   self.kept_modules.digests())
+            self.page_cache.settle()
         prefetch_formulas(self.page_texts(files))
         self.files = files
         return files
@@ -156,11 +189,15 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.math_log.errors.clear()
+        self.warnings_before_page = self.warnings.count
         if self.page_cache.unchanged(page.file.src_uri):
             return ""  # on_page_content takes the page as the last build left it: nothing to convert
         return self.with_course_lists(markdown, page)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # MkDocs converts every page before it builds any: a page's own warnings are the ones since its Markdown.
+        if self.warnings.count > self.warnings_before_page:
+            self.warned.add(page.file.src_uri)
         plan = self.plans.get(page.file.src_uri)
         self.report_math_errors(page, plan)
         if plan is None:
@@ -171,13 +208,16 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         kept = self.page_cache.unchanged(page.file.src_uri)
         if kept is not None:
             plan.rendered = kept.rendered
+            restore_conversion(page, kept.anchors, kept.links, files)
+            shared_katex().mark_used(kept.formulas or ())
             return kept.content
         try:
             reuse = self.page_cache.reuse(page.file.src_uri) if self.serving and plan.kind == BOOK else None
             content = self.renderer.assemble(plan, html, reuse)
         except MissingPiece as missing:
             raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
-        self.page_cache.keep(page.file.src_uri, content, plan.rendered)
+        self.page_cache.keep(page.file.src_uri, content, plan.rendered, page.present_anchor_ids,
+                             anchor_links(page))
         return content
 
     @event_priority(100)
@@ -200,8 +240,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             page.content = for_search(self.full_content)
             if page.file.src_uri in self.plans:
                 page.content = searchable(page.content)
-            if kept is not None:
-                kept.search = page.content
+        if kept is not None:
+            kept.search = page.content
         return context
 
     @event_priority(-100)
@@ -210,6 +250,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if kept is not None and kept.final is None:
             kept.final = finished(self.full_content)
         page.content = kept.final if kept is not None else finished(self.full_content)
+        plan = self.plans.get(page.file.src_uri)
+        if kept is not None and plan is not None:
+            self.page_cache.finished(page.file.src_uri, lambda: [formula for piece in plan.pieces
+                                                                 for formula in formulas_in(piece.markdown)],
+                                     warned=page.file.src_uri in self.warned)
         return context
 
     on_page_context = CombinedEvent(_page_context_first, _page_context_last)
@@ -218,6 +263,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     @event_priority(-150)
     def on_post_build(self, config: MkDocsConfig) -> None:
         shared_katex().save_disk_cache()
+        self.page_cache.end_build()
+        self.keep_minified()
         if self.config.offline_zip:
             target = self.base / self.config.offline_zip
             try:
@@ -232,6 +279,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # MkDocs keeps this instance for the process: a later build there starts afresh.
         self.serving = False
         self.page_cache, self.kept_modules = PageCache(), KeptModules()
+        logging.getLogger("mkdocs").removeHandler(self.warnings)
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         if self.exercises_dir.is_dir():
@@ -258,8 +306,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             problems = check_answer_keys(changed_only(courses, fresh), self.languages.codes, self.shown)
             if problems:
                 raise SourceErrors(problems)
-            if self.serving:
-                self.kept_modules.keep()
+            self.kept_modules.keep()
             return courses
         except SourceErrors as problems:
             raise PluginError(
@@ -296,8 +343,34 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                                            unclosed.index)
             raise PluginError(f"Zadachnik: {problem}") from None
 
+    def use_build_cache(self, config: MkDocsConfig) -> None:
+        """Modules and pages from earlier builds, in a folder of the cache per config file (two configs of one
+        site, such as an offline one, keep their own pages), keyed by the code that makes them too."""
+        logging.getLogger("mkdocs").addHandler(self.warnings)
+        if not self.config.cache:
+            self.page_cache.store = self.assets_store = None
+            self.kept_modules.use_store(None, "")
+            return
+        folder = self.base / CACHE_DIR / f"build-{hashlib.sha256(str(self.config_file).encode()).hexdigest()[:16]}"
+        code = code_fingerprint(*site_code(config))
+        self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
+        self.page_cache.store = BlobFolder(folder / "pages")
+        self.assets_store = BlobFolder(folder / "assets")
+        self.code = code
+
+    def keep_minified(self) -> None:
+        if self.assets_store is None:
+            return
+        texts = minified_texts()
+        if texts != self.minified_kept:
+            try:
+                self.assets_store.put(MINIFIED, texts)
+            except OSError:
+                pass  # the site is built all the same; only the next build minifies again
+
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
         settings = {"plugin": dict(self.config), "mdx": config.mdx_configs, "urls": config.use_directory_urls,
+                    "code": self.code,
                     "extensions": [str(name) for name in config.markdown_extensions if isinstance(name, str)]}
         return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
                            self.languages.codes)
@@ -363,6 +436,38 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             link = target.url if target is not None else self.languages.prefix(lang)
             result.append({"name": language_name(lang), "link": link or "./", "lang": lang})
         return result
+
+
+def site_code(config: MkDocsConfig) -> tuple[list[str], list[Path]]:
+    """The modules that make this site's pages (the build's packages, its Markdown extensions, its plugins) and
+    the files of its hooks."""
+    modules = list(BUILD_PACKAGES)
+    hooks = []
+    for extension in config.markdown_extensions:
+        modules.append(extension if isinstance(extension, str) else type(extension).__module__)
+    for plugin in config.plugins.values():
+        if isinstance(plugin, types.ModuleType):
+            hooks.append(Path(plugin.__file__ or ""))
+        else:
+            modules.append(type(plugin).__module__)
+    return [name for name in modules if not name.startswith("zadachnik")], hooks
+
+
+def anchor_links(page: Page) -> dict[str, dict[str, str]] | None:
+    """The page's links to anchors, by the source address of the page they lead to (MkDocs checks them once
+    every page is built)."""
+    links = page.links_to_anchors
+    return None if links is None else {file.src_uri: dict(anchors) for file, anchors in links.items()}
+
+
+def restore_conversion(page: Page, anchors: list[str] | None, links: dict[str, dict[str, str]] | None,
+                       files: Files) -> None:
+    """What MkDocs' conversion of a kept page had found, for its checks of anchors across pages."""
+    if anchors is not None:
+        page.present_anchor_ids = set(anchors)
+    if links is not None and page.links_to_anchors is not None:
+        page.links_to_anchors = {target: dict(found) for uri, found in links.items()
+                                 if (target := files.get_file_from_path(uri)) is not None}
 
 
 def changed_only(courses: list[Course], fresh: list[Module]) -> list[Course]:

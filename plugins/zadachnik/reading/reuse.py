@@ -1,5 +1,7 @@
-"""Modules kept between the builds of one `mkdocs serve`: a module whose folder has not changed by a byte is
-taken as the last build read and checked it, so a rebuild after an edit reads and checks only what changed.
+"""Modules kept between builds: a module whose folder has not changed by a byte is taken as the last build read
+and checked it, so a build after an edit reads and checks only what changed. Between the builds of one
+`mkdocs serve` they stay in memory; with a store, on disk too, for the next `mkdocs build`, keyed also by the code
+that read them (an upgrade reads everything again).
 
 A module's model comes from its folder alone (its sources, its values file and what that reads there, its
 course files) and the site's languages; references never lead out of a module. Only modules of a build that
@@ -12,6 +14,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zadachnik.core.blobs import BlobFolder
 from zadachnik.reading.model import Course, Loader, Module
 
 
@@ -38,17 +41,24 @@ class KeptModules:
     read: dict[Path, tuple[str, Module]] = field(default_factory=dict)
     # The modules this build read afresh (changed or new).
     fresh: list[Module] = field(default_factory=list)
+    # Where modules outlive the process, and what stands for the code that read them.
+    store: BlobFolder | None = None
+    code: str = ""
+
+    def use_store(self, store: BlobFolder | None, code: str) -> None:
+        self.store, self.code = store, code
 
     def load(self, root: Path, languages: list[str], base: Path, remember: bool = True
              ) -> tuple[list[Course], list[Module]]:
         """The courses under `root`, and the modules among them that were read afresh (changed or new). Unless
-        `remember`, nothing is taken from the last build or noted for the next (a single build)."""
-        if not remember:
+        `remember` or a store, nothing is taken from the last build or noted for the next."""
+        if not remember and self.store is None:
             self.modules = {}
             courses = Loader(root, languages, base).load()
             self.read, self.fresh = {}, [module for course in courses for module in course.modules]
             return courses, self.fresh
-        loader = ReusingLoader(root, languages, base, kept=self.modules)
+        loader = ReusingLoader(root, languages, base, kept=self.modules if remember else {}, store=self.store,
+                               code=self.code)
         courses = loader.load()
         self.read, self.fresh = loader.read, loader.fresh
         return courses, loader.fresh
@@ -58,8 +68,20 @@ class KeptModules:
         return {folder: digest for folder, (digest, _) in self.read.items()}
 
     def keep(self) -> None:
+        """After the modules passed their checks: keep them for the next build (and in the store, the fresh ones;
+        the store keeps only this build's)."""
         # `read` stays as it is until the next build reads again: the page cache takes its digests.
         self.modules = dict(self.read)
+        if self.store is None:
+            return
+        fresh = {id(module) for module in self.fresh}
+        for folder, (digest, module) in self.read.items():
+            if id(module) in fresh:
+                try:
+                    self.store.put(stored_key(self.code, folder, digest), module)
+                except OSError:
+                    return  # the site is built all the same; only the next build reads more
+        self.store.keep_only({stored_key(self.code, folder, digest) for folder, (digest, _) in self.read.items()})
 
 
 @dataclass
@@ -67,12 +89,16 @@ class ReusingLoader(Loader):
     kept: dict[Path, tuple[str, Module]] = field(default_factory=dict)
     read: dict[Path, tuple[str, Module]] = field(default_factory=dict)
     fresh: list[Module] = field(default_factory=list)
+    store: BlobFolder | None = None
+    code: str = ""
 
     def module(self, folder: Path) -> Module | None:
         digest = ",".join(self.languages) + ":" + folder_digest(folder)
         kept = self.kept.get(folder)
         if kept is not None and kept[0] == digest:
             module = kept[1]
+        elif (stored := self.stored(folder, digest)) is not None:
+            module = stored
         else:
             module = super().module(folder)
             if module is None:
@@ -80,3 +106,17 @@ class ReusingLoader(Loader):
             self.fresh.append(module)
         self.read[folder] = (digest, module)
         return module
+
+    def stored(self, folder: Path, digest: str) -> Module | None:
+        if self.store is None:
+            return None
+        found = self.store.get(stored_key(self.code, folder, digest))
+        # The folder is part of the key: a module's model holds its paths (and messages, the base's).
+        return found if isinstance(found, Module) and found.path == folder else None
+
+
+def stored_key(code: str, folder: Path, digest: str) -> str:
+    hashed = hashlib.sha256()
+    for part in (code, str(folder), digest):
+        hashed.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return hashed.hexdigest()

@@ -286,7 +286,9 @@ class Katex:
         self._engine_key: str | None = None
         self._disk: FormulaStore | None = None
         self._from_disk: set[FormulaKey] = set()
+        self._disk_read = False
         self._disk_stamp: tuple[int, int, int] | None = None
+        self._renders_at_start = 0
         # The formulas of the current build: what the disk cache keeps.
         self.used: set[FormulaKey] = set()
 
@@ -331,29 +333,42 @@ class Katex:
         return self._engine_key
 
     def use_disk_cache(self, folder: Path | None) -> None:
-        """Start a build: formulas rendered by earlier builds come from `folder`, and `save_disk_cache` keeps
-        this build's there. (Without KaTeX's script there is nothing to key by; the build says so later.)"""
+        """Start a build: formulas rendered by earlier builds come from `folder` (read when the build first needs a
+        formula: a build whose pages all come from the page cache reads none), and `save_disk_cache` keeps this
+        build's there. (Without KaTeX's script there is nothing to key by; the build says so later.)"""
         self.used = set()
+        self._renders_at_start = self.renders
         if folder is None or not self.katex_js.is_file():
             self._disk = None
             return
         store = FormulaStore(folder, self.engine_key())
-        stamp = store.stamp()
-        if self._disk is not None and self._disk.path == store.path and stamp is not None \
-                and stamp == self._disk_stamp:
+        if self._disk is not None and self._disk.path == store.path and self._disk_read \
+                and store.stamp() == self._disk_stamp:
             return  # the file this process read or wrote last (a rebuild under `mkdocs serve`): in memory already
         self._disk = store
-        loaded = store.load()
+        self._disk_read = False
+
+    def _read_disk(self) -> None:
+        if self._disk is None or self._disk_read:
+            return
+        self._disk_read = True
+        self._disk_stamp = self._disk.stamp()
+        loaded = self._disk.load()
         for key, rendered in loaded.items():
             self.cache.setdefault(key, rendered)
         self._from_disk = set(loaded)
-        self._disk_stamp = stamp
+
+    def mark_used(self, formulas: Iterable[FormulaKey]) -> None:
+        """Formulas a page taken from the page cache draws: the disk cache keeps them as if rendered here."""
+        self.used.update(formulas)
 
     def save_disk_cache(self) -> None:
         """After a successful build: the formulas it used, and only those (errors are never stored, so their
-        messages always come from KaTeX itself). Nothing is written when the file holds exactly them already."""
-        if self._disk is None:
+        messages always come from KaTeX itself). Nothing is written when the file holds exactly them already, or
+        when the build needed no formula it had not (it never read the file)."""
+        if self._disk is None or (not self._disk_read and self.renders == self._renders_at_start):
             return
+        self._read_disk()
         formulas = {key: self.cache[key] for key in self.used if key in self.cache}
         if set(formulas) == self._from_disk:
             return
@@ -369,6 +384,9 @@ class Katex:
     def render(self, tex: str, display: bool) -> str:
         key = (tex, display)
         rendered = self.cache.get(key)
+        if rendered is None and not self._disk_read:
+            self._read_disk()
+            rendered = self.cache.get(key)
         if rendered is None and key in self.pending:
             rendered = self._from_batch(key)
         if rendered is None:
@@ -441,6 +459,8 @@ class Katex:
         for a formula already under way instead of rendering it twice. (Threads don't help: mini-racer keeps
         each call on the calling thread's interpreter lock.) Failures are left for the page that has them,
         which renders them again for its message."""
+        if formulas:
+            self._read_disk()
         todo = self._missing(formulas)
         if not todo:
             return

@@ -1,10 +1,13 @@
-"""Generated pages kept between the builds of one `mkdocs serve`: a rebuild after an edit converts and assembles
-only the pages whose module (or site) changed, and takes every other generated page as the last build left it.
+"""Generated pages kept between builds: a build after an edit converts and assembles only the pages whose module
+(or site) changed, and takes every other generated page as the last build left it. Between the builds of one
+`mkdocs serve` they stay in memory; with a store (the site's cache folder), on disk too, for the next build.
 
 A page's key covers everything its HTML is made of: the site's settings and words, every file's address (links
 are resolved against them), the page's own Markdown (all its author text), and the bytes of its module's sources
 and course files (its questions' keys, values and notebooks). A problem book's key is its sources' keys: it takes
-its text from its modules' pages. A page whose key is unchanged gives the same HTML, so it is not rebuilt.
+its text from its modules' pages. A page whose key is unchanged gives the same HTML, so it is not rebuilt. On
+disk the key also covers the code that made the page (`core.fingerprint`), and a page whose build logged a warning
+is not kept, so a later build gives that warning again.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from zadachnik.core.blobs import BlobFolder
 from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.book import BookPlan
 from zadachnik.rendering.i18n import runtime_strings, strings
@@ -33,6 +37,16 @@ class CachedPage:
     # What search is given of the page, and the page's HTML as written (plugin.py's page context), once known.
     search: str | None = None
     final: str | None = None
+    # What MkDocs' own conversion learns of a page and checks across pages (anchors, and links to other pages'
+    # anchors by their source address), and the formulas the page draws (the formula cache keeps them).
+    anchors: list[str] | None = None
+    links: dict[str, dict[str, str]] | None = None
+    formulas: list[tuple[str, bool]] | None = None
+    # In the store, the pieces are a file of their own (PIECES), read only for a book that is assembled again.
+    pieces_apart: bool = False
+
+
+PIECES = "-pieces"
 
 
 @dataclass
@@ -44,6 +58,12 @@ class PageCache:
     # book after an edit renders only the edited module's parts again.
     parts: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     part_keys: dict[tuple[str, int], str] = field(default_factory=dict)
+    # Pages on disk, between the builds of different processes; the keys this process knows are there, and the
+    # generated pages this build looked for there and did not find.
+    store: BlobFolder | None = None
+    on_disk: set[str] = field(default_factory=set)
+    not_stored: set[str] = field(default_factory=set)
+    plans: dict[str, PagePlan] = field(default_factory=dict)
 
     def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course], folders: dict[Path, str]) -> None:
         """This build's keys, from the digest of each module's folder as it was read (`folders`); a page that is no
@@ -61,7 +81,33 @@ class PageCache:
                     sources = (by_plan[id(source)] for source in plan.sources if source.module is module)
                     self.part_keys[uri, module.number] = digest(site, plan.markdown(), *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
+        self.not_stored = set()
+        self.plans = plans
         self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
+
+    def settle(self) -> None:
+        """Which generated pages this build takes as they were, decided before any is built; a problem book that
+        is assembled again needs its sources' pieces, and a source whose stored pieces cannot be read is
+        converted again instead."""
+        for uri in self.plans:
+            self.unchanged(uri)
+        for uri, plan in self.plans.items():
+            if isinstance(plan, BookPlan) and self.unchanged(uri) is None:
+                sources = {id(source) for source in plan.sources}
+                for source_uri, source in self.plans.items():
+                    if id(source) in sources and not self.with_pieces(source_uri):
+                        del self.pages[source_uri]
+                        self.not_stored.add(source_uri)
+
+    def with_pieces(self, uri: str) -> bool:
+        page = self.unchanged(uri)
+        if page is None:
+            return True
+        if page.rendered is None and page.pieces_apart and self.store is not None:
+            found = self.store.get(page.key + PIECES)
+            if isinstance(found, list) and all(isinstance(piece, str) for piece in found):
+                page.rendered = found
+        return page.rendered is not None or not page.pieces_apart
 
     def reuse(self, uri: str) -> Callable[..., str]:
         """For `Renderer.assemble`: a book's part of a module as the last build rendered it, if nothing it is made
@@ -80,12 +126,58 @@ class PageCache:
         return part
 
     def unchanged(self, uri: str) -> CachedPage | None:
+        key = self.keys.get(uri)
         page = self.pages.get(uri)
-        return page if page is not None and page.key == self.keys.get(uri) else None
+        if page is not None and page.key == key:
+            return page
+        if key is None or self.store is None or uri in self.not_stored:
+            return None
+        found = self.store.get(key)
+        if not isinstance(found, CachedPage) or found.key != key or found.search is None:
+            self.not_stored.add(uri)
+            return None
+        # Stored as written (see `finished`): no formula marks left to take out.
+        found.final = found.content
+        self.pages[uri] = found
+        self.on_disk.add(key)
+        return found
 
-    def keep(self, uri: str, content: str, rendered: list[str] | None) -> None:
+    def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
+             links: dict[str, dict[str, str]] | None) -> None:
         if uri in self.keys:
-            self.pages[uri] = CachedPage(self.keys[uri], content, rendered)
+            self.pages[uri] = CachedPage(self.keys[uri], content, rendered, anchors=sorted(anchors or ()),
+                                         links=links)
+
+    def finished(self, uri: str, formulas: Callable[[], list[tuple[str, bool]]], warned: bool) -> None:
+        """The page is built: a page whose build warned is forgotten (the next build warns again); a new one goes
+        to the store."""
+        page = self.unchanged(uri)
+        if page is None:
+            return
+        if warned:
+            del self.pages[uri]
+            return
+        if page.formulas is None:
+            page.formulas = formulas()
+        if self.store is not None and page.key not in self.on_disk:
+            try:
+                # As written (the formulas' marks out): a page from the store needs them no more, as its
+                # search text comes with it. Its pieces apart: only a book assembled again reads them.
+                if page.rendered is not None:
+                    self.store.put(page.key + PIECES, page.rendered)
+                self.store.put(page.key, replace(page, content=page.final or page.content, final=None, rendered=None,
+                                                 pieces_apart=page.rendered is not None))
+            except OSError:
+                self.store = None  # the site is built all the same; only later builds convert more
+                return
+            self.on_disk.add(page.key)
+
+    def end_build(self) -> None:
+        """After a build that passed: the store keeps this build's pages only."""
+        current = set(self.keys.values())
+        self.on_disk &= current
+        if self.store is not None:
+            self.store.keep_only(current | {key + PIECES for key in current})
 
 
 def digest(*parts: str) -> str:

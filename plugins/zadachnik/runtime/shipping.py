@@ -3,10 +3,12 @@ opened from disk, the runtime as one classic script with Pyodide embedded."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from zadachnik.reading.model import Course
 from zadachnik.rendering.i18n import runtime_strings, strings
@@ -69,12 +71,36 @@ def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]
     return shipped
 
 
+# Minified texts by a digest of what was minified: made once per process, and with `use_minified`, once for as
+# long as the site's cache keeps them (minifying our scripts was a twentieth of a build whose pages were cached).
+_minified: dict[str, str] = {}
+_minified_now: set[str] = set()
+
+
 def minified(name: str, text: str) -> str:
     """One of our own scripts or stylesheets as the site gets it (`name` ends in .js or .css)."""
+    key = hashlib.sha256(f"{name}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    _minified_now.add(key)
+    found = _minified.get(key)
+    if found is not None:
+        return found
     try:
-        return minify_css(text) if name.endswith(".css") else minify_js(text)
+        found = _minified[key] = minify_css(text) if name.endswith(".css") else minify_js(text)
     except MinifyError as error:
         raise MinifyError(f"{name}: {error}") from None
+    return found
+
+
+def use_minified(kept: Any) -> None:
+    """Start a build with the minified texts an earlier one kept (what `minified_texts` gave it)."""
+    _minified_now.clear()
+    if isinstance(kept, dict):
+        _minified.update((key, text) for key, text in kept.items() if isinstance(key, str) and isinstance(text, str))
+
+
+def minified_texts() -> dict[str, str]:
+    """The minified texts this build used, to keep for the next."""
+    return {key: _minified[key] for key in sorted(_minified_now) if key in _minified}
 
 
 def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:

@@ -1,0 +1,80 @@
+"""A folder of values kept between builds, one file per key: written whole to a temporary file and moved into
+place (two builds at once never read half a file), each with its length and checksum, so a damaged, truncated or
+foreign file reads as missing and its value is made again, never used."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+# Raised whenever what a file holds changes shape, so no build reads a file written by another layout.
+BLOB_FORMAT = b"zadachnik-blob-1\n"
+_HEADER = struct.Struct("<QI")  # payload length, its CRC-32
+SUFFIX = ".blob"
+# A temporary file this old was left by a build that was killed while writing.
+STALE_TEMP_SECONDS = 3600
+
+
+class BlobFolder:
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def path(self, key: str) -> Path:
+        return self.folder / f"{key}{SUFFIX}"
+
+    def get(self, key: str) -> Any | None:
+        """The value stored under `key`, or None when there is none or its file is not one this layout wrote
+        whole (the values are the build's own: a pickle from the site's own cache folder, as trusted as its
+        mkdocs.yml)."""
+        try:
+            data = self.path(key).read_bytes()
+        except OSError:
+            return None
+        start = len(BLOB_FORMAT) + _HEADER.size
+        if not data.startswith(BLOB_FORMAT) or len(data) < start:
+            return None
+        length, checksum = _HEADER.unpack_from(data, len(BLOB_FORMAT))
+        payload = memoryview(data)[start:]
+        if len(payload) != length or zlib.crc32(payload) != checksum:
+            return None
+        try:
+            return pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - a file that passed its checksum but not the unpickler is missing too
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as output:
+                output.write(BLOB_FORMAT + _HEADER.pack(len(payload), zlib.crc32(payload)))
+                output.write(payload)
+            os.replace(temporary, self.path(key))
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+    def keep_only(self, keys: set[str]) -> None:
+        """Remove every value but these (the ones this build used), and temporary files killed builds left."""
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError:
+            return
+        now = time.time()
+        for entry in entries:
+            name = entry.name
+            stale = name.endswith(SUFFIX) and name.removesuffix(SUFFIX) not in keys
+            if name.startswith(".") and name.endswith(".tmp"):
+                try:
+                    stale = now - entry.stat().st_mtime > STALE_TEMP_SECONDS
+                except OSError:
+                    stale = False
+            if stale:
+                Path(entry.path).unlink(missing_ok=True)
