@@ -273,3 +273,22 @@ def test_a_blob_holds_bytes_and_long_texts(tmp_path: Path, value) -> None:
     folder = BlobFolder(tmp_path)
     folder.put("value", value)
     assert folder.get("value") == value
+
+
+def test_a_site_whose_settings_name_functions_is_kept_too(tmp_path: Path, monkeypatch) -> None:
+    """mkdocs-material's usual emoji settings name functions (`!!python/name:`): the same settings in the next
+    process give the same keys."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    config = site / "mkdocs.yml"
+    emoji = ("  - pymdownx.emoji:\n"
+             "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+             "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n")
+    config.write_text(config.read_text().replace("markdown_extensions:\n", "markdown_extensions:\n" + emoji, 1))
+    assert "pymdownx.emoji" in config.read_text()
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "first")],
+                   cwd=site, env=env, check=True)
+    counted = Counted(monkeypatch)
+    build_site(config, tmp_path / "second", cache=True)
+    assert counted.read == [] and counted.assembled == []
+    assert_same_site(tmp_path / "second", tmp_path / "first")

@@ -87,8 +87,8 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
-# Always part of a page's making; the site's extensions and plugins are added to them.
 MINIFIED = "minified"
+# Always part of a page's making; the site's extensions and plugins are added to them.
 BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yaml", "babel")
 
 
@@ -352,7 +352,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             self.kept_modules.use_store(None, "")
             return
         folder = self.base / CACHE_DIR / f"build-{hashlib.sha256(str(self.config_file).encode()).hexdigest()[:16]}"
-        code = code_fingerprint(*site_code(config))
+        katex = shared_katex()
+        # Without KaTeX's script the build stops in on_files, saying how to reinstall.
+        code = code_fingerprint(*site_code(config), katex=katex.engine_key() if katex.katex_js.is_file() else "")
         self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
         self.assets_store = BlobFolder(folder / "assets")
@@ -445,12 +447,25 @@ def site_code(config: MkDocsConfig) -> tuple[list[str], list[Path]]:
     hooks = []
     for extension in config.markdown_extensions:
         modules.append(extension if isinstance(extension, str) else type(extension).__module__)
+    # Functions the extensions' settings name (`!!python/name:…`), such as a custom fence's formatter.
+    modules.extend(called_modules(config.mdx_configs))
     for plugin in config.plugins.values():
         if isinstance(plugin, types.ModuleType):
             hooks.append(Path(plugin.__file__ or ""))
         else:
             modules.append(type(plugin).__module__)
     return [name for name in modules if not name.startswith("zadachnik")], hooks
+
+
+def called_modules(settings: Any) -> Iterator[str]:
+    if isinstance(settings, dict):
+        for value in settings.values():
+            yield from called_modules(value)
+    elif isinstance(settings, list | tuple):
+        for value in settings:
+            yield from called_modules(value)
+    elif callable(settings) and isinstance(getattr(settings, "__module__", None), str):
+        yield settings.__module__
 
 
 def anchor_links(page: Page) -> dict[str, dict[str, str]] | None:

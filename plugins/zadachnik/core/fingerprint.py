@@ -26,10 +26,10 @@ def own_code() -> str:
     return hashed.hexdigest()
 
 
-def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = ()) -> str:
-    """Python's version, Zadachnik's code, each named module's package (imported already: the build loaded it),
-    and these files (hooks), by their bytes."""
-    hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0".encode())
+def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: str = "") -> str:
+    """Python's version, Zadachnik's code, KaTeX's (its engine key), each named module's package (imported
+    already: the build loaded it), and these files (hooks), by their bytes."""
+    hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0{katex}\0".encode())
     for name in sorted({name.partition(".")[0] for name in modules if name}):
         hashed.update(f"{name}\0{package_stamp(name)}\0".encode())
     for path in sorted(set(files)):

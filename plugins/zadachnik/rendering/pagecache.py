@@ -12,6 +12,7 @@ is not kept, so a later build gives that warning again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -192,8 +193,20 @@ def site_digest(config_file: Path, settings: Any, addresses: Iterable[tuple[str,
     """What every generated page depends on besides its module: the site's configuration (its file, and the
     settings MkDocs resolved from it), every file's address, and the words of the site's languages."""
     words = {lang: [strings(lang), runtime_strings(lang)] for lang in languages}
-    return digest(file_bytes(config_file), json.dumps(settings, sort_keys=True, default=repr),
-                  json.dumps(sorted(addresses)), json.dumps(words, sort_keys=True, default=repr))
+    return digest(file_bytes(config_file), json.dumps(settings, sort_keys=True, default=named),
+                  json.dumps(sorted(addresses)), json.dumps(words, sort_keys=True, default=named))
+
+
+def named(value: Any) -> str:
+    """A setting JSON has no form for, as the same text in every process: a function or class (such as
+    `!!python/name:material.extensions.emoji.twemoji`) by its qualified name (its code is in the fingerprint);
+    anything else by its repr, which may hold an address, so that a value this cannot tell apart keeps no page."""
+    module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if isinstance(module, str) and isinstance(name, str):
+        return f"{module}.{name}"
+    if isinstance(value, functools.partial):
+        return f"partial({named(value.func)}, {value.args!r}, {value.keywords!r})"
+    return repr(value)
 
 
 def file_bytes(path: Path) -> str:
