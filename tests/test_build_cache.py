@@ -292,3 +292,24 @@ def test_a_site_whose_settings_name_functions_is_kept_too(tmp_path: Path, monkey
     build_site(config, tmp_path / "second", cache=True)
     assert counted.read == [] and counted.assembled == []
     assert_same_site(tmp_path / "second", tmp_path / "first")
+
+
+def test_serve_writes_its_pages_when_it_stops_and_the_next_build_takes_them(tmp_path: Path, monkeypatch) -> None:
+    from test_serve import Serving
+
+    site = two_module_site(tmp_path)
+    serving = Serving(site, tmp_path / "served")
+    try:
+        serving.build()
+        quiz = site / "exercises/demo/02-more/quiz.md"
+        quiz.write_text(quiz.read_text().replace("What is $2+2$?", "What is the sum $2+2$?"))
+        serving.build()
+        # A rebuild under serve does not wait for the store.
+        assert blobs(site, "pages") == []
+    finally:
+        serving.close()
+    assert blobs(site, "pages")
+    counted = Counted(monkeypatch)
+    build_site(site / "mkdocs.yml", tmp_path / "after-serve", cache=True)
+    assert counted.read == [] and counted.assembled == []
+    assert_same_site(tmp_path / "after-serve", tmp_path / "served")

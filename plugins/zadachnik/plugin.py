@@ -276,6 +276,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def on_shutdown(self) -> None:
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
         shared_katex().close()
+        self.page_cache.flush()
         # MkDocs keeps this instance for the process: a later build there starts afresh.
         self.serving = False
         self.page_cache, self.kept_modules = PageCache(), KeptModules()
@@ -357,6 +358,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         code = code_fingerprint(*site_code(config), katex=katex.engine_key() if katex.katex_js.is_file() else "")
         self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
+        self.page_cache.deferred = self.serving
         self.assets_store = BlobFolder(folder / "assets")
         self.code = code
 

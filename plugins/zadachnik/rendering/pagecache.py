@@ -62,6 +62,9 @@ class PageCache:
     # Pages on disk, between the builds of different processes; the keys this process knows are there, and the
     # generated pages this build looked for there and did not find.
     store: BlobFolder | None = None
+    # Under `mkdocs serve`, pages go to the store when it stops (`flush`): a rebuild after an edit does not wait
+    # for its course's books to be written.
+    deferred: bool = False
     on_disk: set[str] = field(default_factory=set)
     not_stored: set[str] = field(default_factory=set)
     plans: dict[str, PagePlan] = field(default_factory=dict)
@@ -160,6 +163,17 @@ class PageCache:
             return
         if page.formulas is None:
             page.formulas = formulas()
+        if not self.deferred:
+            self.write(page)
+
+    def flush(self) -> None:
+        """Write the pages kept in memory that the store lacks (`mkdocs serve` stopping)."""
+        current = set(self.keys.values())
+        for page in list(self.pages.values()):
+            if page.key in current and page.formulas is not None:
+                self.write(page)
+
+    def write(self, page: CachedPage) -> None:
         if self.store is not None and page.key not in self.on_disk:
             try:
                 # As written (the formulas' marks out): a page from the store needs them no more, as its
