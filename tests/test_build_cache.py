@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 from test_serve import site_files, two_module_site
-from zadachnik.core.blobs import BlobFolder
+from zadachnik.core.blobs import BLOB_FORMAT, BlobFolder
 from zadachnik.rendering import mathtex
 
 CACHE = Path(".cache") / "zadachnik"
@@ -58,6 +61,17 @@ def sample_site(tmp_path: Path) -> Path:
 
 def blobs(site: Path, folder: str) -> list[Path]:
     return sorted(site.glob(f"{CACHE}/build-*/{folder}/*.blob"))
+
+
+def mkdocs_build(site: Path, out: Path, env: dict[str, str] | None = None) -> None:
+    """`mkdocs build --strict` in a process of its own, as an author runs it."""
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(out)], cwd=site,
+                   env=env or {**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)
+
+
+def stored(site: Path) -> dict[str, int]:
+    """Each module and page entry of the cache, by when it was written."""
+    return {path.name: path.stat().st_mtime_ns for path in blobs(site, "modules") + blobs(site, "pages")}
 
 
 def assert_same_site(built: Path, expected: Path) -> None:
@@ -285,12 +299,11 @@ def test_a_site_whose_settings_name_functions_is_kept_too(tmp_path: Path, monkey
              "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n")
     config.write_text(config.read_text().replace("markdown_extensions:\n", "markdown_extensions:\n" + emoji, 1))
     assert "pymdownx.emoji" in config.read_text()
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "first")],
-                   cwd=site, env=env, check=True)
-    counted = Counted(monkeypatch)
-    build_site(config, tmp_path / "second", cache=True)
-    assert counted.read == [] and counted.assembled == []
+    mkdocs_build(site, tmp_path / "first")
+    written = stored(site)
+    assert written
+    mkdocs_build(site, tmp_path / "second")
+    assert stored(site) == written, "the second process made its modules and pages again"
     assert_same_site(tmp_path / "second", tmp_path / "first")
 
 
@@ -313,3 +326,280 @@ def test_serve_writes_its_pages_when_it_stops_and_the_next_build_takes_them(tmp_
     build_site(site / "mkdocs.yml", tmp_path / "after-serve", cache=True)
     assert counted.read == [] and counted.assembled == []
     assert_same_site(tmp_path / "after-serve", tmp_path / "served")
+
+
+# -- what a page is made of beyond its module, other plugins, and the cache folder itself ----------------------
+
+
+QUIZ = "exercises/demo/01-basics/quiz.md"
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def fixture_copy(tmp_path: Path) -> Path:
+    return copy_site(FIXTURE_SITE, tmp_path / "src")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new))
+
+
+def add_to_config(site: Path, old: str, new: str) -> None:
+    edit(site / "mkdocs.yml", old, new)
+
+
+def mkdocs_run(site: Path, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in a process of its own, its output kept."""
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(out)],
+                          cwd=site, env=env or ENV, capture_output=True, text=True)
+
+
+def page(out: Path, path: str = "en/demo/01-basics/quiz/index.html") -> str:
+    return (out / path).read_text()
+
+
+# -- what a generated page is made of that its key misses ---------------------------------------------------
+
+
+def test_a_snippet_from_outside_the_module_is_included_anew(tmp_path: Path) -> None:
+    """pymdownx.snippets puts another file's text into a question: the page's key has the `--8<--` line only."""
+    site = fixture_copy(tmp_path)
+    (site / "snippets").mkdir()
+    note = site / "snippets/note.md"
+    note.write_text("Old note.\n")
+    add_to_config(site, "markdown_extensions:\n",
+                  f"markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [{site / 'snippets'}]\n")
+    edit(site / QUIZ, "What is $2+2$?\n", 'What is $2+2$?\n\n--8<-- "note.md"\n')
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    assert "Old note." in page(tmp_path / "cold")
+    note.write_text("New note.\n")
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert "New note." in page(tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
+def test_a_values_file_outside_the_module_folder_is_read_anew(tmp_path: Path) -> None:
+    """module.yml's `values:` may name a file beside the module (`../shared.py`, one course's figures): the
+    module's key is its folder's bytes."""
+    site = fixture_copy(tmp_path)
+    shared = site / "exercises/demo/shared.py"
+    shared.write_text("def values():\n    return {'n': 4}\n")
+    meta = site / "exercises/demo/01-basics/module.yml"
+    meta.write_text(meta.read_text() + "values: ../shared.py\n")
+    edit(site / QUIZ, "What is $2+2$?", "What is $2+2$ (about {{ n }})?")
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    assert "about 4" in page(tmp_path / "cold")
+    shared.write_text("def values():\n    return {'n': 5}\n")
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert "about 5" in page(tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
+def test_a_hook_whose_imported_helper_changed_starts_afresh(tmp_path: Path) -> None:
+    """The fingerprint has a hook's own file; a module it imports from beside it (MkDocs puts the hook's
+    folder on sys.path) is code too. Separate processes, as `import` caches modules."""
+    site = fixture_copy(tmp_path)
+    (site / "hooks").mkdir()
+    (site / "hooks/main.py").write_text("from helper import WORD\n\n"
+                                        "def on_page_markdown(markdown, **kwargs):\n"
+                                        "    return markdown.replace('What is', WORD)\n")
+    helper = site / "hooks/helper.py"
+    helper.write_text("WORD = 'Tell me'\n")
+    add_to_config(site, "plugins:\n", "hooks:\n  - hooks/main.py\nplugins:\n")
+    assert mkdocs_run(site, tmp_path / "cold").returncode == 0
+    assert "Tell me" in page(tmp_path / "cold")
+    helper.write_text("WORD = 'Say'\n")
+    assert mkdocs_run(site, tmp_path / "warm").returncode == 0
+    (site / "mkdocs.yml").write_text((site / "mkdocs.yml").read_text().replace(
+        "exercises_dir: exercises", "exercises_dir: exercises\n      cache: false"))
+    assert mkdocs_run(site, tmp_path / "uncached").returncode == 0
+    assert "Say" in page(tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
+def test_what_plugins_and_hooks_add_after_zadachnik_is_not_frozen(tmp_path: Path) -> None:
+    """A hook's on_page_content runs after Zadachnik's on every build, kept pages too; the page written is the
+    last build's (CachedPage.final), whatever the hook gave this time. Here the hook names the home page's
+    title, which an edit of docs/index.md changes (no generated page's key has it)."""
+    site = fixture_copy(tmp_path)
+    (site / "hooks.py").write_text(
+        "def on_page_content(html, page, config, files):\n"
+        "    home = files.get_file_from_path('index.md').page\n"
+        "    return html + f'<p class=\"home\">{home.title}</p>'\n")
+    add_to_config(site, "plugins:\n", "hooks:\n  - hooks.py\nplugins:\n")
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    assert "Фикстура</p>" in page(tmp_path / "cold")
+    edit(site / "docs/index.md", "# Фикстура", "# Фикстура, издание 2")
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert "издание 2</p>" in page(tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
+# -- warnings -------------------------------------------------------------------------------------------------
+
+
+def test_validation_from_the_environment_warns_on_kept_pages_too(tmp_path: Path, monkeypatch) -> None:
+    """`validation:` is not in the site digest; mkdocs.yml's bytes stand for it, but not for what `!ENV` (or an
+    INHERIT-ed file) gives it. A page kept while a broken link was `info` never warns once it is `warn`."""
+    from mkdocs.exceptions import Abort
+
+    site = fixture_copy(tmp_path)
+    add_to_config(site, "plugins:\n",
+                  "validation:\n  links:\n    not_found: !ENV [ZQ_NOT_FOUND, info]\nplugins:\n")
+    edit(site / QUIZ, "What is $2+2$?", "What is $2+2$? See [the notes](missing.md).")
+    monkeypatch.delenv("ZQ_NOT_FOUND", raising=False)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    monkeypatch.setenv("ZQ_NOT_FOUND", "warn")
+    with pytest.raises(Abort):
+        build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    with pytest.raises(Abort):
+        build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+
+
+def test_a_verbose_build_leaves_kept_pages_their_anchor_links(tmp_path: Path, monkeypatch) -> None:
+    """MkDocs records a page's links to anchors only when its log is above DEBUG (not under `mkdocs build -v`):
+    a page kept by a verbose build is stored with none, and later builds never check its links."""
+    from mkdocs.exceptions import Abort
+
+    site = fixture_copy(tmp_path)
+    add_to_config(site, "plugins:\n", "validation:\n  anchors: warn\nplugins:\n")
+    edit(site / QUIZ, "What is $2+2$?", "What is $2+2$? See [the start](../../index.md#no-such-anchor).")
+    mkdocs_logger = logging.getLogger("mkdocs")
+    level = mkdocs_logger.level
+    mkdocs_logger.setLevel(logging.DEBUG)  # mkdocs build -v
+    try:
+        build_site(site / "mkdocs.yml", tmp_path / "verbose", cache=True)
+    finally:
+        mkdocs_logger.setLevel(level)
+    with pytest.raises(Abort):
+        build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    with pytest.raises(Abort):
+        build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+
+
+# -- the formula cache ----------------------------------------------------------------------------------------
+
+
+def test_the_formula_cache_keeps_display_formulas_of_kept_pages(tmp_path: Path, monkeypatch) -> None:
+    """Kept pages tell the formula cache their formulas by `formulas_in` over their Markdown, a guess made for
+    prefetching: a `$$…$$` inside an admonition (or a list item) is missed, and leaves the cache at the next
+    build that writes it."""
+    site = fixture_copy(tmp_path)
+    edit(site / QUIZ, "What is $2+2$?\n", "What is $2+2$?\n\n!!! note\n    $$x^2+y^2=z^2$$\n")
+    monkeypatch.setattr(mathtex, "_shared", None)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    store = mathtex.FormulaStore(site / CACHE, mathtex.shared_katex().engine_key())
+    assert ("x^2+y^2=z^2", True) in store.load()
+    # A new formula on a hand-written page: the formula cache is written again, the quiz comes from the cache.
+    edit(site / "docs/index.md", "$a^2+b^2=c^2$", "$a^2+b^2=c^2$, $d=1$")
+    monkeypatch.setattr(mathtex, "_shared", None)
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    assert ("d=1", False) in store.load()
+    assert ("x^2+y^2=z^2", True) in store.load()
+
+
+# -- the cache folder itself ------------------------------------------------------------------------------------
+
+
+def test_a_hostile_blob_is_not_run(tmp_path: Path) -> None:
+    """A blob is a pickle: one with a right length and checksum runs whatever it asks while it is read (a cache
+    restored from CI, or written by another user on a shared machine). "Never used" should hold for it too."""
+    site = fixture_copy(tmp_path)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    marker = tmp_path / "ran"
+
+    class Hostile:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    payload = pickle.dumps(Hostile())
+    for path in blobs(site, "modules"):
+        path.write_bytes(BLOB_FORMAT + struct.pack("<QI", len(payload), zlib.crc32(payload)) + payload)
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    assert not marker.exists(), "the build ran code from the cache folder"
+
+
+def test_plugins_after_zadachnik_see_a_kept_pages_markdown(tmp_path: Path) -> None:
+    """on_page_markdown returns '' for a kept page, so every plugin or hook after Zadachnik (hooks always are)
+    gets an empty page: what it learns of the Markdown (a word count, a reading time in page.meta that the
+    theme shows) is lost on warm builds."""
+    site = fixture_copy(tmp_path)
+    (site / "hooks.py").write_text(
+        "def on_page_markdown(markdown, page, **kwargs):\n"
+        "    page.meta['words'] = len(markdown.split())\n"
+        "    return markdown\n")
+    (site / "overrides").mkdir()
+    (site / "overrides/main.html").write_text(
+        '{% extends "base.html" %}\n{% block content %}{{ super() }}'
+        '<p class="words">{{ page.meta.words }} words</p>{% endblock %}\n')
+    add_to_config(site, "theme:\n  name: material\n", "theme:\n  name: material\n  custom_dir: overrides\n")
+    add_to_config(site, "plugins:\n", "hooks:\n  - hooks.py\nplugins:\n")
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert '<p class="words">0 words</p>' not in page(tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
+def test_a_read_only_cache_folder_does_not_stop_the_build(tmp_path: Path, monkeypatch) -> None:
+    """After a module is deleted nothing new is written, but its entry is removed (`BlobFolder.keep_only`),
+    unguarded: in a folder the user may not write to (`chmod -R a-w .cache`, as root simulated here by an
+    unlink that is refused) the build ends with PermissionError in on_files."""
+    site = two_module_site(tmp_path)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    shutil.rmtree(site / "exercises/demo/02-more")
+    unlink = Path.unlink
+
+    def refused(path: Path, missing_ok: bool = False) -> None:
+        if CACHE.as_posix() in path.as_posix():
+            raise PermissionError(13, "Permission denied", str(path))
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+
+
+def test_the_fingerprint_follows_an_installed_packages_other_files(tmp_path: Path, monkeypatch) -> None:
+    """An installed package stands in the fingerprint by its top `__init__.py` (path, size, time); a module of
+    it edited or patched in place (a fix to pymdownx/snippets.py, a `patch -p1` in site-packages) leaves the
+    fingerprint as it was, and pages made by the old code are kept."""
+    from zadachnik.core.fingerprint import code_fingerprint
+
+    installed = tmp_path / "site-packages" / "otherext"
+    installed.mkdir(parents=True)
+    (installed / "__init__.py").write_text("")
+    (installed / "block.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(installed.parent))
+    import otherext.block  # noqa: F401 - the build has its extensions imported
+
+    before = code_fingerprint(["otherext.block"])
+    (installed / "block.py").write_text("VALUE = 2\n")
+    assert code_fingerprint(["otherext.block"]) != before
+
+
+def test_a_module_whose_values_read_a_file_outside_its_folder_is_read_again_when_it_changes(tmp_path: Path,
+                                                                                           monkeypatch) -> None:
+    """A values file may read data a course keeps beside its modules: the module is read again when it changes,
+    and only that module."""
+    site = two_module_site(tmp_path)
+    shared = site / "exercises/demo/shared-figures.txt"
+    shared.write_text("4\n")
+    module = site / "exercises/demo/01-basics"
+    (module / "values.py").write_text("from pathlib import Path\n\n\ndef values():\n"
+                                      "    return {'n': int(Path('../shared-figures.txt').read_text())}\n")
+    (module / "module.yml").write_text((module / "module.yml").read_text() + "values: values.py\n")
+    quiz = module / "quiz.md"
+    quiz.write_text(quiz.read_text().replace("What is $2+2$?", "What is $2+2$ (about {{ n }})?"))
+    build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
+    assert "about 4" in (tmp_path / "first/en/demo/01-basics/quiz/index.html").read_text()
+    shared.write_text("5\n")
+    counted = Counted(monkeypatch)
+    build_site(site / "mkdocs.yml", tmp_path / "edited", cache=True)
+    assert counted.read == ["01-basics"]
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert_same_site(tmp_path / "edited", tmp_path / "uncached")
+    assert "about 5" in (tmp_path / "edited/en/demo/01-basics/quiz/index.html").read_text()

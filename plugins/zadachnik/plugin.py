@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,6 @@ from zadachnik.rendering.mathtex import (
     MathLog,
     finished,
     for_search,
-    formulas_in,
     line_of,
     prefetch_formulas,
     shared_katex,
@@ -88,6 +87,9 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
 MINIFIED = "minified"
+SNIPPET_MARK = "--8<--"
+NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
+                     "plugins")
 # Always part of a page's making; the site's extensions and plugins are added to them.
 BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yaml", "babel")
 
@@ -120,6 +122,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.warnings = WarningCount()
         self.warnings_before_page = 0
         self.warned: set[str] = set()
+        self.markdown_as_read = ""
         self.code = ""
         self.assets_store: BlobFolder | None = None
         self.minified_kept: Any = None
@@ -136,6 +139,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         self.use_words()
         self.use_build_cache(config)
+        self.page_cache.includes_files = snippet_reader(config)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -187,12 +191,29 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             files.append(File.generated(config, uri, content=ALTERNATE_SITEMAP))
         return self.navs[self.languages.default]
 
-    def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        self.math_log.errors.clear()
+    @event_priority(10000)
+    def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.
+        self.math_log.start_page()
         self.warnings_before_page = self.warnings.count
-        if self.page_cache.unchanged(page.file.src_uri):
-            return ""  # on_page_content takes the page as the last build left it: nothing to convert
+        self.markdown_as_read = markdown
+        return markdown
+
+    def _page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         return self.with_course_lists(markdown, page)
+
+    @event_priority(-10000)
+    def _page_markdown_last(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """After every other plugin: a kept page needs no conversion (the plugin hands MkDocs an empty one and
+        takes the page as the last build left it), unless another plugin changed its Markdown this time."""
+        if self.page_cache.unchanged(page.file.src_uri) is None:
+            return markdown
+        if markdown != self.markdown_as_read:
+            self.page_cache.not_this_time(page.file.src_uri)
+            return markdown
+        return ""
+
+    on_page_markdown = CombinedEvent(_page_markdown_first, _page_markdown, _page_markdown_last)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         # MkDocs converts every page before it builds any: a page's own warnings are the ones since its Markdown.
@@ -217,7 +238,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         except MissingPiece as missing:
             raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
         self.page_cache.keep(page.file.src_uri, content, plan.rendered, page.present_anchor_ids,
-                             anchor_links(page))
+                             anchor_links(page), self.math_log.formulas, warned=page.file.src_uri in self.warned)
         return content
 
     @event_priority(100)
@@ -231,30 +252,31 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
         self.full_content = page.content or ""
+        # A kept page's search text and HTML as written hold while no other plugin changed what it became.
         kept = self.page_cache.unchanged(page.file.src_uri)
+        as_kept = kept is not None and self.full_content == kept.content
         if (page.meta.get("search") or {}).get("exclude"):
             page.content = ""
-        elif kept is not None and kept.search is not None:
+        elif as_kept and kept.search is not None:
             page.content = kept.search
         else:
             page.content = for_search(self.full_content)
             if page.file.src_uri in self.plans:
                 page.content = searchable(page.content)
-        if kept is not None:
+        if as_kept and kept.search is None:
             kept.search = page.content
         return context
 
     @event_priority(-100)
     def _page_context_last(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         kept = self.page_cache.unchanged(page.file.src_uri)
-        if kept is not None and kept.final is None:
-            kept.final = finished(self.full_content)
-        page.content = kept.final if kept is not None else finished(self.full_content)
-        plan = self.plans.get(page.file.src_uri)
-        if kept is not None and plan is not None:
-            self.page_cache.finished(page.file.src_uri, lambda: [formula for piece in plan.pieces
-                                                                 for formula in formulas_in(piece.markdown)],
-                                     warned=page.file.src_uri in self.warned)
+        if kept is not None and self.full_content == kept.content:
+            if kept.final is None:
+                kept.final = finished(self.full_content)
+            page.content = kept.final
+            self.page_cache.finished(page.file.src_uri)
+        else:
+            page.content = finished(self.full_content)
         return context
 
     on_page_context = CombinedEvent(_page_context_first, _page_context_last)
@@ -359,8 +381,24 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
+        self.page_cache.others_change_markdown, self.page_cache.others_see_content = self.others_handlers(config)
         self.assets_store = BlobFolder(folder / "assets")
         self.code = code
+
+    def others_handlers(self, config: MkDocsConfig) -> tuple[bool, bool]:
+        """Whether other plugins (or hooks) handle a page's Markdown, and whether any sees a page's HTML between
+        this plugin's assembly and its page context (they get it with its formulas' marks, as without a cache)."""
+        events = config.plugins.events
+
+        def foreign(handlers: list) -> list[bool]:
+            return [getattr(handler, "__self__", None) is not self for handler in handlers]
+
+        markdown = any(foreign(events.get("page_markdown", [])))
+        content = foreign(events.get("page_content", []))
+        context = foreign(events.get("page_context", []))
+        after_assembly = content[content.index(False) + 1:] if False in content else content
+        before_context = context[:context.index(False)] if False in context else context
+        return markdown, any(after_assembly) or any(before_context)
 
     def keep_minified(self) -> None:
         if self.assets_store is None:
@@ -373,9 +411,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                 pass  # the site is built all the same; only the next build minifies again
 
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
-        settings = {"plugin": dict(self.config), "mdx": config.mdx_configs, "urls": config.use_directory_urls,
-                    "code": self.code,
-                    "extensions": [str(name) for name in config.markdown_extensions if isinstance(name, str)]}
+        settings = {"site": resolved_settings(config), "code": self.code,
+                    "marks": self.page_cache.others_see_content}
         return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
                            self.languages.codes)
 
@@ -457,6 +494,24 @@ def site_code(config: MkDocsConfig) -> tuple[list[str], list[Path]]:
         else:
             modules.append(type(plugin).__module__)
     return [name for name in modules if not name.startswith("zadachnik")], hooks
+
+
+def snippet_reader(config: MkDocsConfig) -> Callable[[str], bool]:
+    """Which Markdown takes other files' text in as it is converted: with pymdownx.snippets, any that names a
+    snippet (`--8<--`), and every page when the extension appends files to each."""
+    if "pymdownx.snippets" not in config.markdown_extensions:
+        return lambda markdown: False
+    if (config.mdx_configs.get("pymdownx.snippets") or {}).get("auto_append"):
+        return lambda markdown: True
+    return lambda markdown: SNIPPET_MARK in markdown
+
+
+def resolved_settings(config: MkDocsConfig) -> dict[str, Any]:
+    """The site's configuration as MkDocs resolved it (what `!ENV` and `INHERIT` gave included), less what
+    makes no page differ: where the site is written, the server, `strict` (which only stops a build)."""
+    settings = {key: value for key, value in config.items() if key not in NOT_PAGE_SETTINGS}
+    settings["plugins"] = {name: getattr(plugin, "config", name) for name, plugin in config.plugins.items()}
+    return settings
 
 
 def called_modules(settings: Any) -> Iterator[str]:

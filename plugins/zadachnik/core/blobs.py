@@ -4,6 +4,7 @@ foreign file reads as missing and its value is made again, never used."""
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import struct
@@ -29,9 +30,9 @@ class BlobFolder:
         return self.folder / f"{key}{SUFFIX}"
 
     def get(self, key: str) -> Any | None:
-        """The value stored under `key`, or None when there is none or its file is not one this layout wrote
-        whole (the values are the build's own: a pickle from the site's own cache folder, as trusted as its
-        mkdocs.yml)."""
+        """The value stored under `key`, or None when there is none, its file is not one this layout wrote whole,
+        or it names anything but the build's own kinds of values (a cache restored from elsewhere runs no
+        code)."""
         try:
             data = self.path(key).read_bytes()
         except OSError:
@@ -44,7 +45,7 @@ class BlobFolder:
         if len(payload) != length or zlib.crc32(payload) != checksum:
             return None
         try:
-            return pickle.loads(payload)
+            return _OwnValues(io.BytesIO(payload)).load()
         except Exception:  # noqa: BLE001 - a file that passed its checksum but not the unpickler is missing too
             return None
 
@@ -77,4 +78,26 @@ class BlobFolder:
                 except OSError:
                     stale = False
             if stale:
-                Path(entry.path).unlink(missing_ok=True)
+                try:
+                    Path(entry.path).unlink(missing_ok=True)
+                except OSError:
+                    pass  # a folder the build may not clean: the entry stays, unused
+
+
+# What a stored value may be made of: Zadachnik's own classes (its model and pages), and these.
+_ALLOWED = {("builtins", name) for name in ("list", "dict", "set", "frozenset", "tuple", "str", "bytes", "int",
+                                            "float", "complex", "bool", "bytearray", "range", "slice")}
+_ALLOWED |= {("pathlib", "PosixPath"), ("pathlib", "WindowsPath"), ("pathlib", "PurePosixPath"),
+             ("pathlib", "PureWindowsPath"), ("collections", "OrderedDict"), ("decimal", "Decimal"),
+             ("fractions", "Fraction"), ("copyreg", "_reconstructor"), ("re", "_compile")}
+
+
+class _OwnValues(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _ALLOWED:
+            return super().find_class(module, name)
+        if module == "zadachnik" or module.startswith("zadachnik."):
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not a value the build stores")

@@ -5,6 +5,7 @@ plugins and hooks) by its installed files, so an upgrade, a reinstall or an edit
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Iterable
 from functools import cache
@@ -28,31 +29,70 @@ def own_code() -> str:
 
 def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: str = "") -> str:
     """Python's version, Zadachnik's code, KaTeX's (its engine key), each named module's package (imported
-    already: the build loaded it), and these files (hooks), by their bytes."""
+    already: the build loaded it), these files (hooks) and every other module loaded from outside the
+    installation (what hooks and local extensions import) by their bytes, and the installation itself (a
+    package installed or removed, numpy for a values file say, changes its folder)."""
     hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0{katex}\0".encode())
     for name in sorted({name.partition(".")[0] for name in modules if name}):
         hashed.update(f"{name}\0{package_stamp(name)}\0".encode())
-    for path in sorted(set(files)):
+    for path in sorted(set(files) | set(local_modules())):
         hashed.update(f"{path}\0".encode() + file_bytes(path) + b"\0")
+    for folder in installation():
+        hashed.update(f"{folder}\0{stamp(folder)}\0".encode())
     return hashed.hexdigest()
 
 
+def installation() -> list[Path]:
+    return sorted({Path(entry) for entry in sys.path if any(part in _INSTALLED for part in Path(entry).parts)
+                   and Path(entry).is_dir()})
+
+
+def is_installed(path: Path) -> bool:
+    return any(part in _INSTALLED for part in path.parts) or any(
+        path.is_relative_to(prefix) for prefix in {Path(sys.base_prefix), Path(sys.prefix)})
+
+
+def local_modules() -> list[Path]:
+    """The files of the loaded modules that are neither installed, nor Python's own, nor Zadachnik's."""
+    found = []
+    for module in list(sys.modules.values()):
+        location = getattr(module, "__file__", None)
+        if isinstance(location, str) and location.endswith(".py"):
+            path = Path(location)
+            if not is_installed(path) and not path.is_relative_to(PACKAGE):
+                found.append(path)
+    return found
+
+
 def package_stamp(top: str) -> str:
-    """An installed package by where its top file is and when it was written (an install writes every file
-    anew); one beside the site, which an author edits, by its sources' bytes."""
+    """An installed package by where each of its Python files is, its size and when it was written; one beside
+    the site, which an author edits, by its sources' bytes."""
     module = sys.modules.get(top)
     location = getattr(module, "__file__", None)
     if not location:
         return "not loaded"
     path = Path(location)
-    if any(part in _INSTALLED for part in path.parts):
-        try:
-            found = path.stat()
-        except OSError:
-            return f"{path} unreadable"
-        return f"{path} {found.st_size} {found.st_mtime_ns}"
-    sources = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+    sources = python_files(path.parent) if path.name == "__init__.py" else [path]
+    if is_installed(path):
+        return " ".join(f"{source} {stamp(source)}" for source in sources)
     return hashlib.sha256(b"".join(source.as_posix().encode() + file_bytes(source) for source in sources)).hexdigest()
+
+
+def python_files(folder: Path) -> list[Path]:
+    found = []
+    for root, folders, names in os.walk(folder):
+        # Icons, caches and other data folders hold no code (mkdocs-material's .icons has thousands of files).
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "__pycache__")
+        found.extend(Path(root) / name for name in sorted(names) if name.endswith(".py"))
+    return found
+
+
+def stamp(path: Path) -> str:
+    try:
+        found = path.stat()
+    except OSError:
+        return "unreadable"
+    return f"{found.st_size} {found.st_mtime_ns}"
 
 
 def file_bytes(path: Path) -> bytes:

@@ -611,6 +611,22 @@ def _stop_host_clock() -> None:
 
 # Address space for the runner: far beyond what an exercise needs, well short of taking the machine's memory.
 MEMORY_LIMIT = 2 * 1024**3
+# The files a call opened (its code's imports included), by the build's runner only: what the call's result
+# depends on besides its request, for the build's cache. Emptied in place, never rebound: the snapshot puts this
+# module's names back after every call. A None in it: more files than any module reads, told no further.
+_OPENED: list[str | None] = []
+MAX_FILES_OPENED = 10_000
+
+
+def _note_open(event: str, arguments: tuple[Any, ...]) -> None:
+    if event != "open" or not arguments or (_OPENED and _OPENED[-1] is None):
+        return
+    try:
+        target = arguments[0]
+        if _isinstance(target, (str, bytes)) or _isinstance(target, os.PathLike):
+            _OPENED.append(os.path.abspath(os.fsdecode(target)) if len(_OPENED) < MAX_FILES_OPENED else None)
+    except _BaseException:  # noqa: BLE001 - noting a file must never make the code's own open() fail
+        pass
 
 
 def serve(requests_fd: int, replies_fd: int) -> None:
@@ -651,6 +667,7 @@ def serve(requests_fd: int, replies_fd: int) -> None:
         send(event_json)
 
     _stop_host_clock = stop_clock
+    sys.addaudithook(_note_open)
     become_subreaper()
     requests = os.fdopen(requests_fd, "rb", buffering=0)
     reader = io.BufferedReader(requests)
@@ -660,6 +677,7 @@ def serve(requests_fd: int, replies_fd: int) -> None:
         envelope = _json_loads(line)
         kind, limit = envelope["kind"], envelope["time_limit"]
         signal.signal(signal.SIGALRM, time_is_up)
+        _OPENED.clear()
         try:
             if kind != "check":
                 arm(limit)
@@ -671,10 +689,14 @@ def serve(requests_fd: int, replies_fd: int) -> None:
                                                                    "text": _text_of(error), "lines": []}})
         finally:
             stop_clock()
+        # What the call opened, not what the harness opens to clean up after it.
+        opened = _json_dumps(None if None in _OPENED else sorted(set(_OPENED)))
+        _OPENED.clear()
         reap_children()
         end_strays(runner_pid)
         reap_children()
-        send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false") + "}")
+        send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false")
+             + ', "opened": ' + opened + "}")
 
 
 def _threads_left() -> bool:

@@ -38,6 +38,7 @@ class Runner:
         self.requests = -1
         self.replies = -1
         self.pending = b""
+        self.opened: list[str] | None = None
 
     def start(self) -> subprocess.Popen[bytes]:
         if self.process is not None and self.process.poll() is None:
@@ -83,6 +84,8 @@ class Runner:
         self.pending = b""
 
     def run(self, kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
+        # What the run opened, as its result message says (None until then: a run that dies cannot tell).
+        self.opened = None
         try:
             process = self.start()
         except NotStarted as problem:
@@ -120,6 +123,8 @@ class Runner:
             elif "result" in message:
                 if message.get("restart"):
                     self.stop()
+                found = message.get("opened")
+                self.opened = [str(path) for path in found] if isinstance(found, list) else None
                 return message["result"]
 
     def next_message(self, deadline: float) -> Any:
@@ -184,10 +189,26 @@ atexit.register(_runner.stop)
 
 # The open recordings of `recording_runs`: none unless a test asks.
 _recordings: list[list[dict[str, Any]]] = []
+# The open records of `files_opened`: the files each run opened, or None for a run that could not tell.
+_openings: list[list[str | None]] = []
+
+
+@contextmanager
+def files_opened() -> Iterator[list[str | None]]:
+    """The files the runs made inside the block opened (their code's imports included); a None among them for
+    a run that could not tell (its runner died or was stopped, or it opened too many)."""
+    opened: list[str | None] = []
+    _openings.append(opened)
+    try:
+        yield opened
+    finally:
+        _openings.remove(opened)
 
 
 def run_isolated(kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
     result = _runner.run(kind, request, time_limit)
+    for opened in _openings:
+        opened.extend(_runner.opened if _runner.opened is not None else [None])
     for runs in _recordings:
         # Copied as the runner got them (JSON): a caller that changes its dicts later changes no record.
         runs.append(json.loads(json.dumps({"kind": kind, "request": request, "time_limit": time_limit,

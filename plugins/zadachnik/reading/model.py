@@ -139,6 +139,9 @@ class Module:
     path: Path
     quiz: list[Section | Question] | None = None
     exercises: list[Exercise] | None = None
+    # Files outside the module's folder its code read as it was read (a values file's data, a helper it
+    # imports), by their digests: a module kept between builds is read again when one of them changed.
+    outside: dict[str, str] = field(default_factory=dict)
 
     @property
     def questions(self) -> list[Question]:

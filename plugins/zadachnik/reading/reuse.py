@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zadachnik.core.blobs import BlobFolder
+from zadachnik.core.fingerprint import PACKAGE, is_installed
 from zadachnik.reading.model import Course, Loader, Module
 
 
@@ -95,14 +96,21 @@ class ReusingLoader(Loader):
     def module(self, folder: Path) -> Module | None:
         digest = ",".join(self.languages) + ":" + folder_digest(folder)
         kept = self.kept.get(folder)
-        if kept is not None and kept[0] == digest:
+        if kept is not None and kept[0] == digest and unchanged_outside(kept[1]):
             module = kept[1]
         elif (stored := self.stored(folder, digest)) is not None:
             module = stored
         else:
-            module = super().module(folder)
+            from zadachnik.python.runner import files_opened
+
+            with files_opened() as opened:
+                module = super().module(folder)
             if module is None:
                 return None
+            outside = read_outside(folder, opened)
+            if outside is None:
+                digest += ":what its code read is unknown"  # a key no later build asks for: read again then
+            module.outside = outside or {}
             self.fresh.append(module)
         self.read[folder] = (digest, module)
         return module
@@ -112,7 +120,39 @@ class ReusingLoader(Loader):
             return None
         found = self.store.get(stored_key(self.code, folder, digest))
         # The folder is part of the key: a module's model holds its paths (and messages, the base's).
-        return found if isinstance(found, Module) and found.path == folder else None
+        if isinstance(found, Module) and found.path == folder and unchanged_outside(found):
+            return found
+        return None
+
+
+# What the system shows as files (a process's own state, devices): no source of a module's figures.
+SYSTEM = ("/proc/", "/sys/", "/dev/")
+
+
+def read_outside(folder: Path, opened: list[str | None]) -> dict[str, str] | None:
+    """The files outside `folder` that the module's runs opened, by digest (not Python's installation or
+    Zadachnik's own files: the code fingerprint covers them); None if a run could not tell what it opened."""
+    if None in opened:
+        return None
+    inside = folder.resolve()
+    outside = {}
+    for name in sorted({path for path in opened if path is not None}):
+        path = Path(name)
+        if not name.startswith(SYSTEM) and not is_installed(path) and not path.is_relative_to(PACKAGE) \
+                and not path.resolve().is_relative_to(inside) and path.is_file():
+            outside[name] = file_digest(path)
+    return outside
+
+
+def unchanged_outside(module: Module) -> bool:
+    return all(file_digest(Path(name)) == digest for name, digest in module.outside.items())
+
+
+def file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def stored_key(code: str, folder: Path, digest: str) -> str:

@@ -540,6 +540,12 @@ class MathLog:
     """What the extension met while converting: the plugin turns errors into file:line messages."""
 
     errors: list[MathError] = field(default_factory=list)
+    # The formulas drawn, for a page the page cache keeps: the formula cache keeps them while the page is kept.
+    formulas: list[FormulaKey] = field(default_factory=list)
+
+    def start_page(self) -> None:
+        self.errors.clear()
+        self.formulas = []
 
 
 class _InlineMath(InlineProcessor):
@@ -639,12 +645,13 @@ class MathExtension(Extension):
         except MathError as error:
             self.log.errors.append(error)
             return f'<code class="zq-math-error">{html.escape(tex)}</code>'
+        self.log.formulas.append((tex, display))
         return rendered if self.standalone else MATH_START + rendered + MATH_END
 
     def reset(self) -> None:
         # The plugin clears its own log per page.
         if self.standalone:
-            self.log.errors.clear()
+            self.log.start_page()
             self.source = ""
 
     def extendMarkdown(self, md: Markdown) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ class CachedPage:
     # anchors by their source address), and the formulas the page draws (the formula cache keeps them).
     anchors: list[str] | None = None
     links: dict[str, dict[str, str]] | None = None
-    formulas: list[tuple[str, bool]] | None = None
+    formulas: list[tuple[str, bool]] = field(default_factory=list)
     # In the store, the pieces are a file of their own (PIECES), read only for a book that is assembled again.
     pieces_apart: bool = False
 
@@ -65,6 +65,14 @@ class PageCache:
     # Under `mkdocs serve`, pages go to the store when it stops (`flush`): a rebuild after an edit does not wait
     # for its course's books to be written.
     deferred: bool = False
+    # Other plugins handle pages' Markdown: a page one of them changes is converted afresh, and its books
+    # assembled again (their sources' pieces are read at the start). Others see a page's HTML: a stored page
+    # keeps its formulas' marks, which they get as a build without the cache gives them.
+    others_change_markdown: bool = False
+    others_see_content: bool = False
+    # Whether a page's Markdown takes in other files as it is converted (pymdownx.snippets): such a page is
+    # converted on every build, as its key cannot tell what those files hold.
+    includes_files: Callable[[str], bool] = lambda markdown: False
     on_disk: set[str] = field(default_factory=set)
     not_stored: set[str] = field(default_factory=set)
     plans: dict[str, PagePlan] = field(default_factory=dict)
@@ -75,11 +83,12 @@ class PageCache:
         modules = {id(module): digest(file_bytes(course.path / "course.yml"), folders[module.path])
                    for course in courses for module in course.modules}
         self.keys = {uri: digest(site, plan.markdown(), modules[id(plan.module)])
-                     for uri, plan in plans.items() if not isinstance(plan, BookPlan)}
+                     for uri, plan in plans.items() if not isinstance(plan, BookPlan)
+                     and not self.includes_files(plan.markdown())}
         by_plan = {id(plan): self.keys[uri] for uri, plan in plans.items() if uri in self.keys}
         self.part_keys = {}
         for uri, plan in plans.items():
-            if isinstance(plan, BookPlan):
+            if isinstance(plan, BookPlan) and all(id(source) in by_plan for source in plan.sources):
                 self.keys[uri] = digest(site, plan.markdown(), *(by_plan[id(source)] for source in plan.sources))
                 for module in plan.modules:
                     sources = (by_plan[id(source)] for source in plan.sources if source.module is module)
@@ -96,12 +105,22 @@ class PageCache:
         for uri in self.plans:
             self.unchanged(uri)
         for uri, plan in self.plans.items():
-            if isinstance(plan, BookPlan) and self.unchanged(uri) is None:
+            if isinstance(plan, BookPlan) and (self.unchanged(uri) is None or self.others_change_markdown):
                 sources = {id(source) for source in plan.sources}
                 for source_uri, source in self.plans.items():
                     if id(source) in sources and not self.with_pieces(source_uri):
                         del self.pages[source_uri]
                         self.not_stored.add(source_uri)
+
+    def not_this_time(self, uri: str) -> None:
+        """The page is converted and assembled afresh, and not kept (another plugin changed its Markdown), and so
+        are the books that take its text."""
+        source = self.plans[uri]
+        for other, plan in self.plans.items():
+            if other == uri or (isinstance(plan, BookPlan) and any(taken is source for taken in plan.sources)):
+                self.pages.pop(other, None)
+                self.not_stored.add(other)
+                self.keys.pop(other, None)
 
     def with_pieces(self, uri: str) -> bool:
         page = self.unchanged(uri)
@@ -140,47 +159,45 @@ class PageCache:
         if not isinstance(found, CachedPage) or found.key != key or found.search is None:
             self.not_stored.add(uri)
             return None
-        # Stored as written (see `finished`): no formula marks left to take out.
-        found.final = found.content
+        # Stored as written (see `write`): no formula marks left to take out.
+        if not self.others_see_content:
+            found.final = found.content
         self.pages[uri] = found
         self.on_disk.add(key)
         return found
 
     def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
-             links: dict[str, dict[str, str]] | None) -> None:
-        if uri in self.keys:
+             links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool) -> None:
+        """Keep a page just converted and assembled, unless its build warned (a later build must warn again) or
+        MkDocs recorded no links of it (it records none when its log shows debug messages, `mkdocs build -v`: a
+        kept page would escape later builds' anchor checks)."""
+        if uri in self.keys and links is not None and not warned:
             self.pages[uri] = CachedPage(self.keys[uri], content, rendered, anchors=sorted(anchors or ()),
-                                         links=links)
+                                         links=links, formulas=sorted(set(formulas)))
 
-    def finished(self, uri: str, formulas: Callable[[], list[tuple[str, bool]]], warned: bool) -> None:
-        """The page is built: a page whose build warned is forgotten (the next build warns again); a new one goes
-        to the store."""
+    def finished(self, uri: str) -> None:
+        """The page is built: a new one goes to the store."""
         page = self.unchanged(uri)
-        if page is None:
-            return
-        if warned:
-            del self.pages[uri]
-            return
-        if page.formulas is None:
-            page.formulas = formulas()
-        if not self.deferred:
+        if page is not None and not self.deferred:
             self.write(page)
 
     def flush(self) -> None:
         """Write the pages kept in memory that the store lacks (`mkdocs serve` stopping)."""
         current = set(self.keys.values())
         for page in list(self.pages.values()):
-            if page.key in current and page.formulas is not None:
+            if page.key in current and page.search is not None:
                 self.write(page)
 
     def write(self, page: CachedPage) -> None:
         if self.store is not None and page.key not in self.on_disk:
             try:
-                # As written (the formulas' marks out): a page from the store needs them no more, as its
-                # search text comes with it. Its pieces apart: only a book assembled again reads them.
+                # As written (the formulas' marks out), unless other plugins see it: a page from the store
+                # needs them no more, as its search text comes with it. Its pieces apart: only a book assembled
+                # again reads them.
                 if page.rendered is not None:
                     self.store.put(page.key + PIECES, page.rendered)
-                self.store.put(page.key, replace(page, content=page.final or page.content, final=None, rendered=None,
+                content = page.content if self.others_see_content else page.final or page.content
+                self.store.put(page.key, replace(page, content=content, final=None, rendered=None,
                                                  pieces_apart=page.rendered is not None))
             except OSError:
                 self.store = None  # the site is built all the same; only later builds convert more
@@ -207,8 +224,19 @@ def site_digest(config_file: Path, settings: Any, addresses: Iterable[tuple[str,
     """What every generated page depends on besides its module: the site's configuration (its file, and the
     settings MkDocs resolved from it), every file's address, and the words of the site's languages."""
     words = {lang: [strings(lang), runtime_strings(lang)] for lang in languages}
-    return digest(file_bytes(config_file), json.dumps(settings, sort_keys=True, default=named),
-                  json.dumps(sorted(addresses)), json.dumps(words, sort_keys=True, default=named))
+    return digest(file_bytes(config_file), json.dumps(plain(settings), sort_keys=True, default=named),
+                  json.dumps(sorted(addresses)), json.dumps(plain(words), sort_keys=True, default=named))
+
+
+def plain(value: Any) -> Any:
+    """Settings as JSON's own kinds: mappings of any class (MkDocs' configs, the theme) as dicts, sequences as
+    lists, the rest as they are (`named` writes what JSON has no form for)."""
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [plain(item) for item in value]
+        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
+    return value
 
 
 def named(value: Any) -> str:
@@ -220,6 +248,11 @@ def named(value: Any) -> str:
         return f"{module}.{name}"
     if isinstance(value, functools.partial):
         return f"partial({named(value.func)}, {value.args!r}, {value.keywords!r})"
+    if callable(getattr(value, "getConfigs", None)):
+        # A Markdown extension given as an object (a plugin adds ours so): its class and its settings.
+        kind = type(value)
+        return f"{kind.__module__}.{kind.__qualname__}" + json.dumps(plain(value.getConfigs()), sort_keys=True,
+                                                                    default=named)
     return repr(value)
 
 
