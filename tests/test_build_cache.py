@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -603,3 +604,74 @@ def test_a_module_whose_values_read_a_file_outside_its_folder_is_read_again_when
     build_site(site / "mkdocs.yml", tmp_path / "uncached")
     assert_same_site(tmp_path / "edited", tmp_path / "uncached")
     assert "about 5" in (tmp_path / "edited/en/demo/01-basics/quiz/index.html").read_text()
+
+
+def test_caches_no_build_used_for_a_month_are_removed(tmp_path: Path) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    old, recent = site / CACHE / "build-of-a-config-long-gone", site / CACHE / "build-of-another-config"
+    for folder in (old, recent):
+        folder.mkdir(parents=True)
+        (folder / "pages").mkdir()
+    month_ago = time.time() - 31 * 86400
+    os.utime(old, (month_ago, month_ago))
+    build_site(site / "mkdocs.yml", tmp_path / "out", cache=True)
+    assert not old.exists() and recent.exists()
+    own = [folder for folder in site.glob(f"{CACHE}/build-*") if folder not in (old, recent)]
+    assert len(own) == 1 and time.time() - own[0].stat().st_mtime < 3600
+
+
+def test_stored_entries_are_as_readable_as_the_site(tmp_path: Path) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    build_site(site / "mkdocs.yml", tmp_path / "out", cache=True)
+    modes = {path.stat().st_mode & 0o777 for path in blobs(site, "pages") + blobs(site, "modules")}
+    assert modes == {0o644}
+
+
+def test_a_module_whose_checker_reads_a_file_outside_its_folder_is_read_again_when_it_changes(
+        tmp_path: Path, monkeypatch, caplog) -> None:
+    """The build runs each checker against the answer its page reveals: what the checker reads is part of the
+    module too."""
+    from mkdocs.exceptions import Abort
+
+    site = two_module_site(tmp_path)
+    shared = site / "exercises/demo/tolerance.txt"
+    shared.write_text("0.5\n")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    quiz.write_text(quiz.read_text() + f"""
+/// question | Q99
+type: single
+answer: B
+check: |
+  def check(answer):
+      return "B" in answer["choice"] and float(open({str(shared)!r}).read()) > 0
+
+//// ru | Проверка
+Сколько будет $2+2$?
+
+options:
+A. Три
+B. Четыре
+
+explanation:
+Четыре.
+////
+
+//// en | A check
+What is $2+2$?
+
+options:
+A. Three
+B. Four
+
+explanation:
+Four.
+////
+///
+""")
+    build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
+    shared.write_text("-1\n")  # the checker now fails its own answer key: the build must say so
+    counted = Counted(monkeypatch)
+    with pytest.raises(Abort):
+        build_site(site / "mkdocs.yml", tmp_path / "edited", cache=True)
+    assert "question Q99: its checker rejects the answer its 'ru' page reveals" in caplog.text
+    assert counted.read == ["01-basics"]

@@ -23,7 +23,7 @@ from mkdocs.utils import get_relative_url
 
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
-from zadachnik.core.blobs import BlobFolder
+from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.core.fingerprint import code_fingerprint
 from zadachnik.reading.coursefiles import zip_course_files
@@ -87,6 +87,9 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
 MINIFIED = "minified"
+BUILD_CACHE_PREFIX = "build-"
+# A build cache of another config file (or of the site before it moved) that no build used for this long goes.
+UNUSED_CACHE_DAYS = 30
 SNIPPET_MARK = "--8<--"
 NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
                      "plugins")
@@ -125,6 +128,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.markdown_as_read = ""
         self.code = ""
         self.assets_store: BlobFolder | None = None
+        self.cache_folder: Path | None = None
         self.minified_kept: Any = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -287,6 +291,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         shared_katex().save_disk_cache()
         self.page_cache.end_build()
         self.keep_minified()
+        if self.cache_folder is not None:
+            forget_unused(self.base / CACHE_DIR, BUILD_CACHE_PREFIX, self.cache_folder, UNUSED_CACHE_DAYS)
         if self.config.offline_zip:
             target = self.base / self.config.offline_zip
             try:
@@ -371,10 +377,13 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         site, such as an offline one, keep their own pages), keyed by the code that makes them too."""
         logging.getLogger("mkdocs").addHandler(self.warnings)
         if not self.config.cache:
+            self.cache_folder = None
             self.page_cache.store = self.assets_store = None
             self.kept_modules.use_store(None, "")
             return
-        folder = self.base / CACHE_DIR / f"build-{hashlib.sha256(str(self.config_file).encode()).hexdigest()[:16]}"
+        folder = self.base / CACHE_DIR / (BUILD_CACHE_PREFIX
+                                          + hashlib.sha256(str(self.config_file).encode()).hexdigest()[:16])
+        self.cache_folder = folder
         katex = shared_katex()
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
         code = code_fingerprint(*site_code(config), katex=katex.engine_key() if katex.katex_js.is_file() else "")

@@ -12,8 +12,9 @@ from pathlib import Path
 from zadachnik.checking.grading import grade
 from zadachnik.core.errors import SourceError
 from zadachnik.core.formatting import rounded_answer
-from zadachnik.python.runner import stop_runner
+from zadachnik.python.runner import files_opened, stop_runner
 from zadachnik.reading.model import Course, Question
+from zadachnik.reading.reuse import UNKNOWN_READS, read_outside
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:
@@ -21,10 +22,14 @@ def check_answer_keys(courses: list[Course], languages: list[str], shown: callab
     try:
         for course in courses:
             for module in course.modules:
-                for question in module.questions:
-                    problem = check_variants(question, languages, module.path / "quiz.md", shown)
-                    if problem is not None:
-                        problems.append(problem)
+                # What the reference solutions and checkers read is part of what the module is made of.
+                with files_opened() as opened:
+                    for question in module.questions:
+                        problem = check_variants(question, languages, module.path / "quiz.md", shown)
+                        if problem is not None:
+                            problems.append(problem)
+                outside = read_outside(module.path, opened)
+                module.outside.update(UNKNOWN_READS if outside is None else outside)
     finally:
         # The build runs no more Python: the runner and anything left of what it ran end here, not at exit
         # (`mkdocs serve` lives on between builds).

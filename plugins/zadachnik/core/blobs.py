@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import shutil
 import struct
 import tempfile
 import time
@@ -57,6 +58,8 @@ class BlobFolder:
             with os.fdopen(handle, "wb") as output:
                 output.write(BLOB_FORMAT + _HEADER.pack(len(payload), zlib.crc32(payload)))
                 output.write(payload)
+            # mkstemp makes the file private; a cache is as readable as the site's other files.
+            os.chmod(temporary, 0o644)
             os.replace(temporary, self.path(key))
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
@@ -82,6 +85,24 @@ class BlobFolder:
                     Path(entry.path).unlink(missing_ok=True)
                 except OSError:
                     pass  # a folder the build may not clean: the entry stays, unused
+
+
+def forget_unused(parent: Path, prefix: str, used: Path, days: float) -> None:
+    """Mark `used` as used now, and remove the other folders named `prefix…` under `parent` that no build has
+    used for `days` (the caches of a config file that is gone, or of the site before it moved)."""
+    try:
+        os.utime(used)
+        siblings = list(parent.glob(f"{prefix}*"))
+    except OSError:
+        return
+    oldest = time.time() - days * 86400
+    for folder in siblings:
+        try:
+            stale = folder != used and folder.is_dir() and folder.stat().st_mtime < oldest
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 # What a stored value may be made of: Zadachnik's own classes (its model and pages), and these.

@@ -108,9 +108,7 @@ class ReusingLoader(Loader):
             if module is None:
                 return None
             outside = read_outside(folder, opened)
-            if outside is None:
-                digest += ":what its code read is unknown"  # a key no later build asks for: read again then
-            module.outside = outside or {}
+            module.outside = dict(UNKNOWN_READS) if outside is None else outside
             self.fresh.append(module)
         self.read[folder] = (digest, module)
         return module
@@ -125,6 +123,8 @@ class ReusingLoader(Loader):
         return None
 
 
+# What a module whose code's reads could not be told records: no file has this digest, so it is read again.
+UNKNOWN_READS = {"<what its code read is unknown>": "unknown"}
 # What the system shows as files (a process's own state, devices): no source of a module's figures.
 SYSTEM = ("/proc/", "/sys/", "/dev/")
 
