@@ -3,10 +3,8 @@ the public zadachnik.mathtex, that imports MkDocs: the stages hand it data, and 
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,15 @@ from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.book import BOOK
+from zadachnik.rendering.buildcache import (
+    BUILD_CACHE_PREFIX,
+    UNUSED_CACHE_DAYS,
+    cache_folder,
+    includes_files,
+    others_handlers,
+    page_settings,
+    site_code,
+)
 from zadachnik.rendering.home import (
     UnclosedCourseList,
     course_list,
@@ -87,14 +94,6 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
 MINIFIED = "minified"
-BUILD_CACHE_PREFIX = "build-"
-# A build cache of another config file (or of the site before it moved) that no build used for this long goes.
-UNUSED_CACHE_DAYS = 30
-SNIPPET_MARK = "--8<--"
-NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
-                     "plugins")
-# Always part of a page's making; the site's extensions and plugins are added to them.
-BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yaml", "babel")
 
 
 class WarningCount(logging.Handler):
@@ -143,7 +142,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         self.use_words()
         self.use_build_cache(config)
-        self.page_cache.includes_files = snippet_reader(config)
+        self.page_cache.includes_files = includes_files(config.markdown_extensions, config.mdx_configs)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -381,33 +380,18 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             self.page_cache.store = self.assets_store = None
             self.kept_modules.use_store(None, "")
             return
-        folder = self.base / CACHE_DIR / (BUILD_CACHE_PREFIX
-                                          + hashlib.sha256(str(self.config_file).encode()).hexdigest()[:16])
-        self.cache_folder = folder
+        folder = self.cache_folder = cache_folder(self.base / CACHE_DIR, self.config_file)
         katex = shared_katex()
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
-        code = code_fingerprint(*site_code(config), katex=katex.engine_key() if katex.katex_js.is_file() else "")
+        code = code_fingerprint(*site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
+                                katex=katex.engine_key() if katex.katex_js.is_file() else "")
         self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
-        self.page_cache.others_change_markdown, self.page_cache.others_see_content = self.others_handlers(config)
+        self.page_cache.others_change_markdown, self.page_cache.others_see_content = others_handlers(
+            config.plugins.events, self)
         self.assets_store = BlobFolder(folder / "assets")
         self.code = code
-
-    def others_handlers(self, config: MkDocsConfig) -> tuple[bool, bool]:
-        """Whether other plugins (or hooks) handle a page's Markdown, and whether any sees a page's HTML between
-        this plugin's assembly and its page context (they get it with its formulas' marks, as without a cache)."""
-        events = config.plugins.events
-
-        def foreign(handlers: list) -> list[bool]:
-            return [getattr(handler, "__self__", None) is not self for handler in handlers]
-
-        markdown = any(foreign(events.get("page_markdown", [])))
-        content = foreign(events.get("page_content", []))
-        context = foreign(events.get("page_context", []))
-        after_assembly = content[content.index(False) + 1:] if False in content else content
-        before_context = context[:context.index(False)] if False in context else context
-        return markdown, any(after_assembly) or any(before_context)
 
     def keep_minified(self) -> None:
         if self.assets_store is None:
@@ -420,7 +404,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                 pass  # the site is built all the same; only the next build minifies again
 
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
-        settings = {"site": resolved_settings(config), "code": self.code,
+        settings = {"site": page_settings(config, config.plugins), "code": self.code,
                     "marks": self.page_cache.others_see_content}
         return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
                            self.languages.codes)
@@ -488,50 +472,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return result
 
 
-def site_code(config: MkDocsConfig) -> tuple[list[str], list[Path]]:
-    """The modules that make this site's pages (the build's packages, its Markdown extensions, its plugins) and
-    the files of its hooks."""
-    modules = list(BUILD_PACKAGES)
-    hooks = []
-    for extension in config.markdown_extensions:
-        modules.append(extension if isinstance(extension, str) else type(extension).__module__)
-    # Functions the extensions' settings name (`!!python/name:…`), such as a custom fence's formatter.
-    modules.extend(called_modules(config.mdx_configs))
-    for plugin in config.plugins.values():
-        if isinstance(plugin, types.ModuleType):
-            hooks.append(Path(plugin.__file__ or ""))
-        else:
-            modules.append(type(plugin).__module__)
-    return [name for name in modules if not name.startswith("zadachnik")], hooks
 
 
-def snippet_reader(config: MkDocsConfig) -> Callable[[str], bool]:
-    """Which Markdown takes other files' text in as it is converted: with pymdownx.snippets, any that names a
-    snippet (`--8<--`), and every page when the extension appends files to each."""
-    if "pymdownx.snippets" not in config.markdown_extensions:
-        return lambda markdown: False
-    if (config.mdx_configs.get("pymdownx.snippets") or {}).get("auto_append"):
-        return lambda markdown: True
-    return lambda markdown: SNIPPET_MARK in markdown
 
 
-def resolved_settings(config: MkDocsConfig) -> dict[str, Any]:
-    """The site's configuration as MkDocs resolved it (what `!ENV` and `INHERIT` gave included), less what
-    makes no page differ: where the site is written, the server, `strict` (which only stops a build)."""
-    settings = {key: value for key, value in config.items() if key not in NOT_PAGE_SETTINGS}
-    settings["plugins"] = {name: getattr(plugin, "config", name) for name, plugin in config.plugins.items()}
-    return settings
 
 
-def called_modules(settings: Any) -> Iterator[str]:
-    if isinstance(settings, dict):
-        for value in settings.values():
-            yield from called_modules(value)
-    elif isinstance(settings, list | tuple):
-        for value in settings:
-            yield from called_modules(value)
-    elif callable(settings) and isinstance(getattr(settings, "__module__", None), str):
-        yield settings.__module__
 
 
 def anchor_links(page: Page) -> dict[str, dict[str, str]] | None:

@@ -1,0 +1,89 @@
+"""The build cache's rules, from the site's configuration as plain data: where a site's cache lives, what code
+makes its pages, which pages cannot be kept, and what other plugins see of a page. The stores are
+core.blobs.BlobFolder; the modules and pages kept are reading.reuse and rendering.pagecache; plugin.py wires
+them to MkDocs' events."""
+
+from __future__ import annotations
+
+import hashlib
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+BUILD_CACHE_PREFIX = "build-"
+# A build cache of another config file (or of the site before it moved) that no build used for this long goes.
+UNUSED_CACHE_DAYS = 30
+# Always part of a page's making; the site's extensions and plugins are added to them.
+BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yaml", "babel")
+# What in a site's configuration makes no page differ: where it is written, the server, `strict` (which only
+# stops a build); the plugins count by their settings.
+NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
+                     "plugins")
+SNIPPET_MARK = "--8<--"
+
+
+def cache_folder(cache_dir: Path, config_file: Path) -> Path:
+    """One folder per config file: two configs of one site (such as an offline one) keep their own pages."""
+    return cache_dir / (BUILD_CACHE_PREFIX + hashlib.sha256(str(config_file).encode()).hexdigest()[:16])
+
+
+def site_code(extensions: Iterable[Any], extension_settings: Mapping[str, Any],
+              plugins: Iterable[Any]) -> tuple[list[str], list[Path]]:
+    """The modules that make a site's pages (the build's packages, its Markdown extensions and the functions
+    their settings name, its plugins) and the files of its hooks (which MkDocs loads as modules)."""
+    modules = list(BUILD_PACKAGES)
+    hooks = []
+    for extension in extensions:
+        modules.append(extension if isinstance(extension, str) else type(extension).__module__)
+    # `!!python/name:…` in an extension's settings, such as a custom fence's formatter.
+    modules.extend(called_modules(extension_settings))
+    for plugin in plugins:
+        if isinstance(plugin, types.ModuleType):
+            hooks.append(Path(plugin.__file__ or ""))
+        else:
+            modules.append(type(plugin).__module__)
+    return [name for name in modules if not name.startswith("zadachnik")], hooks
+
+
+def called_modules(settings: Any) -> Iterator[str]:
+    if isinstance(settings, Mapping):
+        for value in settings.values():
+            yield from called_modules(value)
+    elif isinstance(settings, list | tuple):
+        for value in settings:
+            yield from called_modules(value)
+    elif callable(settings) and isinstance(getattr(settings, "__module__", None), str):
+        yield settings.__module__
+
+
+def page_settings(settings: Mapping[str, Any], plugins: Mapping[str, Any]) -> dict[str, Any]:
+    """The site's configuration as MkDocs resolved it (what `!ENV` and `INHERIT` gave included), less what makes
+    no page differ."""
+    kept = {key: value for key, value in settings.items() if key not in NOT_PAGE_SETTINGS}
+    kept["plugins"] = {name: getattr(plugin, "config", name) for name, plugin in plugins.items()}
+    return kept
+
+
+def includes_files(extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> Callable[[str], bool]:
+    """Which Markdown takes other files' text in as it is converted: with pymdownx.snippets, any that names a
+    snippet, and every page when the extension appends files to each."""
+    if "pymdownx.snippets" not in list(extensions):
+        return lambda markdown: False
+    if (extension_settings.get("pymdownx.snippets") or {}).get("auto_append"):
+        return lambda markdown: True
+    return lambda markdown: SNIPPET_MARK in markdown
+
+
+def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object) -> tuple[bool, bool]:
+    """Whether other plugins (or hooks) handle a page's Markdown, and whether any sees a page's HTML between
+    `own`'s assembly (its page_content handler) and its first page_context handler."""
+
+    def foreign(handlers: list[Callable[..., Any]]) -> list[bool]:
+        return [getattr(handler, "__self__", None) is not own for handler in handlers]
+
+    content = foreign(events.get("page_content", []))
+    context = foreign(events.get("page_context", []))
+    after_assembly = content[content.index(False) + 1:] if False in content else content
+    before_context = context[:context.index(False)] if False in context else context
+    return any(foreign(events.get("page_markdown", []))), any(after_assembly) or any(before_context)
