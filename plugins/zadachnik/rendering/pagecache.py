@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,7 @@ class PageCache:
     on_disk: set[str] = field(default_factory=set)
     not_stored: set[str] = field(default_factory=set)
     plans: dict[str, PagePlan] = field(default_factory=dict)
+    writing: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course], folders: dict[Path, str]) -> None:
         """This build's keys, from the digest of each module's folder as it was read (`folders`); a page that is no
@@ -187,30 +189,43 @@ class PageCache:
         for page in list(self.pages.values()):
             if page.key in current and page.search is not None:
                 self.write(page)
+        self.written()
 
     def write(self, page: CachedPage) -> None:
-        if self.store is not None and page.key not in self.on_disk:
-            try:
-                # As written (the formulas' marks out), unless other plugins see it: a page from the store
-                # needs them no more, as its search text comes with it. Its pieces apart: only a book assembled
-                # again reads them.
-                if page.rendered is not None:
-                    self.store.put(page.key + PIECES, page.rendered)
-                content = page.content if self.others_see_content else page.final or page.content
-                self.store.put(page.key, replace(page, content=content, final=None, rendered=None,
-                                                 pieces_apart=page.rendered is not None))
-            except OSError:
-                self.store = None  # the site is built all the same; only later builds convert more
-                return
-            self.on_disk.add(page.key)
+        """Store a page, on a thread of its own: writing a large course's pages (about as many bytes as its
+        site) goes on while MkDocs builds the next ones. `written` waits for it."""
+        if self.store is None or page.key in self.on_disk:
+            return
+        # As written (the formulas' marks out), unless other plugins see it: a page from the store needs them no
+        # more, as its search text comes with it. Its pieces apart: only a book assembled again reads them.
+        content = page.content if self.others_see_content else page.final or page.content
+        stored = replace(page, content=content, final=None, rendered=None, pieces_apart=page.rendered is not None)
+        self.on_disk.add(page.key)
+        if self.writing is None:
+            self.writing = ThreadPoolExecutor(1, thread_name_prefix="zadachnik-pages")
+        self.writing.submit(put_page, self.store, page.key, page.rendered, stored)
+
+    def written(self) -> None:
+        if self.writing is not None:
+            self.writing.shutdown(wait=True)
+            self.writing = None
 
     def end_build(self) -> None:
         """After a build that passed: the store keeps this build's pages only."""
+        self.written()
         current = set(self.keys.values())
         self.on_disk &= current
         if self.store is not None:
             self.store.keep_only(current | {key + PIECES for key in current})
 
+
+def put_page(store: BlobFolder, key: str, pieces: list[str] | None, page: CachedPage) -> None:
+    try:
+        if pieces is not None:
+            store.put(key + PIECES, pieces)
+        store.put(key, page)
+    except OSError:
+        pass  # the site is built all the same; only later builds convert more
 
 def digest(*parts: str) -> str:
     hashed = hashlib.sha256()
