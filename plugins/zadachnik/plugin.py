@@ -3,6 +3,7 @@ the public zadachnik.mathtex, that imports MkDocs: the stages hand it data, and 
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from dataclasses import replace
@@ -23,7 +24,7 @@ from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
-from zadachnik.core.fingerprint import code_fingerprint
+from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, Module
 from zadachnik.reading.reuse import KeptModules
@@ -93,18 +94,24 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
-MINIFIED = "minified"
+# Minified texts, by the code that minified them (the fingerprint): an upgrade minifies again.
+MINIFIED = "minified-"
+# The local modules a build loaded after its start (what an extension imports as it converts), by the code
+# fingerprint they go with: one of them edited makes every page afresh.
+LATER_CODE = "later-code-"
 
 
 class WarningCount(logging.Handler):
-    """MkDocs' warnings so far: a page whose build warned is not kept, so the next build warns again."""
+    """MkDocs' warnings so far, and what it reports of a page's links: a page whose build reported anything is not
+    kept, so the next build reports it again."""
 
     def __init__(self) -> None:
-        super().__init__(logging.WARNING)
+        super().__init__(logging.INFO)
         self.count = 0
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
+        if record.levelno >= logging.WARNING or record.name == "mkdocs.structure.pages":
+            self.count += 1
 
 
 class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
@@ -128,6 +135,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.code = ""
         self.assets_store: BlobFolder | None = None
         self.cache_folder: Path | None = None
+        self.code_at_start = ""
+        self.modules_at_start: set[Path] = set()
+        self.later_code: Any = None
         self.minified_kept: Any = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -142,7 +152,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.exercises_dir = self.base / self.config.exercises_dir
         self.use_words()
         self.use_build_cache(config)
-        self.page_cache.includes_files = includes_files(config.markdown_extensions, config.mdx_configs)
+        self.page_rules(config)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -163,7 +173,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             files.append(File.generated(config, uri, content=plan.markdown()))
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
-        self.minified_kept = self.assets_store.get(MINIFIED) if self.assets_store is not None else None
+        self.minified_kept = self.assets_store.get(MINIFIED + self.code_at_start) if self.assets_store else None
         use_minified(self.minified_kept)
         add_assets(files, config, with_python, offline=self.config.offline, minify=self.config.minify)
         for uri, text in language_search_files(self.languages.codes, minify=self.config.minify):
@@ -388,20 +398,36 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
-        self.page_cache.others_change_markdown, self.page_cache.others_see_content = others_handlers(
-            config.plugins.events, self)
         self.assets_store = BlobFolder(folder / "assets")
-        self.code = code
+        # What the last build with this code loaded as it ran (a local extension's helper, imported as it converts),
+        # by its bytes now.
+        self.code_at_start, self.modules_at_start = code, set(local_modules())
+        self.later_code = self.assets_store.get(LATER_CODE + code)
+        later = code_digests(self.later_code) if isinstance(self.later_code, dict) else {}
+        self.code = code + "\0" + json.dumps(later, sort_keys=True)
+
+    def page_rules(self, config: MkDocsConfig) -> None:
+        """Which pages can be kept between builds (also in memory, under `mkdocs serve`), from the site's
+        extensions and what other plugins do to pages."""
+        others = others_handlers(config.plugins.events, self)
+        self.page_cache.others_change_markdown, self.page_cache.others_see_content = others.markdown, others.html_after
+        reads_files = includes_files(config.markdown_extensions, config.mdx_configs)
+        # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
+        self.page_cache.includes_files = (lambda markdown: True) if others.html_before else reads_files
 
     def keep_minified(self) -> None:
         if self.assets_store is None:
             return
         texts = minified_texts()
-        if texts != self.minified_kept:
-            try:
-                self.assets_store.put(MINIFIED, texts)
-            except OSError:
-                pass  # the site is built all the same; only the next build minifies again
+        try:
+            if texts != self.minified_kept:
+                self.assets_store.put(MINIFIED + self.code_at_start, texts)
+            later = code_digests(set(local_modules()) - self.modules_at_start)
+            if later != self.later_code:
+                self.assets_store.put(LATER_CODE + self.code_at_start, later)
+        except OSError:
+            pass  # the site is built all the same; only the next build does more
+        self.assets_store.keep_only({MINIFIED + self.code_at_start, LATER_CODE + self.code_at_start})
 
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
         settings = {"site": page_settings(config, config.plugins), "code": self.code,

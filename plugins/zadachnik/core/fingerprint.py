@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import sysconfig
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -48,8 +49,20 @@ def installation() -> list[Path]:
 
 
 def is_installed(path: Path) -> bool:
-    return any(part in _INSTALLED for part in path.parts) or any(
-        path.is_relative_to(prefix) for prefix in {Path(sys.base_prefix), Path(sys.prefix)})
+    """Part of Python's standard library or of an installed package (not merely under Python's prefix: a site
+    may live in /usr/src, under a system Python's /usr)."""
+    return any(part in _INSTALLED for part in path.parts) or any(path.is_relative_to(folder)
+                                                                   for folder in library_folders())
+
+
+@cache
+def library_folders() -> tuple[Path, ...]:
+    folders = set()
+    for base, platbase in ((sys.prefix, sys.exec_prefix), (sys.base_prefix, sys.base_exec_prefix)):
+        paths = sysconfig.get_paths(vars={"base": base, "platbase": platbase, "installed_base": base,
+                                          "installed_platbase": platbase})
+        folders.update(Path(paths[name]) for name in ("stdlib", "platstdlib", "purelib", "platlib") if name in paths)
+    return tuple(sorted(folders))
 
 
 def local_modules() -> list[Path]:
@@ -100,3 +113,8 @@ def file_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except OSError:
         return b"\1unreadable"
+
+
+def code_digests(files: Iterable[Path] | dict[str, str]) -> dict[str, str]:
+    """Each file by the digest of its bytes (a dict given: its files, as they are now)."""
+    return {str(path): hashlib.sha256(file_bytes(Path(path))).hexdigest() for path in sorted(map(str, files))}

@@ -611,22 +611,45 @@ def _stop_host_clock() -> None:
 
 # Address space for the runner: far beyond what an exercise needs, well short of taking the machine's memory.
 MEMORY_LIMIT = 2 * 1024**3
-# The files a call opened (its code's imports included), by the build's runner only: what the call's result
-# depends on besides its request, for the build's cache. Emptied in place, never rebound: the snapshot puts this
-# module's names back after every call. A None in it: more files than any module reads, told no further.
+# What a call read (its code's imports included), by the build's runner only: what the call's result depends on
+# besides its request, for the build's cache. Files opened ("file:…"), folders listed ("folder:…"); a None for
+# what cannot be told (more than any module reads, a database, a subprocess, a library loaded by hand). Emptied
+# in place, never rebound: the snapshot puts this module's names back after every call.
 _OPENED: list[str | None] = []
 MAX_FILES_OPENED = 10_000
+_LISTINGS = ("os.listdir", "os.scandir")
+_UNTOLD = ("sqlite3.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+           "socket.connect", "ctypes.dlopen", "urllib.Request")
 
 
 def _note_open(event: str, arguments: tuple[Any, ...]) -> None:
-    if event != "open" or not arguments or (_OPENED and _OPENED[-1] is None):
+    if _OPENED and _OPENED[-1] is None:
         return
     try:
-        target = arguments[0]
-        if _isinstance(target, (str, bytes)) or _isinstance(target, os.PathLike):
-            _OPENED.append(os.path.abspath(os.fsdecode(target)) if len(_OPENED) < MAX_FILES_OPENED else None)
+        if event == "open" or event in _LISTINGS:
+            target = arguments[0] if arguments else None
+            if event in _LISTINGS and target is None:
+                target = "."
+            if _isinstance(target, (str, bytes)) or _isinstance(target, os.PathLike):
+                kind = "file:" if event == "open" else "folder:"
+                _OPENED.append(kind + os.path.abspath(os.fsdecode(target)) if len(_OPENED) < MAX_FILES_OPENED
+                               else None)
+            elif event in _LISTINGS:
+                _OPENED.append(None)  # a folder listed by its descriptor
+        elif event in _UNTOLD:
+            _OPENED.append(None)
     except _BaseException:  # noqa: BLE001 - noting a file must never make the code's own open() fail
         pass
+
+
+def _opened_now() -> list[str] | None:
+    """What the call read, and every module file loaded so far (a helper two modules import is loaded once,
+    by the first: the second reads it too)."""
+    if None in _OPENED:
+        return None
+    loaded = {"file:" + module.__file__ for module in list(sys.modules.values())
+              if _isinstance(getattr(module, "__file__", None), str)}
+    return sorted(set(_OPENED) | loaded)
 
 
 def serve(requests_fd: int, replies_fd: int) -> None:
@@ -690,7 +713,7 @@ def serve(requests_fd: int, replies_fd: int) -> None:
         finally:
             stop_clock()
         # What the call opened, not what the harness opens to clean up after it.
-        opened = _json_dumps(None if None in _OPENED else sorted(set(_OPENED)))
+        opened = _json_dumps(_opened_now())
         _OPENED.clear()
         reap_children()
         end_strays(runner_pid)

@@ -11,6 +11,7 @@ passed are kept, so a module with a problem is read again, and reported again, u
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,9 @@ class ReusingLoader(Loader):
             if module is None:
                 return None
             outside = read_outside(folder, opened)
-            module.outside = dict(UNKNOWN_READS) if outside is None else outside
+            # A folder saved while it was read: what was read may be neither version, so it is read again.
+            changed = folder_digest(folder) != digest.split(":", 1)[1]
+            module.outside = dict(UNKNOWN_READS) if outside is None or changed else outside
             self.fresh.append(module)
         self.read[folder] = (digest, module)
         return module
@@ -130,29 +133,48 @@ SYSTEM = ("/proc/", "/sys/", "/dev/")
 
 
 def read_outside(folder: Path, opened: list[str | None]) -> dict[str, str] | None:
-    """The files outside `folder` that the module's runs opened, by digest (not Python's installation or
-    Zadachnik's own files: the code fingerprint covers them); None if a run could not tell what it opened."""
+    """What the module's runs read outside `folder` (files by their bytes, folders by their listing; not Python's
+    installation or Zadachnik's own files, which the code fingerprint covers), by digest; None if a run could not
+    tell what it read."""
     if None in opened:
         return None
     inside = folder.resolve()
     outside = {}
-    for name in sorted({path for path in opened if path is not None}):
-        path = Path(name)
-        if not name.startswith(SYSTEM) and not is_installed(path) and not path.is_relative_to(PACKAGE) \
-                and not path.resolve().is_relative_to(inside) and path.is_file():
-            outside[name] = file_digest(path)
+    for name in sorted({entry for entry in opened if entry is not None}):
+        kind, _, place = name.partition(":")
+        path = source_of(Path(place))
+        if place.startswith(SYSTEM) or is_installed(path) or path.is_relative_to(PACKAGE) \
+                or path.resolve().is_relative_to(inside):
+            continue
+        key = f"{kind}:{path}"
+        outside[key] = read_digest(key)
     return outside
 
 
-def unchanged_outside(module: Module) -> bool:
-    return all(file_digest(Path(name)) == digest for name, digest in module.outside.items())
+def source_of(path: Path) -> Path:
+    """A module's source for its bytecode (what an import opens when the bytecode is up to date)."""
+    if path.suffix == ".pyc" and path.parent.name == "__pycache__":
+        return path.parent.parent / (path.name.split(".", 1)[0] + ".py")
+    return path
 
 
-def file_digest(path: Path) -> str:
+def read_digest(key: str) -> str:
+    """A file's bytes or a folder's names, as `read_outside` writes them ("file:…", "folder:…"); what is
+    missing has a digest of its own, so a file that appears later is seen."""
+    kind, _, place = key.partition(":")
+    path = Path(place)
     try:
+        if kind == "folder":
+            return hashlib.sha256("\0".join(sorted(os.listdir(path))).encode("utf-8", "surrogateescape")).hexdigest()
         return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return "missing"
     except OSError:
         return "unreadable"
+
+
+def unchanged_outside(module: Module) -> bool:
+    return all(read_digest(key) == digest for key, digest in module.outside.items())
 
 
 def stored_key(code: str, folder: Path, digest: str) -> str:

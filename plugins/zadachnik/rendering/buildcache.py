@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,10 @@ BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yam
 # What in a site's configuration makes no page differ: where it is written, the server, `strict` (which only
 # stops a build); the plugins count by their settings.
 NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
-                     "plugins")
+                     "plugins", "site_url")
+# Markdown extensions that put other files into a page as they convert it (embedded images, icons of the site's
+# own): with them, no page is kept. pymdownx.snippets is told by its mark, see `includes_files`.
+FILE_READING_EXTENSIONS = ("pymdownx.b64",)
 SNIPPET_MARK = "--8<--"
 
 
@@ -66,24 +70,38 @@ def page_settings(settings: Mapping[str, Any], plugins: Mapping[str, Any]) -> di
 
 
 def includes_files(extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> Callable[[str], bool]:
-    """Which Markdown takes other files' text in as it is converted: with pymdownx.snippets, any that names a
-    snippet, and every page when the extension appends files to each."""
-    if "pymdownx.snippets" not in list(extensions):
-        return lambda markdown: False
-    if (extension_settings.get("pymdownx.snippets") or {}).get("auto_append"):
+    """Which Markdown takes other files in as it is converted: every page with an extension that embeds files or
+    draws the site's own icons (pymdownx.emoji's `custom_icons`); with pymdownx.snippets, any that names a
+    snippet, and every page when it appends files to each."""
+    names = [extension for extension in extensions if isinstance(extension, str)]
+    icons = ((extension_settings.get("pymdownx.emoji") or {}).get("options") or {}).get("custom_icons")
+    if any(name in FILE_READING_EXTENSIONS for name in names) or icons \
+            or (extension_settings.get("pymdownx.snippets") or {}).get("auto_append"):
         return lambda markdown: True
+    if "pymdownx.snippets" not in names:
+        return lambda markdown: False
     return lambda markdown: SNIPPET_MARK in markdown
 
 
-def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object) -> tuple[bool, bool]:
-    """Whether other plugins (or hooks) handle a page's Markdown, and whether any sees a page's HTML between
-    `own`'s assembly (its page_content handler) and its first page_context handler."""
+@dataclass
+class OthersHandlers:
+    """What other plugins (or hooks) do to pages, as the page cache must know it."""
 
+    # They handle a page's Markdown (a page one of them changes is converted afresh).
+    markdown: bool
+    # They change a page's HTML before this plugin assembles it (from what they gave it): no page can be kept.
+    html_before: bool
+    # They see a page's HTML between its assembly and this plugin's page context (with its formulas' marks).
+    html_after: bool
+
+
+def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object) -> OthersHandlers:
     def foreign(handlers: list[Callable[..., Any]]) -> list[bool]:
         return [getattr(handler, "__self__", None) is not own for handler in handlers]
 
     content = foreign(events.get("page_content", []))
     context = foreign(events.get("page_context", []))
-    after_assembly = content[content.index(False) + 1:] if False in content else content
+    ours = content.index(False) if False in content else len(content)
     before_context = context[:context.index(False)] if False in context else context
-    return any(foreign(events.get("page_markdown", []))), any(after_assembly) or any(before_context)
+    return OthersHandlers(markdown=any(foreign(events.get("page_markdown", []))), html_before=any(content[:ours]),
+                          html_after=any(content[ours + 1:]) or any(before_context))

@@ -82,7 +82,9 @@ class PageCache:
     def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course], folders: dict[Path, str]) -> None:
         """This build's keys, from the digest of each module's folder as it was read (`folders`); a page that is no
         longer generated leaves the cache."""
-        modules = {id(module): digest(file_bytes(course.path / "course.yml"), folders[module.path])
+        # A module's part: its folder, its course's file, and what its code read outside them.
+        modules = {id(module): digest(file_bytes(course.path / "course.yml"), folders[module.path],
+                                      json.dumps(sorted(module.outside.items())))
                    for course in courses for module in course.modules}
         self.keys = {uri: digest(site, plan.markdown(), modules[id(plan.module)])
                      for uri, plan in plans.items() if not isinstance(plan, BookPlan)
