@@ -4,6 +4,7 @@ that makes pages without being loaded at the start, other plugins, the serve com
 from __future__ import annotations
 
 import py_compile
+import shutil
 import subprocess
 import sys
 import time
@@ -388,3 +389,28 @@ def test_a_site_under_pythons_prefix_is_not_taken_for_installed_code() -> None:
     assert not is_installed(Path(sys.base_prefix) / "src" / "app" / "values.py")
     assert is_installed(Path(sysconfig.get_paths()["stdlib"]) / "json" / "__init__.py")
     assert is_installed(Path(sysconfig.get_paths()["purelib"]) / "markdown" / "__init__.py")
+
+
+def test_the_check_takes_the_modules_a_build_kept_and_reads_only_an_edited_one(tmp_path: Path, monkeypatch,
+                                                                               capsys) -> None:
+    from test_build_cache import Counted
+    from zadachnik.cli import main
+
+    site = two_module_site(tmp_path)
+    build_site(site / "mkdocs.yml", tmp_path / "built", cache=True)
+    counted = Counted(monkeypatch)
+    assert main(["check", "--config", str(site / "mkdocs.yml")]) == 0
+    assert counted.read == []
+    # A broken answer key in module 2: only it is read and checked again, and the check says where.
+    edit(site / QUIZ2, "answer: B", "answer: D")
+    counted.clear()
+    assert main(["check", "--config", str(site / "mkdocs.yml")]) == 1
+    assert counted.read == ["02-more"]
+    assert "exercises/demo/02-more/quiz.md" in capsys.readouterr().err
+    # A site without the cache: the check reads everything and keeps nothing.
+    edit(site / QUIZ2, "answer: D", "answer: B")
+    shutil.rmtree(site / ".cache")
+    edit(site / "mkdocs.yml", "exercises_dir: exercises", "exercises_dir: exercises\n      cache: false")
+    counted.clear()
+    assert main(["check", "--config", str(site / "mkdocs.yml")]) == 0
+    assert sorted(counted.read) == ["01-basics", "02-more"] and not (site / ".cache").exists()

@@ -249,7 +249,8 @@ def run_check(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
-    problems = check_sources(exercises, languages, base, site)
+    kept = kept_modules(config_file, base, site)
+    problems = check_sources(exercises, languages, base, site, kept)
     for heading, lines in problems:
         print(heading, file=sys.stderr)
         for line in lines:
@@ -284,6 +285,8 @@ class SiteConfig:
         data = data or {}
         options = zadachnik_options(data.get("plugins"))
         self.exercises_dir = str(options.get("exercises_dir") or DEFAULT_EXERCISES_DIR)
+        # The build's cache of modules, which the check takes and adds to unless the site turns it off.
+        self.cache = options.get("cache", True) is not False
         languages = options.get("languages") or DEFAULT_LANGUAGES
         if not isinstance(languages, list):
             # One code written alone is the likeliest slip: the list it meant, in its own language.
@@ -370,24 +373,46 @@ def merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 Problems = list[tuple[str, list[str]]]
 
 
-def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig) -> Problems:
-    """Every problem the build would stop at in these sources, grouped under the build's own headings."""
+def kept_modules(config_file: Path | None, base: Path, site: SiteConfig) -> Any:
+    """The modules the site's builds (and checks) kept, read and checked, in the build's own cache folder for
+    that config file; none for sources without a site, or a site with `cache: false`."""
+    from zadachnik.core.blobs import BlobFolder
+    from zadachnik.core.fingerprint import module_code
+    from zadachnik.reading.reuse import KeptModules
+    from zadachnik.rendering.buildcache import cache_folder
+    from zadachnik.rendering.mathtex import CACHE_DIR
+
+    kept = KeptModules()
+    if config_file is not None and site.cache:
+        folder = cache_folder(base / CACHE_DIR, config_file.resolve())
+        kept.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{base}")
+    return kept
+
+
+def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig, kept: Any = None
+                  ) -> Problems:
+    """Every problem the build would stop at in these sources, grouped under the build's own headings. With
+    `kept` (reading.reuse.KeptModules), a module unchanged since a build or check kept it is taken as it was
+    read and checked then, and the modules read afresh are kept once they pass."""
     from zadachnik.checking.checks import check_answer_keys
     from zadachnik.core.errors import SourceErrors, sources_heading
-    from zadachnik.reading.model import load_courses
+    from zadachnik.reading.reuse import KeptModules, changed_only
     from zadachnik.rendering.site import Languages, course_id_problems
 
     def shown_here(path: Path) -> str:
         return shown(path, base)
 
+    kept = kept or KeptModules()
     try:
-        courses = load_courses(exercises, languages, base)
+        courses, fresh = kept.load(exercises, languages, base, remember=False)
     except SourceErrors as found:
         return [(sources_heading(len(found.errors)), [str(error) for error in found.errors])]
     problems: Problems = []
-    key_problems = check_answer_keys(courses, languages, shown_here)
+    key_problems = check_answer_keys(changed_only(courses, fresh), languages, shown_here)
     if key_problems:
         problems.append((sources_heading(len(key_problems)), [str(error) for error in key_problems]))
+    else:
+        kept.keep()
     clashes = course_id_problems(courses, Languages(languages), shown_here)
     if clashes:
         problems.append(("Zadachnik: the navigation can't tell the languages apart:",

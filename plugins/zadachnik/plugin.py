@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +23,10 @@ from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
-from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules
+from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules, module_code
 from zadachnik.reading.coursefiles import zip_course_files
-from zadachnik.reading.model import Course, Module
-from zadachnik.reading.reuse import KeptModules
+from zadachnik.reading.model import Course
+from zadachnik.reading.reuse import KeptModules, changed_only
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.buildcache import (
     BUILD_CACHE_PREFIX,
@@ -395,7 +394,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
         code = code_fingerprint(*site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
                                 katex=katex.engine_key() if katex.katex_js.is_file() else "")
-        self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{code}\0{self.base}")
+        self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{self.base}")
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
         self.assets_store = BlobFolder(folder / "assets")
@@ -523,10 +522,6 @@ def restore_conversion(page: Page, anchors: list[str] | None, links: dict[str, d
                                  if (target := files.get_file_from_path(uri)) is not None}
 
 
-def changed_only(courses: list[Course], fresh: list[Module]) -> list[Course]:
-    """The courses with only the modules read afresh, for the checks: the others passed them unchanged."""
-    read = {id(module) for module in fresh}
-    return [replace(course, modules=[module for module in course.modules if id(module) in read]) for course in courses]
 
 
 def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:

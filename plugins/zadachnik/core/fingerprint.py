@@ -5,6 +5,7 @@ plugins and hooks) by its installed files, so an upgrade, a reinstall or an edit
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import sys
 import sysconfig
@@ -118,3 +119,18 @@ def file_bytes(path: Path) -> bytes:
 def code_digests(files: Iterable[Path] | dict[str, str]) -> dict[str, str]:
     """Each file by the digest of its bytes (a dict given: its files, as they are now)."""
     return {str(path): hashlib.sha256(file_bytes(Path(path))).hexdigest() for path in sorted(map(str, files))}
+
+
+def module_code() -> str:
+    """What stands for the code that reads and checks a module (not its pages): Python's version, Zadachnik's
+    code, PyYAML's and Babel's, and the installation (what values files and solutions import). The build and
+    `zadachnik check` work it out alike, so each takes the modules the other kept."""
+    hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0".encode())
+    for name in ("yaml", "babel"):
+        spec = importlib.util.find_spec(name)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        files = python_files(origin.parent) if origin is not None and origin.name == "__init__.py" else [origin]
+        hashed.update(" ".join(f"{path} {stamp(path)}" for path in files if path is not None).encode())
+    for folder in installation():
+        hashed.update(f"{folder}\0{stamp(folder)}\0".encode())
+    return hashed.hexdigest()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zadachnik.core.blobs import BlobFolder
@@ -182,3 +182,8 @@ def stored_key(code: str, folder: Path, digest: str) -> str:
     for part in (code, str(folder), digest):
         hashed.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return hashed.hexdigest()
+
+def changed_only(courses: list[Course], fresh: list[Module]) -> list[Course]:
+    """The courses with only the modules read afresh, for the checks: the others passed them unchanged."""
+    read = {id(module) for module in fresh}
+    return [replace(course, modules=[module for module in course.modules if id(module) in read]) for course in courses]
