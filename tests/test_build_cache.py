@@ -82,6 +82,15 @@ def assert_same_site(built: Path, expected: Path) -> None:
     assert not different, different
 
 
+def cold_warm_uncached(site: Path, tmp_path: Path, change) -> None:
+    """A cold build, `change()`, a warm build: the warm build's site is what a build without the cache writes."""
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    change()
+    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+
+
 def test_a_warm_build_reads_and_converts_nothing_and_writes_the_same_site(tmp_path: Path, monkeypatch) -> None:
     site = sample_site(tmp_path)
     build_site(site / "mkdocs.yml", tmp_path / "uncached")
@@ -364,7 +373,8 @@ def page(out: Path, path: str = "en/demo/01-basics/quiz/index.html") -> str:
 
 
 def test_a_snippet_from_outside_the_module_is_included_anew(tmp_path: Path) -> None:
-    """pymdownx.snippets puts another file's text into a question: the page's key has the `--8<--` line only."""
+    """pymdownx.snippets puts another file's text into a question as it is converted: such a page is converted
+    on every build (its key cannot tell what the file holds)."""
     site = fixture_copy(tmp_path)
     (site / "snippets").mkdir()
     note = site / "snippets/note.md"
@@ -372,36 +382,34 @@ def test_a_snippet_from_outside_the_module_is_included_anew(tmp_path: Path) -> N
     add_to_config(site, "markdown_extensions:\n",
                   f"markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [{site / 'snippets'}]\n")
     edit(site / QUIZ, "What is $2+2$?\n", 'What is $2+2$?\n\n--8<-- "note.md"\n')
-    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    assert "Old note." in page(tmp_path / "cold")
-    note.write_text("New note.\n")
-    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
-    build_site(site / "mkdocs.yml", tmp_path / "uncached")
-    assert "New note." in page(tmp_path / "uncached")
-    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+    def change() -> None:
+        assert "Old note." in page(tmp_path / "cold")
+        note.write_text("New note.\n")
+
+    cold_warm_uncached(site, tmp_path, change)
+    assert "New note." in page(tmp_path / "warm")
 
 
 def test_a_values_file_outside_the_module_folder_is_read_anew(tmp_path: Path) -> None:
-    """module.yml's `values:` may name a file beside the module (`../shared.py`, one course's figures): the
-    module's key is its folder's bytes."""
+    """module.yml's `values:` may name a file beside the module (`../shared.py`, one course's figures): what the
+    module's code opened outside its folder is part of it."""
     site = fixture_copy(tmp_path)
     shared = site / "exercises/demo/shared.py"
     shared.write_text("def values():\n    return {'n': 4}\n")
     meta = site / "exercises/demo/01-basics/module.yml"
     meta.write_text(meta.read_text() + "values: ../shared.py\n")
     edit(site / QUIZ, "What is $2+2$?", "What is $2+2$ (about {{ n }})?")
-    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    assert "about 4" in page(tmp_path / "cold")
-    shared.write_text("def values():\n    return {'n': 5}\n")
-    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
-    build_site(site / "mkdocs.yml", tmp_path / "uncached")
-    assert "about 5" in page(tmp_path / "uncached")
-    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+    def change() -> None:
+        assert "about 4" in page(tmp_path / "cold")
+        shared.write_text("def values():\n    return {'n': 5}\n")
+
+    cold_warm_uncached(site, tmp_path, change)
+    assert "about 5" in page(tmp_path / "warm")
 
 
 def test_a_hook_whose_imported_helper_changed_starts_afresh(tmp_path: Path) -> None:
-    """The fingerprint has a hook's own file; a module it imports from beside it (MkDocs puts the hook's
-    folder on sys.path) is code too. Separate processes, as `import` caches modules."""
+    """A module a hook imports from beside it (MkDocs puts the hook's folder on sys.path) is code too. Separate
+    processes, as `import` keeps modules."""
     site = fixture_copy(tmp_path)
     (site / "hooks").mkdir()
     (site / "hooks/main.py").write_text("from helper import WORD\n\n"
@@ -422,30 +430,28 @@ def test_a_hook_whose_imported_helper_changed_starts_afresh(tmp_path: Path) -> N
 
 
 def test_what_plugins_and_hooks_add_after_zadachnik_is_not_frozen(tmp_path: Path) -> None:
-    """A hook's on_page_content runs after Zadachnik's on every build, kept pages too; the page written is the
-    last build's (CachedPage.final), whatever the hook gave this time. Here the hook names the home page's
-    title, which an edit of docs/index.md changes (no generated page's key has it)."""
+    """A hook's on_page_content runs after Zadachnik's on every build, kept pages too: the page written is what it
+    gives this time. Here it names the home page's title, which no generated page's key holds."""
     site = fixture_copy(tmp_path)
     (site / "hooks.py").write_text(
         "def on_page_content(html, page, config, files):\n"
         "    home = files.get_file_from_path('index.md').page\n"
         "    return html + f'<p class=\"home\">{home.title}</p>'\n")
     add_to_config(site, "plugins:\n", "hooks:\n  - hooks.py\nplugins:\n")
-    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    assert "Фикстура</p>" in page(tmp_path / "cold")
-    edit(site / "docs/index.md", "# Фикстура", "# Фикстура, издание 2")
-    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
-    build_site(site / "mkdocs.yml", tmp_path / "uncached")
-    assert "издание 2</p>" in page(tmp_path / "uncached")
-    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+    def change() -> None:
+        assert "Фикстура</p>" in page(tmp_path / "cold")
+        edit(site / "docs/index.md", "# Фикстура", "# Фикстура, издание 2")
+
+    cold_warm_uncached(site, tmp_path, change)
+    assert "издание 2</p>" in page(tmp_path / "warm")
 
 
 # -- warnings -------------------------------------------------------------------------------------------------
 
 
 def test_validation_from_the_environment_warns_on_kept_pages_too(tmp_path: Path, monkeypatch) -> None:
-    """`validation:` is not in the site digest; mkdocs.yml's bytes stand for it, but not for what `!ENV` (or an
-    INHERIT-ed file) gives it. A page kept while a broken link was `info` never warns once it is `warn`."""
+    """What `!ENV` (or an INHERIT-ed file) gives the settings keys the pages too: a page kept while a broken link
+    was `info` warns once it is `warn`."""
     from mkdocs.exceptions import Abort
 
     site = fixture_copy(tmp_path)
@@ -462,8 +468,8 @@ def test_validation_from_the_environment_warns_on_kept_pages_too(tmp_path: Path,
 
 
 def test_a_verbose_build_leaves_kept_pages_their_anchor_links(tmp_path: Path, monkeypatch) -> None:
-    """MkDocs records a page's links to anchors only when its log is above DEBUG (not under `mkdocs build -v`):
-    a page kept by a verbose build is stored with none, and later builds never check its links."""
+    """MkDocs records a page's links to anchors only when its log is above DEBUG (not under `mkdocs build -v`): a
+    page a verbose build made is not kept, so later builds still check its links."""
     from mkdocs.exceptions import Abort
 
     site = fixture_copy(tmp_path)
@@ -486,9 +492,8 @@ def test_a_verbose_build_leaves_kept_pages_their_anchor_links(tmp_path: Path, mo
 
 
 def test_the_formula_cache_keeps_display_formulas_of_kept_pages(tmp_path: Path, monkeypatch) -> None:
-    """Kept pages tell the formula cache their formulas by `formulas_in` over their Markdown, a guess made for
-    prefetching: a `$$…$$` inside an admonition (or a list item) is missed, and leaves the cache at the next
-    build that writes it."""
+    """Kept pages tell the formula cache the formulas the extension drew on them, a `$$…$$` inside an admonition
+    too: none leaves the cache at the next build that writes it."""
     site = fixture_copy(tmp_path)
     edit(site / QUIZ, "What is $2+2$?\n", "What is $2+2$?\n\n!!! note\n    $$x^2+y^2=z^2$$\n")
     monkeypatch.setattr(mathtex, "_shared", None)
@@ -507,8 +512,8 @@ def test_the_formula_cache_keeps_display_formulas_of_kept_pages(tmp_path: Path, 
 
 
 def test_a_hostile_blob_is_not_run(tmp_path: Path) -> None:
-    """A blob is a pickle: one with a right length and checksum runs whatever it asks while it is read (a cache
-    restored from CI, or written by another user on a shared machine). "Never used" should hold for it too."""
+    """An entry with a right length and checksum that asks to run something (a cache restored from CI, or written
+    by another user) builds nothing but the model's own values: it is a miss."""
     site = fixture_copy(tmp_path)
     build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
     marker = tmp_path / "ran"
@@ -525,9 +530,8 @@ def test_a_hostile_blob_is_not_run(tmp_path: Path) -> None:
 
 
 def test_plugins_after_zadachnik_see_a_kept_pages_markdown(tmp_path: Path) -> None:
-    """on_page_markdown returns '' for a kept page, so every plugin or hook after Zadachnik (hooks always are)
-    gets an empty page: what it learns of the Markdown (a word count, a reading time in page.meta that the
-    theme shows) is lost on warm builds."""
+    """Every plugin or hook after Zadachnik (hooks always are) gets a kept page's Markdown before it is blanked:
+    what it learns of it (a word count in page.meta that the theme shows) holds on warm builds too."""
     site = fixture_copy(tmp_path)
     (site / "hooks.py").write_text(
         "def on_page_markdown(markdown, page, **kwargs):\n"
@@ -547,9 +551,8 @@ def test_plugins_after_zadachnik_see_a_kept_pages_markdown(tmp_path: Path) -> No
 
 
 def test_a_read_only_cache_folder_does_not_stop_the_build(tmp_path: Path, monkeypatch) -> None:
-    """After a module is deleted nothing new is written, but its entry is removed (`BlobFolder.keep_only`),
-    unguarded: in a folder the user may not write to (`chmod -R a-w .cache`, as root simulated here by an
-    unlink that is refused) the build ends with PermissionError in on_files."""
+    """A cache folder the build may not clean (`chmod -R a-w .cache`, simulated here by an unlink that is refused)
+    leaves its entries, and the build goes on."""
     site = two_module_site(tmp_path)
     build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
     shutil.rmtree(site / "exercises/demo/02-more")
@@ -565,9 +568,8 @@ def test_a_read_only_cache_folder_does_not_stop_the_build(tmp_path: Path, monkey
 
 
 def test_the_fingerprint_follows_an_installed_packages_other_files(tmp_path: Path, monkeypatch) -> None:
-    """An installed package stands in the fingerprint by its top `__init__.py` (path, size, time); a module of
-    it edited or patched in place (a fix to pymdownx/snippets.py, a `patch -p1` in site-packages) leaves the
-    fingerprint as it was, and pages made by the old code are kept."""
+    """An installed package counts by every Python file of it: a module of it edited or patched in place (a fix to
+    pymdownx/snippets.py, a `patch -p1` in site-packages) makes pages afresh."""
     from zadachnik.core.fingerprint import code_fingerprint
 
     installed = tmp_path / "site-packages" / "otherext"

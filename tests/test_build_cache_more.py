@@ -16,6 +16,7 @@ from test_build_cache import (
     add_to_config,
     assert_same_site,
     blobs,
+    cold_warm_uncached,
     edit,
     fixture_copy,
     mkdocs_run,
@@ -36,21 +37,12 @@ def with_values(site: Path, module: str, code: str) -> None:
     edit(folder / "quiz.md", "What is $2+2$?", "What is $2+2$ (about {{ n }})?")
 
 
-def cold_warm_uncached(site: Path, tmp_path: Path, change) -> None:
-    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    change()
-    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
-    build_site(site / "mkdocs.yml", tmp_path / "uncached")
-    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
-
-
 # -- what a values file reads outside its module that the audit hook misses ------------------------------------
 
 
 def test_a_helper_two_modules_import_is_tracked_for_both(tmp_path: Path) -> None:
-    """The runner keeps imported modules between calls (Snapshot keeps `_genuine` ones, so NumPy loads once): the
-    second module's values run imports the course's helper from sys.modules, opens no file, and records nothing.
-    An edit of the helper reads module 1 again, keeps module 2 with the old figure."""
+    """The runner keeps imported modules between calls (so NumPy loads once): a helper two modules import is
+    opened once, by the first, and counts for both."""
     site = two_module_site(tmp_path)
     (site / "exercises/demo/common.py").write_text("N = 4\n")
     code = ("import os, sys\nsys.path.insert(0, os.path.abspath('..'))\nfrom common import N\n\n\n"
@@ -62,8 +54,8 @@ def test_a_helper_two_modules_import_is_tracked_for_both(tmp_path: Path) -> None
 
 
 def test_a_helper_imported_from_its_bytecode_is_tracked_by_its_source(tmp_path: Path) -> None:
-    """An import whose __pycache__ .pyc is up to date opens the .pyc only, never the .py: the .pyc's digest is
-    recorded, and the runner (PYTHONDONTWRITEBYTECODE) never rewrites it, so an edit of the helper goes unseen."""
+    """An import whose __pycache__ .pyc is up to date opens the .pyc only: the helper counts by its source, which
+    is what an author edits."""
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     (site / "shared").mkdir()
     helper = site / "shared/common.py"
@@ -80,8 +72,7 @@ def test_a_helper_imported_from_its_bytecode_is_tracked_by_its_source(tmp_path: 
 
 
 def test_a_folder_a_values_file_lists_is_tracked(tmp_path: Path) -> None:
-    """os.listdir / os.scandir / glob raise no 'open' audit event: a values file that counts the data files
-    beside its module is kept with the old count after a file is added."""
+    """os.listdir, os.scandir and glob open no file: a folder a values file lists counts by its names."""
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     data = site / "data"
     data.mkdir()
@@ -92,8 +83,7 @@ def test_a_folder_a_values_file_lists_is_tracked(tmp_path: Path) -> None:
 
 
 def test_an_optional_file_that_appears_is_tracked(tmp_path: Path) -> None:
-    """A values file that opens a file only if it is there: the failed open is noted, but read_outside keeps
-    only paths that are files (`path.is_file()`), so the file appearing later reads nothing again."""
+    """A values file that opens a file only if it is there: the missing file counts too, so its arrival is seen."""
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     override = site / "exercises/demo/override.txt"
     with_values(site, "01-basics", "def values():\n    try:\n        with open('../override.txt') as f:\n"
@@ -136,9 +126,8 @@ It is {{ x:.0f }}.
 
 
 def test_a_figure_read_outside_the_module_that_only_an_answer_shows_changes_the_page(tmp_path: Path) -> None:
-    """A kept module is read again when a file its values file read outside changes (module.outside), but the
-    page's key is its Markdown and its folder's digest only: a figure that changes the answer key (the page's
-    grading spec, the book's answers) and not the text, which rounds it, leaves the page and the book as they were."""
+    """What a module's code read outside it keys its pages too: a figure that changes a variant's answer (the
+    grading spec on the page, the books' answers) but no text."""
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     (site / "shared").mkdir()
     figure = site / "shared/x.txt"
@@ -156,9 +145,8 @@ def test_a_figure_read_outside_the_module_that_only_an_answer_shows_changes_the_
 
 
 def test_minified_assets_follow_the_minifier_after_an_upgrade(tmp_path: Path, monkeypatch) -> None:
-    """The minified scripts and stylesheets are stored under the key 'minified', and each text by a digest of
-    its source only: an upgrade that changes the minifier (runtime/minify.py) but not the asset keeps shipping
-    the old minifier's output, unlike a build without the cache."""
+    """The minified scripts and stylesheets kept between builds are kept by the code that minified them: after an
+    upgrade of the minifier the site ships the new output."""
     from zadachnik.core import fingerprint
     from zadachnik.runtime import shipping
 
@@ -181,9 +169,8 @@ def uncached_config(site: Path) -> None:
 
 
 def test_a_custom_icon_a_question_shows_is_drawn_anew(tmp_path: Path) -> None:
-    """mkdocs-material's emoji (its documented setup, with `custom_icons` in the theme's overrides) writes each
-    icon's SVG into the page as it is converted: the page's key has `:custom-mark:` and the folder's name, not the
-    SVG, so a redrawn icon stays as it was on every kept page. Separate processes: material caches the SVGs."""
+    """mkdocs-material's emoji with the site's own icons (`custom_icons`) writes each icon's SVG into the page as
+    it is converted: no page is kept, so a redrawn icon shows. Separate processes: material caches the SVGs."""
     site = fixture_copy(tmp_path)
     icons = site / "overrides/.icons/custom"
     icons.mkdir(parents=True)
@@ -208,9 +195,8 @@ def test_a_custom_icon_a_question_shows_is_drawn_anew(tmp_path: Path) -> None:
 
 
 def test_the_pages_a_real_mkdocs_serve_keeps_are_taken_by_the_next_build(tmp_path: Path) -> None:
-    """`mkdocs serve` sets config.site_url to its own address (http://127.0.0.1:port/), which is in the site
-    digest (resolved_settings): every page it writes to the store at shutdown is keyed for that address only,
-    and the next `mkdocs build` converts everything again (test_serve.Serving never sets site_url)."""
+    """`mkdocs serve` sets site_url to its own address, which makes no page differ: what it writes to the cache at
+    shutdown is what the next `mkdocs build` takes."""
     import signal
 
     site = fixture_copy(tmp_path)
@@ -234,10 +220,8 @@ def test_the_pages_a_real_mkdocs_serve_keeps_are_taken_by_the_next_build(tmp_pat
 
 
 def test_a_hostile_blob_imports_no_module(tmp_path: Path) -> None:
-    """_OwnValues.find_class lets any `zadachnik.*` name through to pickle's find_class, which imports the module
-    before the class is checked: `zadachnik.__main__` runs the zadachnik CLI at import (`raise SystemExit(main())`)
-    with the build's own argv, and its SystemExit (a BaseException) passes `except Exception` in BlobFolder.get:
-    the build stops instead of reading the module again."""
+    """An entry that names a module of Zadachnik the build has no need of (zadachnik.__main__ runs the command at
+    import) imports nothing and is a miss."""
     import struct
     import zlib
 
@@ -255,8 +239,8 @@ def test_a_hostile_blob_imports_no_module(tmp_path: Path) -> None:
 
 
 def test_a_database_a_values_file_queries_is_tracked(tmp_path: Path) -> None:
-    """sqlite3 opens its file in C: the audit hook sees 'sqlite3.connect', not 'open', and nothing is recorded
-    (as for subprocesses, sockets, C libraries): the module is kept with the old figure."""
+    """sqlite3 opens its file in C, which the runner cannot follow: a module whose code queries a database is read
+    on every build."""
     import sqlite3
 
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
@@ -291,8 +275,8 @@ def mkdocs_log(site: Path, out: Path) -> str:
 
 
 def test_a_kept_page_still_reports_its_links_as_a_build_without_the_cache_does(tmp_path: Path) -> None:
-    """MkDocs reports some links at INFO (an unrecognized relative link by default, or any link category set to
-    `info`), which is no warning: the page is kept, and later builds, converting '' for it, never say it again."""
+    """MkDocs reports some links at INFO (an unrecognized relative link, or any link check set to `info`): a page
+    it reported is not kept, so the report comes again."""
     site = fixture_copy(tmp_path)
     (site / "docs/images").mkdir()
     (site / "docs/images/figure.txt").write_text("1\n")
@@ -305,9 +289,8 @@ def test_a_kept_page_still_reports_its_links_as_a_build_without_the_cache_does(t
 
 
 def test_a_hostile_blob_reaches_no_class_through_a_zadachnik_modules_names(tmp_path: Path) -> None:
-    """Protocol 4 pickles name globals by dotted paths, which pickle's find_class follows attribute by attribute:
-    `zadachnik.python.runner` + `subprocess.Popen` passes _OwnValues (the module starts with `zadachnik.`, and
-    Popen is a type), and REDUCE starts any command while the entry is read."""
+    """Pickles name globals by dotted paths, which pickle follows attribute by attribute: a name through a
+    Zadachnik module (zadachnik.python.runner, 'subprocess.Popen') is refused."""
     import struct
     import zlib
 
@@ -332,9 +315,8 @@ def test_a_hostile_blob_reaches_no_class_through_a_zadachnik_modules_names(tmp_p
 
 
 def test_what_a_hook_does_to_a_pages_html_before_zadachnik_assembles_it_is_not_frozen(tmp_path: Path) -> None:
-    """others_handlers looks only at on_page_content handlers after Zadachnik's: one that runs before it
-    (a higher event_priority) changes the HTML Zadachnik takes its pieces from, and a kept page keeps what it
-    did in the build that stored it. Here the hook writes the home page's title into the question."""
+    """A hook's on_page_content that runs before Zadachnik's changes the HTML the page is assembled from: no page
+    is kept while one does, so what it gives this time is what is written."""
     site = fixture_copy(tmp_path)
     (site / "hooks.py").write_text(
         "from mkdocs.plugins import event_priority\n\n\n"
@@ -343,19 +325,17 @@ def test_what_a_hook_does_to_a_pages_html_before_zadachnik_assembles_it_is_not_f
         "    home = files.get_file_from_path('index.md').page\n"
         "    return html.replace('What is', f'({home.title}) What is')\n")
     add_to_config(site, "plugins:\n", "hooks:\n  - hooks.py\nplugins:\n")
-    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    assert "(Фикстура) What is" in page(tmp_path / "cold")
-    edit(site / "docs/index.md", "# Фикстура", "# Фикстура, издание 2")
-    build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
-    build_site(site / "mkdocs.yml", tmp_path / "uncached")
-    assert "(Фикстура, издание 2) What is" in page(tmp_path / "uncached")
-    assert_same_site(tmp_path / "warm", tmp_path / "uncached")
+    def change() -> None:
+        assert "(Фикстура) What is" in page(tmp_path / "cold")
+        edit(site / "docs/index.md", "# Фикстура", "# Фикстура, издание 2")
+
+    cold_warm_uncached(site, tmp_path, change)
+    assert "(Фикстура, издание 2) What is" in page(tmp_path / "warm")
 
 
 def test_a_helper_a_local_extension_imports_when_it_runs_is_code_too(tmp_path: Path) -> None:
-    """The fingerprint takes the local modules loaded when it is made (on_config): a Markdown extension beside
-    mkdocs.yml that imports its helper only when it first converts a page has the helper loaded after that, so
-    the next process's fingerprint lacks it, and an edit of the helper keeps every page as the old code made it."""
+    """A local Markdown extension may import its helper only as it converts (after the fingerprint is made): the
+    local modules a build loaded as it ran key the next build's pages."""
     site = fixture_copy(tmp_path)
     (site / "localext.py").write_text(
         "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n\n\n"
