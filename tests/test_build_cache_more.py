@@ -387,6 +387,9 @@ def test_the_check_takes_the_modules_a_build_kept_and_reads_only_an_edited_one(t
     assert main(["check", "--config", str(site / "mkdocs.yml")]) == 1
     assert counted.read == ["02-more"]
     assert "exercises/demo/02-more/quiz.md" in capsys.readouterr().err
+    counted.clear()
+    assert main(["check", "--no-cache", "--config", str(site / "mkdocs.yml")]) == 1
+    assert sorted(counted.read) == ["01-basics", "02-more"]
     # A site without the cache: the check reads everything and keeps nothing.
     edit(site / QUIZ2, "answer: D", "answer: B")
     shutil.rmtree(site / ".cache")

@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, nargs="?",
                        help="the course sources (default: the exercises_dir of mkdocs.yml, or ./exercises)")
     add_site_options(check)
+    check.add_argument("--no-cache", action="store_true",
+                       help="read and check every module, taking none that a build or check kept")
     check.set_defaults(run=run_check)
 
     export = commands.add_parser(
@@ -249,7 +251,7 @@ def run_check(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
-    kept = kept_modules(config_file, base, site)
+    kept = kept_modules(config_file if not arguments.no_cache else None, base, site)
     problems = check_sources(exercises, languages, base, site, kept)
     for heading, lines in problems:
         print(heading, file=sys.stderr)
