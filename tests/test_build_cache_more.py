@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURE_SITE, build_site, copy_site
 from test_build_cache import (
     ENV,
@@ -241,7 +242,7 @@ def test_a_hostile_blob_imports_no_module(tmp_path: Path) -> None:
 def test_a_database_a_values_file_queries_is_tracked(tmp_path: Path) -> None:
     """sqlite3 opens its file in C, which the runner cannot follow: a module whose code queries a database is read
     on every build."""
-    import sqlite3
+    sqlite3 = pytest.importorskip("sqlite3", reason="this Python was built without SQLite")
 
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     (site / "shared").mkdir()
@@ -263,7 +264,7 @@ def test_a_database_a_values_file_queries_is_tracked(tmp_path: Path) -> None:
     assert "about 5" in page(tmp_path / "warm")
 
 
-# -- performance traps ---------------------------------------------------------------------------------------------
+# -- what MkDocs reports ----------------------------------------------------------------------------------------
 
 
 def mkdocs_log(site: Path, out: Path) -> str:
