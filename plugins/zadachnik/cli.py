@@ -378,16 +378,13 @@ Problems = list[tuple[str, list[str]]]
 def kept_modules(config_file: Path | None, base: Path, site: SiteConfig) -> Any:
     """The modules the site's builds (and checks) kept, read and checked, in the build's own cache folder for
     that config file; none for sources without a site, or a site with `cache: false`."""
-    from zadachnik.core.blobs import BlobFolder
-    from zadachnik.core.fingerprint import module_code
     from zadachnik.reading.reuse import KeptModules
     from zadachnik.rendering.buildcache import cache_folder
     from zadachnik.rendering.mathtex import CACHE_DIR
 
     kept = KeptModules()
     if config_file is not None and site.cache:
-        folder = cache_folder(base / CACHE_DIR, config_file.resolve())
-        kept.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{base}")
+        kept.use_site_cache(cache_folder(base / CACHE_DIR, config_file.resolve()), base)
     return kept
 
 

@@ -23,7 +23,7 @@ from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
-from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules, module_code
+from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course
 from zadachnik.reading.reuse import KeptModules, changed_only
@@ -242,7 +242,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if kept is not None:
             plan.rendered = kept.rendered
             restore_conversion(page, kept.anchors, kept.links, files)
-            shared_katex().mark_used(kept.formulas or ())
+            shared_katex().mark_used(kept.formulas)
             return kept.content
         try:
             reuse = self.page_cache.reuse(page.file.src_uri) if self.serving and plan.kind == BOOK else None
@@ -298,7 +298,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def on_post_build(self, config: MkDocsConfig) -> None:
         shared_katex().save_disk_cache()
         self.page_cache.end_build()
-        self.keep_minified()
+        self.keep_for_next_build()
         if self.cache_folder is not None:
             forget_unused(self.base / CACHE_DIR, BUILD_CACHE_PREFIX, self.cache_folder, UNUSED_CACHE_DAYS)
         if self.config.offline_zip:
@@ -394,7 +394,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
         code = code_fingerprint(*site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
                                 katex=katex.engine_key() if katex.katex_js.is_file() else "")
-        self.kept_modules.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{self.base}")
+        self.kept_modules.use_site_cache(folder, self.base)
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
         self.assets_store = BlobFolder(folder / "assets")
@@ -412,9 +412,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.page_cache.others_change_markdown, self.page_cache.others_see_content = others.markdown, others.html_after
         reads_files = includes_files(config.markdown_extensions, config.mdx_configs)
         # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
-        self.page_cache.includes_files = (lambda markdown: True) if others.html_before else reads_files
+        self.page_cache.never_kept = (lambda markdown: True) if others.html_before else reads_files
 
-    def keep_minified(self) -> None:
+    def keep_for_next_build(self) -> None:
+        """The minified texts and the code loaded as the build ran, for the next build with the same code."""
         if self.assets_store is None:
             return
         texts = minified_texts()
@@ -429,7 +430,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.assets_store.keep_only({MINIFIED + self.code_at_start, LATER_CODE + self.code_at_start})
 
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
-        settings = {"site": page_settings(config, config.plugins), "code": self.code,
+        settings = {"site": page_settings(config), "code": self.code,
                     "marks": self.page_cache.others_see_content}
         return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
                            self.languages.codes)
@@ -497,14 +498,6 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return result
 
 
-
-
-
-
-
-
-
-
 def anchor_links(page: Page) -> dict[str, dict[str, str]] | None:
     """The page's links to anchors, by the source address of the page they lead to (MkDocs checks them once
     every page is built)."""
@@ -520,8 +513,6 @@ def restore_conversion(page: Page, anchors: list[str] | None, links: dict[str, d
     if links is not None and page.links_to_anchors is not None:
         page.links_to_anchors = {target: dict(found) for uri, found in links.items()
                                  if (target := files.get_file_from_path(uri)) is not None}
-
-
 
 
 def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:

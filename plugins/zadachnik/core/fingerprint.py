@@ -39,8 +39,7 @@ def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: 
         hashed.update(f"{name}\0{package_stamp(name)}\0".encode())
     for path in sorted(set(files) | set(local_modules())):
         hashed.update(f"{path}\0".encode() + file_bytes(path) + b"\0")
-    for folder in installation():
-        hashed.update(f"{folder}\0{stamp(folder)}\0".encode())
+    hashed.update(installation_stamp().encode())
     return hashed.hexdigest()
 
 
@@ -79,17 +78,24 @@ def local_modules() -> list[Path]:
 
 
 def package_stamp(top: str) -> str:
-    """An installed package by where each of its Python files is, its size and when it was written; one beside
-    the site, which an author edits, by its sources' bytes."""
-    module = sys.modules.get(top)
-    location = getattr(module, "__file__", None)
-    if not location:
-        return "not loaded"
-    path = Path(location)
-    sources = python_files(path.parent) if path.name == "__init__.py" else [path]
-    if is_installed(path):
+    """A loaded package (or module), see `files_stamp`."""
+    location = getattr(sys.modules.get(top), "__file__", None)
+    return files_stamp(Path(location)) if location else "not loaded"
+
+
+def files_stamp(origin: Path) -> str:
+    """A package by its top file (`__init__.py`, or a single module): installed, by where each of its Python files
+    is, its size and when it was written (an install writes every file anew); beside the site, which an author
+    edits, by its sources' bytes."""
+    sources = python_files(origin.parent) if origin.name == "__init__.py" else [origin]
+    if is_installed(origin):
         return " ".join(f"{source} {stamp(source)}" for source in sources)
     return hashlib.sha256(b"".join(source.as_posix().encode() + file_bytes(source) for source in sources)).hexdigest()
+
+
+def installation_stamp() -> str:
+    """The installation's folders by when they last changed: a package installed or removed changes them."""
+    return "".join(f"{folder}\0{stamp(folder)}\0" for folder in installation())
 
 
 def python_files(folder: Path) -> list[Path]:
@@ -116,9 +122,19 @@ def file_bytes(path: Path) -> bytes:
         return b"\1unreadable"
 
 
+def content_digest(path: Path) -> str:
+    """A file by the digest of its bytes; one that is missing, or cannot be read, by a word of its own."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "unreadable"
+
+
 def code_digests(files: Iterable[Path] | dict[str, str]) -> dict[str, str]:
-    """Each file by the digest of its bytes (a dict given: its files, as they are now)."""
-    return {str(path): hashlib.sha256(file_bytes(Path(path))).hexdigest() for path in sorted(map(str, files))}
+    """Each file by `content_digest` (a dict given: its files, as they are now)."""
+    return {str(path): content_digest(Path(path)) for path in sorted(map(str, files))}
 
 
 def module_code() -> str:
@@ -127,10 +143,9 @@ def module_code() -> str:
     `zadachnik check` work it out alike, so each takes the modules the other kept."""
     hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0".encode())
     for name in ("yaml", "babel"):
+        # Found, not imported: the check need not load Babel to key its modules.
         spec = importlib.util.find_spec(name)
-        origin = Path(spec.origin) if spec is not None and spec.origin else None
-        files = python_files(origin.parent) if origin is not None and origin.name == "__init__.py" else [origin]
-        hashed.update(" ".join(f"{path} {stamp(path)}" for path in files if path is not None).encode())
-    for folder in installation():
-        hashed.update(f"{folder}\0{stamp(folder)}\0".encode())
+        origin = spec.origin if spec is not None else None
+        hashed.update(f"{name}\0{files_stamp(Path(origin)) if origin else 'missing'}\0".encode())
+    hashed.update(installation_stamp().encode())
     return hashed.hexdigest()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zadachnik.core.blobs import BlobFolder
-from zadachnik.core.fingerprint import PACKAGE, is_installed
+from zadachnik.core.fingerprint import PACKAGE, content_digest, is_installed, module_code
 from zadachnik.reading.model import Course, Loader, Module
 
 
@@ -49,6 +49,11 @@ class KeptModules:
 
     def use_store(self, store: BlobFolder | None, code: str) -> None:
         self.store, self.code = store, code
+
+    def use_site_cache(self, folder: Path, base: Path) -> None:
+        """The modules a site's builds and checks keep, in its cache `folder`, by the code that reads them (the
+        build and `zadachnik check` alike)."""
+        self.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{base}")
 
     def load(self, root: Path, languages: list[str], base: Path, remember: bool = True
              ) -> tuple[list[Course], list[Module]]:
@@ -162,11 +167,10 @@ def read_digest(key: str) -> str:
     """A file's bytes or a folder's names, as `read_outside` writes them ("file:…", "folder:…"); what is
     missing has a digest of its own, so a file that appears later is seen."""
     kind, _, place = key.partition(":")
-    path = Path(place)
+    if kind != "folder":
+        return content_digest(Path(place))
     try:
-        if kind == "folder":
-            return hashlib.sha256("\0".join(sorted(os.listdir(path))).encode("utf-8", "surrogateescape")).hexdigest()
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256("\0".join(sorted(os.listdir(place))).encode("utf-8", "surrogateescape")).hexdigest()
     except FileNotFoundError:
         return "missing"
     except OSError:

@@ -61,10 +61,11 @@ def called_modules(settings: Any) -> Iterator[str]:
         yield settings.__module__
 
 
-def page_settings(settings: Mapping[str, Any], plugins: Mapping[str, Any]) -> dict[str, Any]:
+def page_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The site's configuration as MkDocs resolved it (what `!ENV` and `INHERIT` gave included), less what makes
-    no page differ."""
+    no page differ; its plugins by their settings."""
     kept = {key: value for key, value in settings.items() if key not in NOT_PAGE_SETTINGS}
+    plugins = settings.get("plugins") or {}
     kept["plugins"] = {name: getattr(plugin, "config", name) for name, plugin in plugins.items()}
     return kept
 

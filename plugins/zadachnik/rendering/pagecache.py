@@ -60,8 +60,7 @@ class PageCache:
     # book after an edit renders only the edited module's parts again.
     parts: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     part_keys: dict[tuple[str, int], str] = field(default_factory=dict)
-    # Pages on disk, between the builds of different processes; the keys this process knows are there, and the
-    # generated pages this build looked for there and did not find.
+    # Pages on disk, between the builds of different processes.
     store: BlobFolder | None = None
     # Under `mkdocs serve`, pages go to the store when it stops (`flush`): a rebuild after an edit does not wait
     # for its course's books to be written.
@@ -71,9 +70,11 @@ class PageCache:
     # keeps its formulas' marks, which they get as a build without the cache gives them.
     others_change_markdown: bool = False
     others_see_content: bool = False
-    # Whether a page's Markdown takes in other files as it is converted (pymdownx.snippets): such a page is
-    # converted on every build, as its key cannot tell what those files hold.
-    includes_files: Callable[[str], bool] = lambda markdown: False
+    # Which pages, by their Markdown, are converted on every build: those that take in other files as they are
+    # converted (rendering.buildcache.includes_files), whose key cannot tell what those files hold.
+    never_kept: Callable[[str], bool] = lambda markdown: False
+    # The keys this process knows are in the store, and the generated pages this build looked for there and did
+    # not find.
     on_disk: set[str] = field(default_factory=set)
     not_stored: set[str] = field(default_factory=set)
     plans: dict[str, PagePlan] = field(default_factory=dict)
@@ -86,17 +87,18 @@ class PageCache:
         modules = {id(module): digest(file_bytes(course.path / "course.yml"), folders[module.path],
                                       json.dumps(sorted(module.outside.items())))
                    for course in courses for module in course.modules}
-        self.keys = {uri: digest(site, plan.markdown(), modules[id(plan.module)])
-                     for uri, plan in plans.items() if not isinstance(plan, BookPlan)
-                     and not self.includes_files(plan.markdown())}
+        markdown = {uri: plan.markdown() for uri, plan in plans.items()}
+        self.keys = {uri: digest(site, markdown[uri], modules[id(plan.module)])
+                     for uri, plan in plans.items()
+                     if not isinstance(plan, BookPlan) and not self.never_kept(markdown[uri])}
         by_plan = {id(plan): self.keys[uri] for uri, plan in plans.items() if uri in self.keys}
         self.part_keys = {}
         for uri, plan in plans.items():
             if isinstance(plan, BookPlan) and all(id(source) in by_plan for source in plan.sources):
-                self.keys[uri] = digest(site, plan.markdown(), *(by_plan[id(source)] for source in plan.sources))
+                self.keys[uri] = digest(site, markdown[uri], *(by_plan[id(source)] for source in plan.sources))
                 for module in plan.modules:
                     sources = (by_plan[id(source)] for source in plan.sources if source.module is module)
-                    self.part_keys[uri, module.number] = digest(site, plan.markdown(), *sources)
+                    self.part_keys[uri, module.number] = digest(site, markdown[uri], *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
         self.not_stored = set()
         self.plans = plans
@@ -228,6 +230,7 @@ def put_page(store: BlobFolder, key: str, pieces: list[str] | None, page: Cached
         store.put(key, page)
     except OSError:
         pass  # the site is built all the same; only later builds convert more
+
 
 def digest(*parts: str) -> str:
     hashed = hashlib.sha256()
