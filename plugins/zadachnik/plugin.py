@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -32,10 +33,12 @@ from zadachnik.rendering.buildcache import (
     BUILD_CACHE_PREFIX,
     UNUSED_CACHE_DAYS,
     cache_folder,
+    content_tests,
     includes_files,
     others_handlers,
     page_settings,
     site_code,
+    template_texts,
 )
 from zadachnik.rendering.home import (
     UnclosedCourseList,
@@ -138,6 +141,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.modules_at_start: set[Path] = set()
         self.later_code: Any = None
         self.minified_kept: Any = None
+        self.env: Environment | None = None
+        # The context of each kept page whose template is given its stand-in, until it is written.
+        self.page_contexts: dict[str, dict[str, Any]] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4), and with it
@@ -150,6 +156,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.base = self.config_file.parent
         self.exercises_dir = self.base / self.config.exercises_dir
         self.use_words()
+        # The selector's names, in the words just chosen: the same on every page.
+        self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
         self.use_build_cache(config)
         self.page_rules(config)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
@@ -165,7 +173,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        self.warned = set()
+        self.warned, self.page_contexts = set(), {}
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         for uri, plan in self.plans.items():
@@ -243,7 +251,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             plan.rendered = kept.rendered
             restore_conversion(page, kept.anchors, kept.links, files)
             shared_katex().mark_used(kept.formulas)
-            return kept.content
+            return self.page_cache.given(page.file.src_uri)
         try:
             reuse = self.page_cache.reuse(page.file.src_uri) if self.serving and plan.kind == BOOK else None
             content = self.renderer.assemble(plan, html, reuse)
@@ -264,9 +272,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
         self.full_content = page.content or ""
+        # The page before is written by now: a kept page's HTML goes into its file.
+        self.page_cache.splice()
         # A kept page's search text and HTML as written hold while no other plugin changed what it became.
         kept = self.page_cache.unchanged(page.file.src_uri)
-        as_kept = kept is not None and self.full_content == kept.content
+        as_kept = kept is not None and self.full_content == self.page_cache.given(page.file.src_uri)
         if (page.meta.get("search") or {}).get("exclude"):
             page.content = ""
         elif as_kept and kept.search is not None:
@@ -281,21 +291,44 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     @event_priority(-100)
     def _page_context_last(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
-        kept = self.page_cache.unchanged(page.file.src_uri)
-        if kept is not None and self.full_content == kept.content:
-            if kept.final is None:
-                kept.final = finished(self.full_content)
-            page.content = kept.final
-            self.page_cache.finished(page.file.src_uri)
+        uri = page.file.src_uri
+        if self.page_cache.unchanged(uri) is not None and self.full_content == self.page_cache.given(uri):
+            page.content = self.page_cache.stand_in(uri) or self.page_cache.as_written(uri)
+            self.page_cache.finished(uri)
+            self.page_contexts[uri] = context
         else:
             page.content = finished(self.full_content)
         return context
 
     on_page_context = CombinedEvent(_page_context_first, _page_context_last)
 
+    def on_env(self, env: Environment, config: MkDocsConfig, files: Files) -> Environment:
+        self.env = env
+        return env
+
+    @event_priority(-10000)
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        """A kept page goes out with its stand-in, and its bytes go in once MkDocs wrote it; a template that did
+        not print the stand-in once is rendered again with the page's HTML."""
+        uri = page.file.src_uri
+        context = self.page_contexts.pop(uri, None)
+        if context is None or self.page_cache.stand_in(uri) is None:
+            return output
+        if self.page_cache.spliced(uri, page.file.abs_dest_path, output):
+            return output
+        log.debug(f"Zadachnik: the template of {uri} did not print its HTML once; it is rendered again")
+        page.content = self.page_cache.as_written(uri)
+        assert self.env is not None, "MkDocs gives the environment before it builds pages"
+        return self.env.get_template(page.meta.get("template", "main.html")).render(context)
+
+    @event_priority(10000)
+    def _post_build_first(self, config: MkDocsConfig) -> None:
+        # Before any other plugin reads the site's files: the last kept page's HTML goes in.
+        self.page_cache.splice()
+
     # After mkdocs-material's offline plugin (-100), which writes the search index for file:// pages.
     @event_priority(-150)
-    def on_post_build(self, config: MkDocsConfig) -> None:
+    def _post_build(self, config: MkDocsConfig) -> None:
         shared_katex().save_disk_cache()
         self.page_cache.end_build()
         self.keep_for_next_build()
@@ -308,6 +341,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             except OSError as error:
                 raise PluginError(f"Zadachnik: cannot write the offline zip {target}: {error}") from None
             log.info(f"offline copy of the site: {self.shown(target)}")
+
+    on_post_build = CombinedEvent(_post_build_first, _post_build)
+
+    def on_build_error(self, error: Exception) -> None:
+        # A page already written keeps its HTML, as in a build without the cache.
+        self.page_cache.splice()
 
     def on_shutdown(self) -> None:
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
@@ -413,6 +452,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         reads_files = includes_files(config.markdown_extensions, config.mdx_configs)
         # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
         self.page_cache.never_kept = (lambda markdown: True) if others.html_before else reads_files
+        tests = content_tests(template_texts(config.theme.dirs))
+        self.page_cache.splicing = tests is not None and not others.html_after and not others.output
+        self.page_cache.content_tests = tests or []
 
     def keep_for_next_build(self) -> None:
         """The minified texts and the code loaded as the build ran, for the next build with the same code."""
@@ -494,7 +536,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             if target is None:
                 target = self.files.get_file_from_path(f"{self.languages.prefix(lang)}index.md")
             link = target.url if target is not None else self.languages.prefix(lang)
-            result.append({"name": language_name(lang), "link": link or "./", "lang": lang})
+            result.append({"name": self.language_names[lang], "link": link or "./", "lang": lang})
         return result
 
 

@@ -36,16 +36,8 @@ class BlobFolder:
         """The value stored under `key`, or None when there is none, its file is not one this layout wrote whole,
         or it names anything but the build's own kinds of values (a cache restored from elsewhere runs no
         code)."""
-        try:
-            data = self.path(key).read_bytes()
-        except OSError:
-            return None
-        start = len(BLOB_FORMAT) + _HEADER.size
-        if not data.startswith(BLOB_FORMAT) or len(data) < start:
-            return None
-        length, checksum = _HEADER.unpack_from(data, len(BLOB_FORMAT))
-        payload = memoryview(data)[start:]
-        if len(payload) != length or zlib.crc32(payload) != checksum:
+        payload = self.get_bytes(key)
+        if payload is None:
             return None
         try:
             return _OwnValues(io.BytesIO(payload)).load()
@@ -54,8 +46,25 @@ class BlobFolder:
         except BaseException:  # noqa: BLE001 - a file that passed its checksum but not the unpickler is missing too
             return None
 
+    def get_bytes(self, key: str) -> bytes | None:
+        """The bytes stored under `key` (`put_bytes`), or None when there are none or they are not whole."""
+        start = len(BLOB_FORMAT) + _HEADER.size
+        try:
+            with self.path(key).open("rb") as stored:
+                head, payload = stored.read(start), stored.read()
+        except OSError:
+            return None
+        if len(head) < start or not head.startswith(BLOB_FORMAT):
+            return None
+        length, checksum = _HEADER.unpack_from(head, len(BLOB_FORMAT))
+        if len(payload) != length or zlib.crc32(payload) != checksum:
+            return None
+        return payload
+
     def put(self, key: str, value: Any) -> None:
-        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        self.put_bytes(key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def put_bytes(self, key: str, payload: bytes) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
         try:

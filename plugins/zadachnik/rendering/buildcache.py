@@ -6,6 +6,8 @@ them to MkDocs' events."""
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -94,6 +96,8 @@ class OthersHandlers:
     html_before: bool
     # They see a page's HTML between its assembly and this plugin's page context (with its formulas' marks).
     html_after: bool
+    # They see a page's HTML after this plugin's page context, or the page's output.
+    output: bool = False
 
 
 def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object) -> OthersHandlers:
@@ -104,5 +108,42 @@ def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object)
     context = foreign(events.get("page_context", []))
     ours = content.index(False) if False in content else len(content)
     before_context = context[:context.index(False)] if False in context else context
+    after_context = context[len(context) - context[::-1].index(False):] if False in context else context
     return OthersHandlers(markdown=any(foreign(events.get("page_markdown", []))), html_before=any(content[:ours]),
-                          html_after=any(content[ours + 1:]) or any(before_context))
+                          html_after=any(content[ours + 1:]) or any(before_context),
+                          output=any(after_context) or any(foreign(events.get("post_page", []))))
+
+
+# A template's use of a page's HTML: mkdocs-material prints it, and asks whether it holds a heading.
+_CONTENT_USE = re.compile(r"""\bpage\s*(?:\.\s*content\b|\[\s*["']content["']\s*\]|\|\s*attr\b)""")
+_PRINTED = re.compile(r"\{\{-?\s*page\.content\s*-?\}\}")
+_TESTED = re.compile(r"""(["'])((?:(?!\1).)*)\1\s+(?:not\s+)?in\s+page\.content\b""")
+TEMPLATE_SUFFIXES = (".html", ".htm", ".xml", ".j2", ".jinja", ".jinja2", ".txt")
+
+
+def template_texts(folders: Iterable[str]) -> Iterator[str]:
+    """The text of each template in the theme's folders (its overrides first); not their assets, nor the icons
+    mkdocs-material keeps in `.icons` (thousands of files, none of them a template that sees a page)."""
+    for folder in folders:
+        for parent, children, names in os.walk(folder):
+            children[:] = sorted(name for name in children if not name.startswith(".") and name != "assets")
+            for name in sorted(names):
+                if name.endswith(TEMPLATE_SUFFIXES):
+                    try:
+                        yield Path(parent, name).read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        yield "page.content"  # a template that cannot be read may do anything with it
+
+
+def content_tests(templates: Iterable[str]) -> list[str] | None:
+    """What the site's templates ask of a page's HTML besides printing it: the texts they look for in it (as
+    `"<h1" not in page.content`), or None when one does anything else with it (its length, a filter, a part)."""
+    tests: set[str] = set()
+    for text in templates:
+        rest = _PRINTED.sub("", text)
+        for match in _TESTED.finditer(rest):
+            # Jinja reads a string's escapes as Python does ("\u003ch1" is "<h1").
+            tests.add(match.group(2).encode("ascii", "backslashreplace").decode("unicode-escape"))
+        if _CONTENT_USE.search(_TESTED.sub("", rest)):
+            return None
+    return sorted(tests)

@@ -27,13 +27,15 @@ from zadachnik.core.blobs import BlobFolder
 from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.book import BookPlan
 from zadachnik.rendering.i18n import runtime_strings, strings
+from zadachnik.rendering.mathtex import finished as without_marks
 from zadachnik.rendering.render import PagePlan
 
 
 @dataclass
 class CachedPage:
     key: str
-    content: str
+    # The page's HTML as assembled; for a page from the store, its text is `html` until it is needed (`text`).
+    content: str | None
     # Each piece's HTML, for the problem books that take their text from the page.
     rendered: list[str] | None
     # What search is given of the page, and the page's HTML as written (plugin.py's page context), once known.
@@ -46,9 +48,39 @@ class CachedPage:
     formulas: list[tuple[str, bool]] = field(default_factory=list)
     # In the store, the pieces are a file of their own (PIECES), read only for a book that is assembled again.
     pieces_apart: bool = False
+    # The HTML as the store holds it (a file of its own, HTML), as UTF-8: as written, or, when other plugins see
+    # pages' HTML, with its formulas' marks (`as_written` false). `exact`: these are the bytes MkDocs writes of
+    # it (no lone surrogate, which it writes as a character reference).
+    html: bytes | None = None
+    as_written: bool = False
+    exact: bool = False
+
+    def text(self) -> str:
+        if self.content is None:
+            assert self.html is not None, "a page from the store has its HTML"
+            self.content = self.html.decode("utf-8", "surrogatepass")
+        return self.content
+
+
+@dataclass
+class Splice:
+    """A page MkDocs wrote with a stand-in for its HTML, and what goes in its place (see `PageCache.stand_in`)."""
+
+    path: str
+    before: str
+    html: bytes
+    after: str
+
+    def write(self) -> None:
+        with open(self.path, "wb") as output:
+            output.write(self.before.encode("utf-8", "xmlcharrefreplace"))
+            output.write(self.html)
+            output.write(self.after.encode("utf-8", "xmlcharrefreplace"))
 
 
 PIECES = "-pieces"
+HTML = "-html"
+STAND_IN = "<!--zadachnik-kept-page {key}{tests}-->"
 
 
 @dataclass
@@ -73,6 +105,13 @@ class PageCache:
     # Which pages, by their Markdown, are converted on every build: those that take in other files as they are
     # converted (rendering.buildcache.includes_files), whose key cannot tell what those files hold.
     never_kept: Callable[[str], bool] = lambda markdown: False
+    # A page taken whole goes into its file as the bytes the store holds (`stand_in`), unless other plugins see
+    # pages' HTML or output, or a template does more with a page's HTML than print it (`splicing` false). The
+    # texts the templates look for in a page's HTML (`content_tests`) are in its stand-in when they are in it.
+    splicing: bool = False
+    content_tests: list[str] = field(default_factory=list)
+    stand_ins: dict[str, str] = field(default_factory=dict)
+    pending: Splice | None = None
     # The keys this process knows are in the store, and the generated pages this build looked for there and did
     # not find.
     on_disk: set[str] = field(default_factory=set)
@@ -101,6 +140,7 @@ class PageCache:
                     self.part_keys[uri, module.number] = digest(site, markdown[uri], *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
         self.not_stored = set()
+        self.stand_ins = {}
         self.plans = plans
         self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
 
@@ -162,15 +202,63 @@ class PageCache:
         if key is None or self.store is None or uri in self.not_stored:
             return None
         found = self.store.get(key)
-        if not isinstance(found, CachedPage) or found.key != key or found.search is None:
+        html = self.store.get_bytes(key + HTML) if isinstance(found, CachedPage) else None
+        if not isinstance(found, CachedPage) or found.key != key or found.search is None or html is None:
             self.not_stored.add(uri)
             return None
-        # Stored as written (see `write`): no formula marks left to take out.
-        if not self.others_see_content:
-            found.final = found.content
+        found.content, found.html = None, html
         self.pages[uri] = found
         self.on_disk.add(key)
         return found
+
+    def given(self, uri: str) -> str:
+        """What a kept page's conversion gives MkDocs: its stand-in, or its HTML."""
+        page = self.unchanged(uri)
+        assert page is not None, "only a kept page is given"
+        return self.stand_in(uri) or page.text()
+
+    def as_written(self, uri: str) -> str:
+        """A kept page's HTML as written (the formulas' marks out)."""
+        page = self.unchanged(uri)
+        assert page is not None, "only a kept page is written as kept"
+        if page.final is None:
+            page.final = page.text() if page.as_written else without_marks(page.text())
+        return page.final
+
+    def stand_in(self, uri: str) -> str | None:
+        """For a page from the store, while splicing: a comment that goes through the page's template instead of
+        its megabytes of HTML, which then go into the file as the store holds them (`spliced`). It holds each
+        text the templates look for that the page's HTML holds, so that each test gives what it gives the HTML."""
+        if not self.splicing:
+            return None
+        if uri in self.stand_ins:
+            return self.stand_ins[uri] or None
+        page = self.unchanged(uri)
+        stand_in = ""
+        if page is not None and page.html is not None and page.as_written and page.exact:
+            found = [test for test in self.content_tests if test.encode("utf-8", "surrogatepass") in page.html]
+            candidate = STAND_IN.format(key=page.key, tests="".join(f" {test}" for test in found))
+            if all((test in candidate) == (test in found) for test in self.content_tests):
+                stand_in = candidate
+        self.stand_ins[uri] = stand_in
+        return stand_in or None
+
+    def spliced(self, uri: str, path: str, output: str) -> bool:
+        """Whether MkDocs is writing the page with its stand-in in place, once: the page's bytes go in when it
+        has written it (`splice`, before the next page is built, and at the end of the build)."""
+        stand_in = self.stand_ins.get(uri)
+        page = self.pages.get(uri)
+        if not stand_in or page is None or page.html is None or output.count(stand_in) != 1:
+            return False
+        self.splice()
+        before, after = output.split(stand_in)
+        self.pending = Splice(path, before, page.html, after)
+        return True
+
+    def splice(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.write()
 
     def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
              links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool) -> None:
@@ -201,13 +289,16 @@ class PageCache:
         if self.store is None or page.key in self.on_disk:
             return
         # As written (the formulas' marks out), unless other plugins see it: a page from the store needs them no
-        # more, as its search text comes with it. Its pieces apart: only a book assembled again reads them.
-        content = page.content if self.others_see_content else page.final or page.content
-        stored = replace(page, content=content, final=None, rendered=None, pieces_apart=page.rendered is not None)
+        # more, as its search text comes with it. Its pieces and its HTML apart: only a book assembled again
+        # reads the pieces, and a page taken whole needs its HTML only as bytes.
+        as_written = not self.others_see_content and (page.final is not None or page.as_written)
+        content = page.final if page.final is not None and as_written else page.text()
+        stored = replace(page, content=None, final=None, rendered=None, pieces_apart=page.rendered is not None,
+                         html=None, as_written=as_written)
         self.on_disk.add(page.key)
         if self.writing is None:
             self.writing = ThreadPoolExecutor(1, thread_name_prefix="zadachnik-pages")
-        self.writing.submit(put_page, self.store, page.key, page.rendered, stored)
+        self.writing.submit(put_page, self.store, page.key, page.rendered, content, stored)
 
     def written(self) -> None:
         if self.writing is not None:
@@ -220,13 +311,18 @@ class PageCache:
         current = set(self.keys.values())
         self.on_disk &= current
         if self.store is not None:
-            self.store.keep_only(current | {key + PIECES for key in current})
+            self.store.keep_only(current | {key + part for key in current for part in (PIECES, HTML)})
 
 
-def put_page(store: BlobFolder, key: str, pieces: list[str] | None, page: CachedPage) -> None:
+def put_page(store: BlobFolder, key: str, pieces: list[str] | None, content: str, page: CachedPage) -> None:
+    try:
+        html, page.exact = content.encode("utf-8"), True
+    except UnicodeEncodeError:
+        html, page.exact = content.encode("utf-8", "surrogatepass"), False
     try:
         if pieces is not None:
             store.put(key + PIECES, pieces)
+        store.put_bytes(key + HTML, html)
         store.put(key, page)
     except OSError:
         pass  # the site is built all the same; only later builds convert more
