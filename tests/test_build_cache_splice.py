@@ -1,7 +1,7 @@
 """A kept page's HTML goes into its file as the bytes the build cache holds: its template is given a stand-in, a
-comment, which the bytes replace once MkDocs has written the page (rendering.pagecache.PageCache.stand_in). The
-site written is byte for byte a build without the cache's, whatever the templates, hooks and plugins do with a
-page's HTML: where they could tell the stand-in from the HTML, the page is written from its HTML."""
+comment, which the bytes replace once MkDocs has written the page (rendering.pagecache.PageCache.stand_in), where
+only mkdocs-material's own templates and plugins see pages. The site written is byte for byte a build without the
+cache's; templates of the site's own and other plugins get the HTML (tests/test_build_cache_splice_attacks.py)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,9 @@ def test_a_warm_build_writes_kept_pages_from_their_stored_bytes(tmp_path: Path, 
     assert any("book" in path for path in written)
 
 
-def test_a_template_that_measures_a_pages_html_is_given_the_html(tmp_path: Path, monkeypatch) -> None:
+def test_a_site_with_templates_of_its_own_writes_kept_pages_through_them(tmp_path: Path, monkeypatch) -> None:
+    """Overrides (`custom_dir`) may do anything with a page's HTML (tests/test_build_cache_splice_attacks.py tries
+    many ways): kept pages go through them whole."""
     site = fixture_copy(tmp_path)
     with_override(site, "main.html", '{% extends "base.html" %}\n{% block content %}'
                   '<p class="size">{{ page.content | length }}</p>{{ super() }}{% endblock %}\n')
@@ -72,41 +74,53 @@ def test_a_template_that_measures_a_pages_html_is_given_the_html(tmp_path: Path,
     assert splices.paths == []
 
 
-def test_a_template_that_prints_a_pages_html_twice_prints_it_twice(tmp_path: Path, monkeypatch) -> None:
-    """The stand-in is printed twice: the page's template is rendered again with the HTML."""
+def trusted_overrides(monkeypatch) -> None:
+    """Overrides taken for mkdocs-material's own templates: the stand-in goes through them."""
+    from zadachnik import plugin
+
+    monkeypatch.setattr(plugin, "own_templates", lambda folders, theme_folders: True)
+
+
+def test_a_template_that_prints_the_stand_in_twice_is_rendered_again_with_the_html(tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    """Should mkdocs-material's template print a page's HTML twice, the page is rendered again with it."""
     site = fixture_copy(tmp_path)
     with_override(site, "main.html", '{% extends "base.html" %}\n{% block content %}{{ super() }}'
                   '<div class="again">{{ page.content }}</div>{% endblock %}\n')
+    trusted_overrides(monkeypatch)
     splices = warm_against_uncached(site, tmp_path, monkeypatch)
     assert splices.paths == []
     assert (tmp_path / "warm/en/demo/01-basics/quiz/index.html").read_text().count('class="zq-explanation') == 16
 
 
-def test_a_template_that_looks_for_a_text_in_a_page_finds_what_the_html_holds(tmp_path: Path,
-                                                                               monkeypatch) -> None:
+def test_a_test_of_a_pages_html_answers_for_its_stand_in_as_for_the_html(tmp_path: Path, monkeypatch) -> None:
+    """A template's `"text" in page.content` (mkdocs-material asks for "<h1") gives the same answer: the
+    stand-in holds each tested text its page's HTML holds, and a page whose stand-in would answer otherwise (it
+    holds the text itself) goes through the template whole."""
     site = fixture_copy(tmp_path)
     with_override(site, "main.html", '{% extends "base.html" %}\n{% block content %}'
                   '{% if "zq-question" in page.content %}<p>questions</p>{% endif %}'
                   "{% if 'no page holds this' in page.content %}<p>never</p>{% endif %}"
-                  '{% if "zadachnik-kept-page" not in page.content %}<p>no stand-in</p>{% endif %}'
                   "{{ super() }}{% endblock %}\n")
-    splices = warm_against_uncached(site, tmp_path, monkeypatch)
-    quiz = (tmp_path / "warm/en/demo/01-basics/quiz/index.html").read_text()
-    assert "<p>questions</p>" in quiz and "<p>never</p>" not in quiz and "<p>no stand-in</p>" in quiz
-    # A page whose stand-in would answer a test differently than its HTML is written from its HTML; the others
-    # still go in as bytes.
-    assert splices.paths == []
-
-
-def test_pages_go_in_as_bytes_under_a_template_that_looks_for_what_a_stand_in_lacks(tmp_path: Path,
-                                                                                    monkeypatch) -> None:
-    site = fixture_copy(tmp_path)
-    with_override(site, "main.html", '{% extends "base.html" %}\n{% block content %}'
-                  '{% if "zq-question" in page.content %}<p>questions</p>{% endif %}{{ super() }}{% endblock %}\n')
+    trusted_overrides(monkeypatch)
     splices = warm_against_uncached(site, tmp_path, monkeypatch)
     assert splices.paths
-    assert "<p>questions</p>" in (tmp_path / "warm/en/demo/01-basics/quiz/index.html").read_text()
+    quiz = (tmp_path / "warm/en/demo/01-basics/quiz/index.html").read_text()
+    assert "<p>questions</p>" in quiz and "<p>never</p>" not in quiz
     assert "<p>questions</p>" not in (tmp_path / "warm/en/index.html").read_text()
+
+
+def test_a_tested_text_the_stand_in_holds_itself_leaves_the_page_whole() -> None:
+    cache = pagecache.PageCache(splicing=True, keys={"page.md": "key"},
+                                content_tests=["<h1", "zadachnik-kept-page"])
+    cache.pages["page.md"] = pagecache.CachedPage("key", None, None, search="", html=b"<h1>A</h1>",
+                                                  as_written=True, exact=True)
+    assert cache.stand_in("page.md") is None
+    cache = pagecache.PageCache(splicing=True, keys={"page.md": "key"}, content_tests=["<h1", "<table"])
+    cache.pages["page.md"] = pagecache.CachedPage("key", None, None, search="", html=b"<h1>A</h1>",
+                                                  as_written=True, exact=True)
+    stand_in = cache.stand_in("page.md")
+    assert stand_in is not None and "<h1" in stand_in and "<table" not in stand_in
 
 
 HOOKS = {
@@ -161,20 +175,24 @@ def test_the_templates_rules_for_a_pages_html() -> None:
         assert content_tests(["{{ page.content }}", use]) is None, use
 
 
-def test_other_handlers_after_zadachnik_are_told_apart() -> None:
+def test_handlers_of_others_once_pages_are_converted_are_told_apart() -> None:
     class Own:
         def ours(self) -> None: ...
 
-    own = Own()
+    class MaterialSearch:
+        def on_page_context(self) -> None: ...
 
-    def foreign() -> None: ...
+    MaterialSearch.__module__ = "material.plugins.search.plugin"
+    own, search = Own(), MaterialSearch()
 
-    late = others_handlers({"page_context": [own.ours, foreign, own.ours, foreign]}, own)
-    assert late.output and not late.html_after
-    between = others_handlers({"page_context": [own.ours, foreign, own.ours]}, own)
-    assert not between.output
-    assert others_handlers({"post_page": [foreign]}, own).output
-    assert not others_handlers({"post_page": [own.ours]}, own).output
+    def hook() -> None: ...
+
+    assert not others_handlers({"page_context": [own.ours, search.on_page_context, own.ours]}, own).late
+    assert others_handlers({"page_context": [own.ours, search.on_page_context, own.ours, hook]}, own).late
+    assert others_handlers({"post_build": [hook]}, own).late and others_handlers({"env": [hook]}, own).late
+    assert others_handlers({"page_markdown": [hook]}, own).late
+    assert not others_handlers({"config": [hook], "files": [hook], "nav": [hook]}, own).late
+    assert not others_handlers({"post_page": [own.ours]}, own).late
 
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import mkdocs
 from jinja2 import Environment
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
@@ -18,7 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_relative_url
+from mkdocs.utils import get_relative_url, get_theme_dir
 
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
@@ -36,6 +38,7 @@ from zadachnik.rendering.buildcache import (
     content_tests,
     includes_files,
     others_handlers,
+    own_templates,
     page_settings,
     site_code,
     template_texts,
@@ -72,7 +75,13 @@ from zadachnik.rendering.render import (
     searchable,
     toc_tokens,
 )
-from zadachnik.rendering.site import ALTERNATE_SITEMAP, Languages, alternate_sitemaps, course_id_problems
+from zadachnik.rendering.site import (
+    ALTERNATE_SITEMAP,
+    Languages,
+    alternate_sitemaps,
+    course_id_problems,
+    left_out_pages,
+)
 from zadachnik.runtime.offline import EMBED_NAME, zip_site
 from zadachnik.runtime.shipping import (
     PROGRESS_MANIFEST,
@@ -142,6 +151,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.later_code: Any = None
         self.minified_kept: Any = None
         self.env: Environment | None = None
+        self.others_late = False
         # The context of each kept page whose template is given its stand-in, until it is written.
         self.page_contexts: dict[str, dict[str, Any]] = {}
 
@@ -174,6 +184,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.warned, self.page_contexts = set(), {}
+        self.use_splicing(config)
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         for uri, plan in self.plans.items():
@@ -199,6 +210,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return files
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        problem = left_out_pages([uri for uri in self.plans if files.get_file_from_path(uri).inclusion.is_excluded()],
+                                 self.shown(self.config_file), self.config.exercises_dir)
+        if problem:
+            raise PluginError(f"Zadachnik: {problem}")
         clashes = course_id_problems(self.courses, self.languages, self.shown)
         if clashes:
             raise PluginError("Zadachnik: the navigation can't tell the languages apart:\n"
@@ -317,7 +332,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if self.page_cache.spliced(uri, page.file.abs_dest_path, output):
             return output
         log.debug(f"Zadachnik: the template of {uri} did not print its HTML once; it is rendered again")
-        page.content = self.page_cache.as_written(uri)
+        # What MkDocs added around it (a draft's banner) stays.
+        page.content = (page.content or "").replace(self.page_cache.stand_in(uri) or "",
+                                                    self.page_cache.as_written(uri))
         assert self.env is not None, "MkDocs gives the environment before it builds pages"
         return self.env.get_template(page.meta.get("template", "main.html")).render(context)
 
@@ -349,6 +366,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.page_cache.splice()
 
     def on_shutdown(self) -> None:
+        # After a build stopped by Ctrl-C too (MkDocs' build error handler does not see it).
+        self.page_cache.splice()
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
         shared_katex().close()
         self.page_cache.flush()
@@ -452,8 +471,18 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         reads_files = includes_files(config.markdown_extensions, config.mdx_configs)
         # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
         self.page_cache.never_kept = (lambda markdown: True) if others.html_before else reads_files
-        tests = content_tests(template_texts(config.theme.dirs))
-        self.page_cache.splicing = tests is not None and not others.html_after and not others.output
+        self.others_late = others.late
+
+    def use_splicing(self, config: MkDocsConfig) -> None:
+        """A kept page's bytes go into its file past the template where only mkdocs-material's code and this
+        plugin's see pages' HTML (the theme's folders as every plugin's settings left them)."""
+        own = config.theme.name == "material" and own_templates(config.theme.dirs, theme_folders("material"))
+        if not own or self.others_late:
+            # Templates of the site's own or other plugins may read a page's HTML before it is built (the next
+            # page's, say): a kept page then gives them what a build without the cache gives, formulas' marks in.
+            self.page_cache.others_see_content = True
+        tests = content_tests(template_texts(config.theme.dirs)) if own else None
+        self.page_cache.splicing = tests is not None and not self.page_cache.others_see_content
         self.page_cache.content_tests = tests or []
 
     def keep_for_next_build(self) -> None:
@@ -555,6 +584,11 @@ def restore_conversion(page: Page, anchors: list[str] | None, links: dict[str, d
     if links is not None and page.links_to_anchors is not None:
         page.links_to_anchors = {target: dict(found) for uri, found in links.items()
                                  if (target := files.get_file_from_path(uri)) is not None}
+
+
+def theme_folders(name: str) -> list[str]:
+    """A theme's own templates: its package's and MkDocs' (which every theme has after its own)."""
+    return [get_theme_dir(name), os.path.join(os.path.dirname(mkdocs.__file__), "templates")]
 
 
 def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:

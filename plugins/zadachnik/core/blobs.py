@@ -46,8 +46,9 @@ class BlobFolder:
         except BaseException:  # noqa: BLE001 - a file that passed its checksum but not the unpickler is missing too
             return None
 
-    def get_bytes(self, key: str) -> bytes | None:
-        """The bytes stored under `key` (`put_bytes`), or None when there are none or they are not whole."""
+    def get_bytes(self, key: str, checksum: int | None = None) -> bytes | None:
+        """The bytes stored under `key` (`put_bytes`), or None when there are none, they are not whole, or their
+        CRC-32 is not `checksum` (bytes another entry names by theirs)."""
         start = len(BLOB_FORMAT) + _HEADER.size
         try:
             with self.path(key).open("rb") as stored:
@@ -56,8 +57,10 @@ class BlobFolder:
             return None
         if len(head) < start or not head.startswith(BLOB_FORMAT):
             return None
-        length, checksum = _HEADER.unpack_from(head, len(BLOB_FORMAT))
-        if len(payload) != length or zlib.crc32(payload) != checksum:
+        length, stored = _HEADER.unpack_from(head, len(BLOB_FORMAT))
+        if checksum is not None and stored != checksum:
+            return None
+        if len(payload) != length or zlib.crc32(payload) != stored:
             return None
         return payload
 

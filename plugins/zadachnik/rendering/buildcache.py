@@ -96,25 +96,44 @@ class OthersHandlers:
     html_before: bool
     # They see a page's HTML between its assembly and this plugin's page context (with its formulas' marks).
     html_after: bool
-    # They see a page's HTML after this plugin's page context, or the page's output.
-    output: bool = False
+    # They run once pages are converted, and so could read a kept page's HTML, its own or another's (see
+    # `PageCache.splicing`): any handler then but mkdocs-material's search and offline plugins'.
+    late: bool = False
+
+
+# Events that come before any page is converted.
+BEFORE_PAGES = ("startup", "config", "pre_build", "files", "nav", "serve")
+# Other plugins known to read no page's HTML but the text Zadachnik gives search: mkdocs-material's own.
+HTML_BLIND_PLUGINS = ("material.plugins.search.plugin", "material.plugins.offline.plugin")
 
 
 def others_handlers(events: Mapping[str, list[Callable[..., Any]]], own: object) -> OthersHandlers:
     def foreign(handlers: list[Callable[..., Any]]) -> list[bool]:
         return [getattr(handler, "__self__", None) is not own for handler in handlers]
 
+    def owner_module(handler: Callable[..., Any]) -> str:
+        owner = getattr(handler, "__self__", None)
+        return type(owner).__module__ if owner is not None else getattr(handler, "__module__", "") or ""
+
     content = foreign(events.get("page_content", []))
     context = foreign(events.get("page_context", []))
     ours = content.index(False) if False in content else len(content)
     before_context = context[:context.index(False)] if False in context else context
-    after_context = context[len(context) - context[::-1].index(False):] if False in context else context
+    late = any(getattr(handler, "__self__", None) is not own and owner_module(handler) not in HTML_BLIND_PLUGINS
+               for event, handlers in events.items() if event not in BEFORE_PAGES for handler in handlers)
     return OthersHandlers(markdown=any(foreign(events.get("page_markdown", []))), html_before=any(content[:ours]),
-                          html_after=any(content[ours + 1:]) or any(before_context),
-                          output=any(after_context) or any(foreign(events.get("post_page", []))))
+                          html_after=any(content[ours + 1:]) or any(before_context), late=late)
 
 
-# A template's use of a page's HTML: mkdocs-material prints it, and asks whether it holds a heading.
+def own_templates(folders: Iterable[str], theme_folders: Iterable[str]) -> bool:
+    """Whether the site's pages go through its theme's own templates alone (`theme_folders`): no folder of
+    overrides (`custom_dir`), and none a plugin added."""
+    known = {os.path.realpath(folder) for folder in theme_folders}
+    return all(os.path.realpath(folder) in known for folder in folders)
+
+
+# A template's use of a page's HTML: mkdocs-material prints it, and asks whether it holds a heading. Read only of
+# mkdocs-material's own templates (`own_templates`), to notice a release that does more with it.
 _CONTENT_USE = re.compile(r"""\bpage\s*(?:\.\s*content\b|\[\s*["']content["']\s*\]|\|\s*attr\b)""")
 _PRINTED = re.compile(r"\{\{-?\s*page\.content\s*-?\}\}")
 _TESTED = re.compile(r"""(["'])((?:(?!\1).)*)\1\s+(?:not\s+)?in\s+page\.content\b""")

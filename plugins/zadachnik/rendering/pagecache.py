@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -54,6 +55,8 @@ class CachedPage:
     html: bytes | None = None
     as_written: bool = False
     exact: bool = False
+    # Their CRC-32: the entry takes no other entry's HTML file.
+    html_checksum: int | None = None
 
     def text(self) -> str:
         if self.content is None:
@@ -105,9 +108,9 @@ class PageCache:
     # Which pages, by their Markdown, are converted on every build: those that take in other files as they are
     # converted (rendering.buildcache.includes_files), whose key cannot tell what those files hold.
     never_kept: Callable[[str], bool] = lambda markdown: False
-    # A page taken whole goes into its file as the bytes the store holds (`stand_in`), unless other plugins see
-    # pages' HTML or output, or a template does more with a page's HTML than print it (`splicing` false). The
-    # texts the templates look for in a page's HTML (`content_tests`) are in its stand-in when they are in it.
+    # A page taken whole goes into its file as the bytes the store holds (`stand_in`) where only mkdocs-material's
+    # own templates and plugins see pages (`splicing`, plugin.py). The texts its templates look for in a page's
+    # HTML (`content_tests`) are in the page's stand-in when they are in its HTML.
     splicing: bool = False
     content_tests: list[str] = field(default_factory=list)
     stand_ins: dict[str, str] = field(default_factory=dict)
@@ -202,7 +205,7 @@ class PageCache:
         if key is None or self.store is None or uri in self.not_stored:
             return None
         found = self.store.get(key)
-        html = self.store.get_bytes(key + HTML) if isinstance(found, CachedPage) else None
+        html = self.store.get_bytes(key + HTML, found.html_checksum) if isinstance(found, CachedPage) else None
         if not isinstance(found, CachedPage) or found.key != key or found.search is None or html is None:
             self.not_stored.add(uri)
             return None
@@ -319,6 +322,7 @@ def put_page(store: BlobFolder, key: str, pieces: list[str] | None, content: str
         html, page.exact = content.encode("utf-8"), True
     except UnicodeEncodeError:
         html, page.exact = content.encode("utf-8", "surrogatepass"), False
+    page.html_checksum = zlib.crc32(html)
     try:
         if pieces is not None:
             store.put(key + PIECES, pieces)

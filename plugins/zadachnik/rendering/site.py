@@ -83,3 +83,14 @@ def alternate_sitemaps(page_urls: Iterable[str], taken: set[str]) -> list[str]:
     # the top.
     folders = {posixpath.normpath(url if url.endswith("/") else posixpath.dirname(url) or ".") for url in page_urls}
     return [uri for uri in (f"{folder}/sitemap.xml" for folder in sorted(folders - {"."})) if uri not in taken]
+
+
+def left_out_pages(uris: list[str], config_file: str, exercises_dir: str) -> str | None:
+    """MkDocs' `draft_docs`/`exclude_docs` naming generated pages would leave a problem book without its text:
+    what to write instead."""
+    if not uris:
+        return None
+    named = ", ".join(uris[:4]) + (", …" if len(uris) > 4 else "")
+    return (f"{config_file}: `draft_docs` or `exclude_docs` names pages Zadachnik makes from the course sources "
+            f"({named}): leave them out of it; to keep a module off the site, move its folder out of "
+            f"`{exercises_dir}`.")
