@@ -210,8 +210,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return files
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
-        problem = left_out_pages([uri for uri in self.plans if files.get_file_from_path(uri).inclusion.is_excluded()],
-                                 self.shown(self.config_file), self.config.exercises_dir)
+        excluded = [uri for uri in self.plans
+                    if (file := files.get_file_from_path(uri)) is not None and file.inclusion.is_excluded()]
+        problem = left_out_pages(excluded, self.shown(self.config_file), self.config.exercises_dir)
         if problem:
             raise PluginError(f"Zadachnik: {problem}")
         clashes = course_id_problems(self.courses, self.languages, self.shown)

@@ -75,10 +75,13 @@ class Splice:
     after: str
 
     def write(self) -> None:
-        with open(self.path, "wb") as output:
-            output.write(self.before.encode("utf-8", "xmlcharrefreplace"))
+        # The file MkDocs wrote already starts with `before`: the rest is written over its stand-in, never
+        # truncating it (ext4 writes a file truncated to nothing back to disk at once, a millisecond a page).
+        with open(self.path, "r+b") as output:
+            output.seek(len(self.before.encode("utf-8", "xmlcharrefreplace")))
             output.write(self.html)
             output.write(self.after.encode("utf-8", "xmlcharrefreplace"))
+            output.truncate()
 
 
 PIECES = "-pieces"
