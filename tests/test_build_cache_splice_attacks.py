@@ -161,23 +161,6 @@ def test_an_interrupted_build_leaves_no_stand_in(tmp_path: Path, monkeypatch) ->
     no_stand_in_left(tmp_path / "interrupted")
 
 
-SERVE_URL = "http://127.0.0.1:8000/"
-
-
-def serve_build(config_file: Path, site_dir: Path, cache: bool) -> None:
-    """One `mkdocs serve` session's build (drafts built, with their banner), in a process of its own."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    config = load_config(config_file=str(config_file), site_dir=str(site_dir), strict=True)
-    config.plugins["zadachnik"].config["cache"] = cache
-    config.plugins.on_startup(command="serve", dirty=False)
-    try:
-        build(config, serve_url=SERVE_URL)
-    finally:
-        config.plugins.on_shutdown()
-
-
 def test_a_page_rendered_again_uses_the_environment_mkdocs_renders_with(tmp_path: Path, monkeypatch) -> None:
     """A plugin's or hook's on_env may return another environment (MkDocs renders pages with what the last one
     returns). A kept page rendered again (its template prints the HTML twice) must be rendered with that
