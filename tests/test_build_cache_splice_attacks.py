@@ -187,3 +187,79 @@ def test_a_generated_page_in_draft_docs_is_refused_with_what_to_write(tmp_path: 
     message = build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
     assert "mkdocs.yml: `draft_docs` or `exclude_docs` names pages Zadachnik makes" in message
     assert "en/demo/01-basics/quiz.md" in message and "out of `exercises`" in message
+
+
+# -- a second review: handlers added late, and writes that fail -----------------------------------------------
+
+LATE_PLUGIN = ("from mkdocs.plugins import BasePlugin\n\n"
+               "class Sizes(BasePlugin):\n"
+               "    def on_post_page(self, output, page, config):\n"
+               "        return output.replace('</body>', f'<!-- {len(output)} --></body>')\n\n")
+
+REGISTERING = {
+    # A hook's on_config runs after Zadachnik's (hooks come after plugins, same priority): it adds a plugin.
+    "config": "def on_config(config):\n"
+              "    config.plugins['sizes'] = Sizes()\n"
+              "    return config\n",
+    # Or its on_nav (an event Zadachnik lets pass) does, after Zadachnik chose to splice in on_files.
+    "nav": "def on_nav(nav, config, files):\n"
+           "    config.plugins['sizes'] = Sizes()\n"
+           "    return nav\n",
+}
+
+
+@pytest.mark.parametrize("event", sorted(REGISTERING))
+def test_a_handler_registered_after_zadachnik_read_the_events_sees_whole_pages(tmp_path: Path, monkeypatch,
+                                                                               event: str) -> None:
+    """Handlers can join `config.plugins.events` after Zadachnik's on_config read them (`page_rules`:
+    `others_handlers(...).late`): by a hook's or a plugin's on_config that runs after Zadachnik's, or by an
+    on_files/on_nav handler (events Zadachnik lets pass). A post_page handler added so must see each kept page
+    whole: the site is a build without the cache's, and no kept page is spliced."""
+    site = fixture_copy(tmp_path)
+    (site / "hooks.py").write_text(LATE_PLUGIN + REGISTERING[event])
+    add_to_config(site, "plugins:\n", "hooks:\n  - hooks.py\nplugins:\n")
+    splices = warm_against_uncached(site, tmp_path, monkeypatch)
+    assert splices.paths == []
+
+
+def failing_write(monkeypatch, error: BaseException) -> None:
+    """MkDocs cannot write one kept page's file (its own `utils.write_file`, after every on_post_page)."""
+    import mkdocs.utils
+
+    write = mkdocs.utils.write_file
+
+    def failing(content: bytes, output_path: str) -> None:
+        if output_path.endswith("02-more/quiz/index.html"):
+            raise error
+        write(content, output_path)
+
+    monkeypatch.setattr(mkdocs.utils, "write_file", failing)
+
+
+def test_a_kept_page_mkdocs_cannot_write_fails_the_build_with_mkdocs_error(tmp_path: Path, monkeypatch) -> None:
+    """A full disk (or a folder it may not write): MkDocs' write of a kept page fails after Zadachnik's
+    on_post_page recorded its splice. The build must fail with that error, as without the cache, not with a
+    FileNotFoundError of the splice (on_build_error writing over a file that was never made)."""
+    site = two_module_site(tmp_path)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    no_space = OSError(28, "No space left on device")
+    failing_write(monkeypatch, no_space)
+    with pytest.raises(OSError) as raised:
+        build_site(site / "mkdocs.yml", tmp_path / "failed", cache=True)
+    assert raised.value is no_space, repr(raised.value)
+
+
+def test_ctrl_c_as_mkdocs_writes_a_kept_page_stops_the_build_as_an_interrupt(tmp_path: Path, monkeypatch) -> None:
+    """Ctrl-C while MkDocs writes a kept page's file (after on_post_page): the build stops with the
+    KeyboardInterrupt, and on_shutdown does all it must (KaTeX closed, the log handler taken off), not raise
+    FileNotFoundError at the splice of a file that was never written."""
+    import logging
+
+    site = two_module_site(tmp_path)
+    build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
+    failing_write(monkeypatch, KeyboardInterrupt())
+    handlers = list(logging.getLogger("mkdocs").handlers)
+    with pytest.raises(BaseException) as raised:
+        build_site(site / "mkdocs.yml", tmp_path / "interrupted", cache=True)
+    assert isinstance(raised.value, KeyboardInterrupt), repr(raised.value)
+    assert logging.getLogger("mkdocs").handlers == handlers, "on_shutdown stopped before taking its handler off"

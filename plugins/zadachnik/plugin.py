@@ -229,6 +229,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     @event_priority(10000)
     def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        # Before the first page is converted (and any stand-in given): a handler a plugin or hook added to the
+        # site's after this plugin's on_config (in its own on_config, on_files or on_nav) counts too.
+        cache = self.page_cache
+        if cache.splicing and not cache.handed_out and others_handlers(config.plugins.events, self).late:
+            cache.splicing = False
         # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.
         self.math_log.start_page()
         self.warnings_before_page = self.warnings.count
@@ -364,11 +369,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_build_error(self, error: Exception) -> None:
         # A page already written keeps its HTML, as in a build without the cache.
-        self.page_cache.splice()
+        self.page_cache.splice_after_failure()
 
     def on_shutdown(self) -> None:
         # After a build stopped by Ctrl-C too (MkDocs' build error handler does not see it).
-        self.page_cache.splice()
+        self.page_cache.splice_after_failure()
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
         shared_katex().close()
         self.page_cache.flush()

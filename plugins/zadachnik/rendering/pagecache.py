@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -74,14 +75,27 @@ class Splice:
     html: bytes
     after: str
 
+    stand_in: str = ""
+
     def write(self) -> None:
-        # The file MkDocs wrote already starts with `before`: the rest is written over its stand-in, never
-        # truncating it (ext4 writes a file truncated to nothing back to disk at once, a millisecond a page).
-        with open(self.path, "r+b") as output:
-            output.seek(len(self.before.encode("utf-8", "xmlcharrefreplace")))
-            output.write(self.html)
-            output.write(self.after.encode("utf-8", "xmlcharrefreplace"))
-            output.truncate()
+        """Write the HTML over the stand-in in the file MkDocs wrote, which already starts with `before` (never
+        truncating the file: ext4 writes a file truncated to nothing back to disk at once, a millisecond a page).
+        A file MkDocs did not write whole (its write failed or was stopped) is left as it is."""
+        before, after = (text.encode("utf-8", "xmlcharrefreplace") for text in (self.before, self.after))
+        stand_in = self.stand_in.encode("ascii")
+        try:
+            with open(self.path, "r+b") as output:
+                if os.fstat(output.fileno()).st_size != len(before) + len(stand_in) + len(after):
+                    return
+                output.seek(len(before))
+                if output.read(len(stand_in)) != stand_in:
+                    return
+                output.seek(len(before))
+                output.write(self.html)
+                output.write(after)
+                output.truncate()
+        except FileNotFoundError:
+            return
 
 
 PIECES = "-pieces"
@@ -117,6 +131,8 @@ class PageCache:
     splicing: bool = False
     content_tests: list[str] = field(default_factory=list)
     stand_ins: dict[str, str] = field(default_factory=dict)
+    # Some page was given its stand-in this build: splicing can no longer be turned off.
+    handed_out: bool = False
     pending: Splice | None = None
     # The keys this process knows are in the store, and the generated pages this build looked for there and did
     # not find.
@@ -146,7 +162,7 @@ class PageCache:
                     self.part_keys[uri, module.number] = digest(site, markdown[uri], *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
         self.not_stored = set()
-        self.stand_ins = {}
+        self.stand_ins, self.handed_out = {}, False
         self.plans = plans
         self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
 
@@ -247,6 +263,7 @@ class PageCache:
             if all((test in candidate) == (test in found) for test in self.content_tests):
                 stand_in = candidate
         self.stand_ins[uri] = stand_in
+        self.handed_out = self.handed_out or bool(stand_in)
         return stand_in or None
 
     def spliced(self, uri: str, path: str, output: str) -> bool:
@@ -258,13 +275,20 @@ class PageCache:
             return False
         self.splice()
         before, after = output.split(stand_in)
-        self.pending = Splice(path, before, page.html, after)
+        self.pending = Splice(path, before, page.html, after, stand_in)
         return True
 
     def splice(self) -> None:
         pending, self.pending = self.pending, None
         if pending is not None:
             pending.write()
+
+    def splice_after_failure(self) -> None:
+        """A build that failed or was stopped: the page MkDocs wrote last gets its HTML if the disk lets it."""
+        try:
+            self.splice()
+        except OSError:
+            pass  # the build has failed already, with its own error
 
     def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
              links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool) -> None:
