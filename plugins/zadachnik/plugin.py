@@ -152,6 +152,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.minified_kept: Any = None
         self.env: Environment | None = None
         self.others_late = False
+        self.handlers_read_again = False
         # The context of each kept page whose template is given its stand-in, until it is written.
         self.page_contexts: dict[str, dict[str, Any]] = {}
 
@@ -183,7 +184,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        self.warned, self.page_contexts = set(), {}
+        self.warned, self.page_contexts, self.handlers_read_again = set(), {}, False
         self.use_splicing(config)
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
@@ -231,9 +232,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         # Before the first page is converted (and any stand-in given): a handler a plugin or hook added to the
         # site's after this plugin's on_config (in its own on_config, on_files or on_nav) counts too.
-        cache = self.page_cache
-        if cache.splicing and not cache.handed_out and others_handlers(config.plugins.events, self).late:
-            cache.splicing = False
+        if not self.handlers_read_again:
+            self.handlers_read_again = True
+            self.page_cache.splicing = self.page_cache.splicing and not others_handlers(config.plugins.events,
+                                                                                        self).late
         # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.
         self.math_log.start_page()
         self.warnings_before_page = self.warnings.count

@@ -75,7 +75,7 @@ class Splice:
     html: bytes
     after: str
 
-    stand_in: str = ""
+    stand_in: str
 
     def write(self) -> None:
         """Write the HTML over the stand-in in the file MkDocs wrote, which already starts with `before` (never
@@ -131,8 +131,6 @@ class PageCache:
     splicing: bool = False
     content_tests: list[str] = field(default_factory=list)
     stand_ins: dict[str, str] = field(default_factory=dict)
-    # Some page was given its stand-in this build: splicing can no longer be turned off.
-    handed_out: bool = False
     pending: Splice | None = None
     # The keys this process knows are in the store, and the generated pages this build looked for there and did
     # not find.
@@ -162,7 +160,7 @@ class PageCache:
                     self.part_keys[uri, module.number] = digest(site, markdown[uri], *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
         self.not_stored = set()
-        self.stand_ins, self.handed_out = {}, False
+        self.stand_ins = {}
         self.plans = plans
         self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
 
@@ -263,7 +261,6 @@ class PageCache:
             if all((test in candidate) == (test in found) for test in self.content_tests):
                 stand_in = candidate
         self.stand_ins[uri] = stand_in
-        self.handed_out = self.handed_out or bool(stand_in)
         return stand_in or None
 
     def spliced(self, uri: str, path: str, output: str) -> bool:
