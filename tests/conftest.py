@@ -14,7 +14,7 @@ FIXTURE_SITE = ROOT / "tests" / "fixtures" / "site"
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 
-def build_site(config_file: Path, site_dir: Path, cache: bool = False, **overrides) -> Path:
+def build_site(config_file: Path, site_dir: Path, cache: bool = False, dirty: bool = False, **overrides) -> Path:
     """Build an MkDocs site as `mkdocs build --strict` would, into `site_dir`. Without `cache`, the plugin keeps
     no modules or pages between builds: tests that change the plugin's code in the process (monkeypatching) must
     not be handed pages an earlier build made with other code (tests/test_build_cache.py tests the cache)."""
@@ -25,9 +25,9 @@ def build_site(config_file: Path, site_dir: Path, cache: bool = False, **overrid
     config = load_config(config_file=str(config_file), site_dir=str(site_dir), **overrides)
     if "zadachnik" in config.plugins:
         config.plugins["zadachnik"].config["cache"] = cache
-    config.plugins.on_startup(command="build", dirty=False)
+    config.plugins.on_startup(command="build", dirty=dirty)
     try:
-        build(config)
+        build(config, dirty=dirty)
     finally:
         config.plugins.on_shutdown()
     return site_dir

@@ -291,6 +291,38 @@ def test_every_alternate_page_has_the_sitemap_material_asks_for(site_name: str, 
             assert ElementTree.fromstring(sitemap.read_bytes()).tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
 
 
+def test_the_alternate_sitemaps_are_one_file_linked_into_every_folder(sample_site: Path) -> None:
+    """Each new file costs an inode, which on a file system that keeps the last build's deleted ones apart (ext4
+    without a journal, as here) is a scan past all of them: the identical sitemaps are links to one file."""
+    sitemaps = [path for path in sample_site.rglob("sitemap.xml") if path.parent != sample_site]
+    assert len(sitemaps) >= 6
+    inodes = {path.stat().st_ino for path in sitemaps}
+    assert len(inodes) == 1, sorted(str(path) for path in sitemaps)
+    assert sitemaps[0].stat().st_nlink == len(sitemaps)
+    assert (sample_site / "sitemap.xml").stat().st_ino not in inodes, "MkDocs' own sitemap is left alone"
+
+
+def test_the_sitemaps_are_copies_where_the_file_system_has_no_links(tmp_path: Path, monkeypatch) -> None:
+    """A file system without hard links (or a refusal) gets a copy in each folder, and a rebuild with --dirty
+    replaces what the last build left."""
+    import os
+
+    def refuse(*args, **kwargs) -> None:
+        raise PermissionError("no links here")
+
+    site = tmp_path / "site"
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    build_site(source / "mkdocs.yml", site)
+    linked = [path for path in site.rglob("sitemap.xml") if path.parent != site]
+    monkeypatch.setattr(os, "link", refuse)
+    build_site(source / "mkdocs.yml", site, dirty=True, strict=False)  # MkDocs warns of any dirty build
+    copies = [path for path in site.rglob("sitemap.xml") if path.parent != site]
+    assert sorted(copies) == sorted(linked)
+    assert len({path.stat().st_ino for path in copies}) == len(copies)
+    assert all(path.stat().st_nlink == 1 for path in copies)
+    assert len({path.read_bytes() for path in copies}) == 1
+
+
 @pytest.fixture(scope="module")
 def offline_fixture_site(tmp_path_factory) -> Path:
     """The fixture site as its copy for disk: pages as .html files, so sitemaps sit beside several pages."""

@@ -81,6 +81,7 @@ from zadachnik.rendering.site import (
     alternate_sitemaps,
     course_id_problems,
     left_out_pages,
+    write_shared,
 )
 from zadachnik.runtime.offline import EMBED_NAME, zip_site
 from zadachnik.runtime.shipping import (
@@ -110,6 +111,15 @@ MINIFIED = "minified-"
 # The local modules a build loaded after its start (what an extension imports as it converts), by the code
 # fingerprint they go with: one of them edited makes every page afresh.
 LATER_CODE = "later-code-"
+
+
+class SharedFile(File):
+    """A generated file whose bytes other folders hold too: written once per build, then linked."""
+
+    written: list[Path]
+
+    def copy_file(self, dirty: bool = False) -> None:
+        write_shared(Path(self.abs_dest_path), self.content_bytes, self.written)
 
 
 class WarningCount(logging.Handler):
@@ -224,8 +234,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                      for lang in self.languages.codes}
         # Here every page is known, whichever plugin added it.
         taken = {file.dest_uri for file in files}
+        written: list[Path] = []
         for uri in alternate_sitemaps((file.url for file in files.documentation_pages()), taken):
-            files.append(File.generated(config, uri, content=ALTERNATE_SITEMAP))
+            sitemap = SharedFile.generated(config, uri, content=ALTERNATE_SITEMAP.encode())
+            sitemap.written = written
+            files.append(sitemap)
         return self.navs[self.languages.default]
 
     @event_priority(10000)

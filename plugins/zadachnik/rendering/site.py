@@ -7,6 +7,7 @@ The first language is served at the site root, every other one under its code: `
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -83,6 +84,25 @@ def alternate_sitemaps(page_urls: Iterable[str], taken: set[str]) -> list[str]:
     # the top.
     folders = {posixpath.normpath(url if url.endswith("/") else posixpath.dirname(url) or ".") for url in page_urls}
     return [uri for uri in (f"{folder}/sitemap.xml" for folder in sorted(folders - {"."})) if uri not in taken]
+
+
+def write_shared(target: Path, content: bytes, written: list[Path]) -> None:
+    """Write `content` (the same bytes in many folders) to `target`: as a hard link to the first file of them this
+    build wrote, where the file system allows one, else as a copy. A link makes no inode. Where the file system
+    keeps the inodes it deleted recently apart (ext4 without a journal, as on this project's machines), every new
+    one costs a scan past those the site's cleaning just freed: at 1,000 questions, most of a warm build's system
+    time. A file left by the last build (`--dirty`) is replaced, never written through."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    if written:
+        try:
+            os.link(written[0], target)
+            return
+        except OSError:
+            pass
+    target.write_bytes(content)
+    if not written:
+        written.append(target)
 
 
 def left_out_pages(uris: list[str], config_file: str, exercises_dir: str) -> str | None:
