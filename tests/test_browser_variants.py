@@ -342,3 +342,25 @@ def test_a_reset_keeps_the_variant_and_variant_1_comes_back_whole(page, server) 
         expect_variant(page, "en", number)
     page.click("#q-P1 details[data-zq-reveal] > summary")
     expect(page.locator("#q-P1 .zq-answer")).to_contain_text(typed(answer_of(1), "en"))
+
+
+def test_a_reset_erases_every_variants_answers_not_only_the_current_ones(page, server) -> None:
+    """Was a bug: a reset removed the entry of the variant on show, so answers and reveals of the variants the
+    learner had before stayed in storage and in an export of their progress."""
+    page.add_init_script("Math.random = () => 0;")
+    page.on("dialog", lambda dialog: dialog.accept())
+    open_quiz(page, server, "en")
+    start = current(page, "en")
+    check_p1(page, "5")
+    page.locator("#q-P1 [data-zq-new-variant]").click()
+    expect_variant(page, "en", start % COUNT + 1)
+    check_p1(page, "6")
+    variant_keys = f"Object.keys(localStorage).filter(key => key.startsWith('{KEY}P1@')).sort()"
+    assert page.evaluate(variant_keys) == sorted(f"{KEY}P1@{number}" for number in (start, start % COUNT + 1))
+    page.click("[data-zq-reset]")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.evaluate(variant_keys) == []
+    # The question still shows the variant it was on, afresh.
+    expect_variant(page, "en", start % COUNT + 1)
+    expect(page.locator("#q-P1 [data-zq-verdict]")).to_have_text("")
+    expect(page.locator("#zq-P1-gb")).to_have_value("")

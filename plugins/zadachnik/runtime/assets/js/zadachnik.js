@@ -441,7 +441,7 @@ class Page {
     const result = this.root.querySelector("[data-zq-tools-result]");
     tools.querySelector("[data-zq-reset]").addEventListener("click", () => {
       if (!window.confirm(this.say("reset_confirm"))) return;
-      store.removeAll([...this.elements.keys()]);
+      store.removeAll(this.entryKeys());
       this.reload();
     });
     tools.querySelector("[data-zq-export]").addEventListener("click", () => {
@@ -469,6 +469,14 @@ class Page {
       result.textContent = this.say(counts.unsaved ? "imported_unsaved" : "imported", counts);
       this.reload();
     });
+  }
+
+  // Every entry of this page: its questions' and exercises', and every variant's a question was ever on (`P02@3`),
+  // not only the one on show. The question's own entry, which says its variant, stays.
+  entryKeys() {
+    const variantsOf = [...this.variants.keys()].map((id) => `${entryKey(this.course, this.module, id)}@`);
+    const earlier = store.keys().filter((key) => variantsOf.some((prefix) => key.startsWith(prefix)));
+    return [...new Set([...this.elements.keys(), ...earlier])];
   }
 
   // Why a file was not imported, naming the entry and the field at fault.
