@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+import yaml
 from conftest import ROOT, build_site, serve
 from test_accessibility import axe_findings
 
@@ -233,6 +234,51 @@ def test_the_shuffled_order_is_the_seeds_the_same_over_reload_and_in_both_langua
     assert shown_choices(page, "S1") == list(zip(expected, labels, strict=True))
     # An unshuffled question keeps the author's order.
     assert page.eval_on_selector_all("#q-N1 .zq-option input", "(inputs) => inputs.map((i) => i.value)") == ["1", "2"]
+
+
+def hold_shuffle_script(page) -> list:
+    """Holds back the page's request for shuffle.js until the test lets it go (or aborts it)."""
+    held: list = []
+    page.route(re.compile(r".*/shuffle\.js$"), lambda route: held.append(route))
+    return held
+
+
+def wait_for_the_request(page, held: list) -> None:
+    for _ in range(100):
+        if held:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page never asked for shuffle.js")
+
+
+def test_a_shuffled_question_shows_no_options_until_they_are_in_the_learners_order(page, server) -> None:
+    """Was a flash: the author's order showed while shuffle.js loaded, then the options jumped into the
+    learner's. They keep their place on the page, hidden, until they are in order."""
+    held = hold_shuffle_script(page)
+    page.goto(server + QUIZ)
+    wait_for_the_request(page, held)
+    options = page.locator("#q-S1 .zq-options")
+    assert page.locator(".zq-page").get_attribute("data-zq-ready") == "starting"
+    assert not options.is_visible()
+    assert page.locator("#q-N1 .zq-options").is_visible(), "an unshuffled question shows at once"
+    held[0].continue_()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert options.is_visible()
+    assert page.locator("#q-S1").get_attribute("data-zq-shuffled")
+
+
+def test_a_shuffled_question_whose_script_fails_to_load_shows_its_options_all_the_same(page, server) -> None:
+    held = hold_shuffle_script(page)
+    page.goto(server + QUIZ)
+    wait_for_the_request(page, held)
+    held[0].abort()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#q-S1 .zq-options").is_visible()
+    assert page.locator("#q-S1 .zq-option").count() == 5
+    # The learner is told, and the hints, loaded after it, still work.
+    words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/ru.yml").read_text(encoding="utf-8"))
+    assert page.locator("[data-zq-storage]").inner_text() == words["runtime"]["page_part_failed"]
+    page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
 
 
 def test_a_new_learner_gets_a_seed_and_a_bad_one_is_replaced(page, server) -> None:

@@ -194,3 +194,16 @@ def test_the_site_ships_minified_copies_and_minify_false_ships_the_sources(fixtu
         assert (readable / "js" / name).read_bytes().endswith((JS / name).read_bytes()), name
     for name in STYLESHEETS:
         assert (readable / name).read_bytes() == (ASSETS / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("line", [
+    'const load = () => import("./b.js");',
+    'const part = await import(`./${name}.js`);',
+])
+def test_the_bundler_refuses_a_dynamic_import_it_would_leave_as_it_is(tmp_path: Path, line: str) -> None:
+    """Was a bug: only `await import("…")` is bundled; any other import() stayed in the classic script, where the
+    offline copy fails at the first page that needs it."""
+    (tmp_path / "a.js").write_text(line + "\n", encoding="utf-8")
+    (tmp_path / "b.js").write_text("export const b = 1;\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="a.js: an import or export form the bundler does not know"):
+        bundle(tmp_path, "a.js")

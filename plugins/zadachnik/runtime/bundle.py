@@ -64,7 +64,7 @@ def wrap(path: str, text: str) -> str:
     names = [name for _, name in _EXPORT.findall(body)]
     body = _EXPORT.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
     body = body.replace("import.meta.url", f"new URL({json.dumps(path)}, __zqBase).href")
-    if re.search(r"^\s*(import|export)\b", body, re.MULTILINE):
+    if re.search(r"^\s*(import|export)\b", body, re.MULTILINE) or re.search(r"\bimport\(", body):
         raise ValueError(f"{path}: an import or export form the bundler does not know")
     exports = ", ".join(names)
     return f"const {module_var(path)} = (() => {{\n{body}\nreturn {{ {exports} }};\n}})();"

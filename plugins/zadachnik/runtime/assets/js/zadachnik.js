@@ -163,11 +163,25 @@ class Page {
   }
 
   // What only some pages have, loaded only there: shuffled options, hints.
+  // One that fails to load (a dropped connection) is said on the page, and the others still load.
   async extras() {
     // First: a question with variants is set up once its variant is known, and hints key by it.
-    if (this.root.querySelector("[data-zq-variants]")) (await import("./variants.js")).setup(this, store);
-    if (this.root.querySelector("[data-zq-shuffle]")) (await import("./shuffle.js")).setup(this, store);
-    if (this.root.querySelector("[data-zq-hints]")) (await import("./hints.js")).setup(this, store);
+    const parts = [
+      ["[data-zq-variants]", async () => await import("./variants.js")],
+      ["[data-zq-shuffle]", async () => await import("./shuffle.js")],
+      ["[data-zq-hints]", async () => await import("./hints.js")],
+    ];
+    for (const [selector, load] of parts) {
+      if (!this.root.querySelector(selector)) continue;
+      let part;
+      try {
+        part = await load();
+      } catch {
+        this.showNote("page_part_failed");
+        continue;
+      }
+      part.setup(this, store);
+    }
   }
 
   // Started as soon as the page opens, so Python is ready by the time the learner checks.
@@ -192,11 +206,15 @@ class Page {
     if (store.problems.has("unavailable")) this.showProblem("unavailable");
   }
 
-  // Each storage problem is said once on the page, all of them in one note.
   showProblem(problem) {
-    if (!this.storageNote || this.storageProblems.has(problem)) return;
-    this.storageProblems.add(problem);
-    this.storageNote.textContent = [...this.storageProblems].map((name) => this.say(`storage_${name}`)).join(" ");
+    this.showNote(`storage_${problem}`);
+  }
+
+  // Each problem is said once on the page, all of them in one note.
+  showNote(word) {
+    if (!this.storageNote || this.storageProblems.has(word)) return;
+    this.storageProblems.add(word);
+    this.storageNote.textContent = [...this.storageProblems].map((name) => this.say(name)).join(" ");
     this.storageNote.hidden = false;
   }
 
