@@ -3,6 +3,7 @@ that makes pages without being loaded at the start, other plugins, the serve com
 
 from __future__ import annotations
 
+import os
 import py_compile
 import shutil
 import subprocess
@@ -195,22 +196,59 @@ def test_a_custom_icon_a_question_shows_is_drawn_anew(tmp_path: Path) -> None:
 # -- mkdocs serve ------------------------------------------------------------------------------------------------
 
 
+def listening_port(pid: int) -> int:
+    """The TCP port a process listens on (Linux: its sockets' inodes in /proc/net/tcp)."""
+    sockets = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[len("socket:["):-1])
+    for line in Path("/proc/net/tcp").read_text(encoding="ascii").splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and fields[9] in sockets:  # 0A: LISTEN
+            return int(fields[1].rsplit(":", 1)[1], 16)
+    raise AssertionError(f"process {pid} listens on no TCP port")
+
+
 def test_the_pages_a_real_mkdocs_serve_keeps_are_taken_by_the_next_build(tmp_path: Path) -> None:
     """`mkdocs serve` sets site_url to its own address, which makes no page differ: what it writes to the cache at
     shutdown is what the next `mkdocs build` takes."""
     import signal
+    import urllib.error
+    import urllib.request
 
     site = fixture_copy(tmp_path)
     # Port 0: the system picks a free one, so no other test's server can take it first.
     serving = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "-a", "127.0.0.1:0"],
                                cwd=site, env=ENV, stderr=subprocess.PIPE, text=True)
     try:
-        for line in serving.stderr:
-            if "Serving on" in line:
+        assert any("Serving on" in line for line in serving.stderr), "mkdocs serve ended without serving"
+        # It names the address asked for (port 0), not the one it got.
+        url = f"http://127.0.0.1:{listening_port(serving.pid)}/"
+        # Was flaky: MkDocs says "Serving on" before it starts its server's thread, and a Ctrl-C before that
+        # thread is alive leaves it serving for ever (its shutdown skips a thread not yet started), so the
+        # process never ended. A learner's Ctrl-C comes later; this one waits until the server answers.
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(url, timeout=5).close()
                 break
+            except urllib.error.HTTPError:
+                break  # an answer all the same
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError(f"mkdocs serve never answered at {url}")
     finally:
         serving.send_signal(signal.SIGINT)
-        serving.wait(timeout=60)
+        try:
+            _, rest = serving.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            serving.kill()
+            _, rest = serving.communicate()
+            raise AssertionError(f"mkdocs serve did not stop on Ctrl-C; it said:\n{rest}") from None
     served = {path.name for path in blobs(site, "pages")}
     assert served, "serve wrote no pages at shutdown"
     assert mkdocs_run(site, tmp_path / "built").returncode == 0
