@@ -193,9 +193,78 @@ def test_the_fingerprint_follows_hooks_and_installed_packages(tmp_path: Path, mo
     hook.write_text(hook.read_text() + "# edited\n")
     after_hook = code_fingerprint(["someext"], [hook])
     assert after_hook != before
-    # An install writes the package's files anew.
+    # A fresh install of the same files (a CI job's new environment) writes them anew, with the same bytes.
     os.utime(installed / "__init__.py", ns=(1, 1))
+    assert code_fingerprint(["someext"], [hook]) == after_hook
+    # An upgrade changes them.
+    (installed / "__init__.py").write_text("VALUE = 2\n")
     assert code_fingerprint(["someext"], [hook]) != after_hook
+
+
+def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -> None:
+    """A package installed or removed beside the build's (numpy for a values file) starts afresh; the folder
+    merely written to again (a reinstall, Python's bytecode of a single-file module) does not."""
+    from zadachnik.core.fingerprint import code_fingerprint, module_code
+
+    packages = tmp_path / "site-packages"
+    (packages / "someext").mkdir(parents=True)
+    (packages / "someext" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(packages))
+    before, modules_before = code_fingerprint([]), module_code()
+    (packages / "__pycache__").mkdir()
+    os.utime(packages, ns=(1, 1))
+    assert code_fingerprint([]) == before and module_code() == modules_before
+    (packages / "numpy-2.1.0.dist-info").mkdir()
+    assert code_fingerprint([]) != before and module_code() != modules_before
+
+
+def test_installed_files_are_read_only_when_their_stamps_change(tmp_path: Path, monkeypatch) -> None:
+    """What a package's files hold is remembered in the cache folder by their stamps: a build reads them after an
+    install only, and a damaged memo means reading them again, nothing worse."""
+    from zadachnik.core import fingerprint
+
+    installed = tmp_path / "site-packages" / "thirdext"
+    installed.mkdir(parents=True)
+    (installed / "__init__.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(installed.parent))
+    import thirdext  # noqa: F401 - the build has its extensions imported
+
+    read: list[Path] = []
+    file_bytes = fingerprint.file_bytes
+    monkeypatch.setattr(fingerprint, "file_bytes", lambda path: read.append(path) or file_bytes(path))
+    store = fingerprint.installed_store(tmp_path / "cache")
+
+    def fingerprinted() -> str:
+        memo = fingerprint.InstalledDigests(store)
+        found = fingerprint.code_fingerprint(["thirdext"], installed=memo)
+        memo.save()
+        return found
+
+    first = fingerprinted()
+    assert installed / "__init__.py" in read
+    read.clear()
+    assert fingerprinted() == first and installed / "__init__.py" not in read
+    os.utime(installed / "__init__.py", ns=(1, 1))
+    assert fingerprinted() == first and installed / "__init__.py" in read
+    store.path(fingerprint.InstalledDigests.KEY).write_bytes(b"not a memo")
+    read.clear()
+    assert fingerprinted() == first and installed / "__init__.py" in read
+
+
+def test_a_fresh_install_of_the_same_packages_takes_the_kept_pages(tmp_path: Path, monkeypatch) -> None:
+    """A CI job builds in a new environment each time: with the cache folder restored, an install of the same
+    versions (every installed file written anew) takes every kept module and page."""
+    from zadachnik.core import fingerprint
+
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
+    stamp = fingerprint.stamp
+    monkeypatch.setattr(fingerprint, "stamp", lambda path: f"{stamp(path)} installed again")
+    counted = Counted(monkeypatch)
+    build_site(site / "mkdocs.yml", tmp_path / "again", cache=True)
+    assert counted.read == [] and counted.assembled == []
+    build_site(site / "mkdocs.yml", tmp_path / "uncached")
+    assert_same_site(tmp_path / "again", tmp_path / "uncached")
 
 
 def test_a_page_whose_build_warned_warns_again(tmp_path: Path, caplog) -> None:

@@ -26,7 +26,13 @@ from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
-from zadachnik.core.fingerprint import code_digests, code_fingerprint, local_modules
+from zadachnik.core.fingerprint import (
+    InstalledDigests,
+    code_digests,
+    code_fingerprint,
+    installed_store,
+    local_modules,
+)
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course
 from zadachnik.reading.reuse import KeptModules, changed_only
@@ -471,9 +477,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         folder = self.cache_folder = cache_folder(self.base / CACHE_DIR, self.config_file)
         katex = shared_katex()
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
+        installed = InstalledDigests(installed_store(folder))
         code = code_fingerprint(*site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
-                                katex=katex.engine_key() if katex.katex_js.is_file() else "")
-        self.kept_modules.use_site_cache(folder, self.base)
+                                katex=katex.engine_key() if katex.katex_js.is_file() else "", installed=installed)
+        self.kept_modules.use_site_cache(folder, self.base, installed)
         self.page_cache.store = BlobFolder(folder / "pages")
         self.page_cache.deferred = self.serving
         self.assets_store = BlobFolder(folder / "assets")

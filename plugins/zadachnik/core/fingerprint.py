@@ -1,6 +1,7 @@
 """What stands for the code that made a build's pages, for what is kept between builds: Zadachnik's own files by
 their bytes, and each other package that takes part (MkDocs, Markdown and its extensions, the theme, the other
-plugins and hooks) by its installed files, so an upgrade, a reinstall or an edited hook starts afresh."""
+plugins and hooks) by its installed files' bytes, so an upgrade or an edited hook starts afresh, and a fresh
+install of the same versions (a CI job's new environment, with the cache folder restored) does not."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import sysconfig
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+
+from zadachnik.core.blobs import BlobFolder
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # Shipped to the browser only: they make no page (KaTeX, which does, is keyed by its own script).
@@ -29,14 +32,60 @@ def own_code() -> str:
     return hashed.hexdigest()
 
 
-def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: str = "") -> str:
+class InstalledDigests:
+    """Installed packages' digests of their Python files' bytes, remembered by where each file is, its size and when
+    it was written: a build reads the files of a package only when one of these changed (after an install, say),
+    and a fresh install of the same files gives the same digest. Kept in a site's cache folder; a memo that is
+    missing or damaged only means reading the files again."""
+
+    KEY = "installed-packages"
+    KEPT = 200
+
+    def __init__(self, store: BlobFolder | None = None) -> None:
+        self.store = store
+        kept = store.get(self.KEY) if store is not None else None
+        self.known: dict[str, str] = kept if isinstance(kept, dict) else {}
+        self.used: dict[str, str] = {}
+
+    def digest(self, folder: Path, sources: list[Path]) -> str:
+        stamps = hashlib.sha256("".join(f"{source}\0{stamp(source)}\0" for source in sources).encode()).hexdigest()
+        found = self.known.get(stamps)
+        if not isinstance(found, str):
+            hashed = hashlib.sha256()
+            for source in sources:
+                hashed.update(source.relative_to(folder).as_posix().encode() + b"\0" + file_bytes(source) + b"\0")
+            found = hashed.hexdigest()
+        self.used[stamps] = found
+        return found
+
+    def save(self) -> None:
+        """Keeps what this build used besides what others did (`zadachnik check` stamps fewer packages than a
+        build), until installs have left more than `KEPT` stamps behind."""
+        kept = {**self.known, **self.used}
+        if self.store is None or kept == self.known:
+            return
+        try:
+            self.store.put(self.KEY, kept if len(kept) <= self.KEPT else self.used)
+        except OSError:
+            pass  # the next build reads the files again, nothing more
+        self.known = kept
+
+
+def installed_store(cache_folder: Path) -> BlobFolder:
+    """Where a site's cache folder keeps `InstalledDigests`."""
+    return BlobFolder(cache_folder / "installed")
+
+
+def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: str = "",
+                     installed: InstalledDigests | None = None) -> str:
     """Python's version, Zadachnik's code, KaTeX's (its engine key), each named module's package (imported
     already: the build loaded it), these files (hooks) and every other module loaded from outside the
     installation (what hooks and local extensions import) by their bytes, and the installation itself (a
     package installed or removed, numpy for a values file say, changes its folder)."""
+    installed = installed or InstalledDigests()
     hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0{katex}\0".encode())
     for name in sorted({name.partition(".")[0] for name in modules if name}):
-        hashed.update(f"{name}\0{package_stamp(name)}\0".encode())
+        hashed.update(f"{name}\0{package_stamp(name, installed)}\0".encode())
     for path in sorted(set(files) | set(local_modules())):
         hashed.update(f"{path}\0".encode() + file_bytes(path) + b"\0")
     hashed.update(installation_stamp().encode())
@@ -77,25 +126,33 @@ def local_modules() -> list[Path]:
     return found
 
 
-def package_stamp(top: str) -> str:
+def package_stamp(top: str, installed: InstalledDigests) -> str:
     """A loaded package (or module), see `files_stamp`."""
     location = getattr(sys.modules.get(top), "__file__", None)
-    return files_stamp(Path(location)) if location else "not loaded"
+    return files_stamp(Path(location), installed) if location else "not loaded"
 
 
-def files_stamp(origin: Path) -> str:
-    """A package by its top file (`__init__.py`, or a single module): installed, by where each of its Python files
-    is, its size and when it was written (an install writes every file anew); beside the site, which an author
-    edits, by its sources' bytes."""
+def files_stamp(origin: Path, installed: InstalledDigests) -> str:
+    """A package by its top file (`__init__.py`, or a single module), by its Python files' bytes: installed, by
+    the digest `installed` keeps for them; beside the site, which an author edits, read every time."""
     sources = python_files(origin.parent) if origin.name == "__init__.py" else [origin]
     if is_installed(origin):
-        return " ".join(f"{source} {stamp(source)}" for source in sources)
+        return installed.digest(origin.parent, sources)
     return hashlib.sha256(b"".join(source.as_posix().encode() + file_bytes(source) for source in sources)).hexdigest()
 
 
 def installation_stamp() -> str:
-    """The installation's folders by when they last changed: a package installed or removed changes them."""
-    return "".join(f"{folder}\0{stamp(folder)}\0" for folder in installation())
+    """The installation's folders by what they hold: a package installed, upgraded or removed changes the names
+    (a distribution's metadata folder is named with its version), and the files of every package that makes
+    pages count by their bytes besides. Python's bytecode folders come and go with imports."""
+    return "".join(f"{folder}\0{names_in(folder)}\0" for folder in installation())
+
+
+def names_in(folder: Path) -> list[str]:
+    try:
+        return sorted(set(os.listdir(folder)) - {"__pycache__"})
+    except OSError:
+        return ["unreadable"]
 
 
 def python_files(folder: Path) -> list[Path]:
@@ -137,15 +194,16 @@ def code_digests(files: Iterable[Path] | dict[str, str]) -> dict[str, str]:
     return {str(path): content_digest(Path(path)) for path in sorted(map(str, files))}
 
 
-def module_code() -> str:
+def module_code(installed: InstalledDigests | None = None) -> str:
     """What stands for the code that reads and checks a module (not its pages): Python's version, Zadachnik's
     code, PyYAML's and Babel's, and the installation (what values files and solutions import). The build and
     `zadachnik check` work it out alike, so each takes the modules the other kept."""
+    installed = installed or InstalledDigests()
     hashed = hashlib.sha256(f"{sys.version}\0{own_code()}\0".encode())
     for name in ("yaml", "babel"):
         # Found, not imported: the check need not load Babel to key its modules.
         spec = importlib.util.find_spec(name)
         origin = spec.origin if spec is not None else None
-        hashed.update(f"{name}\0{files_stamp(Path(origin)) if origin else 'missing'}\0".encode())
+        hashed.update(f"{name}\0{files_stamp(Path(origin), installed) if origin else 'missing'}\0".encode())
     hashed.update(installation_stamp().encode())
     return hashed.hexdigest()

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zadachnik.core.blobs import BlobFolder
-from zadachnik.core.fingerprint import PACKAGE, content_digest, is_installed, module_code
+from zadachnik.core.fingerprint import (
+    PACKAGE,
+    InstalledDigests,
+    content_digest,
+    installed_store,
+    is_installed,
+    module_code,
+)
 from zadachnik.reading.model import Course, Loader, Module
 
 
@@ -50,10 +57,12 @@ class KeptModules:
     def use_store(self, store: BlobFolder | None, code: str) -> None:
         self.store, self.code = store, code
 
-    def use_site_cache(self, folder: Path, base: Path) -> None:
+    def use_site_cache(self, folder: Path, base: Path, installed: InstalledDigests | None = None) -> None:
         """The modules a site's builds and checks keep, in its cache `folder`, by the code that reads them (the
         build and `zadachnik check` alike)."""
-        self.use_store(BlobFolder(folder / "modules"), f"{module_code()}\0{base}")
+        installed = installed or InstalledDigests(installed_store(folder))
+        self.use_store(BlobFolder(folder / "modules"), f"{module_code(installed)}\0{base}")
+        installed.save()
 
     def load(self, root: Path, languages: list[str], base: Path, remember: bool = True
              ) -> tuple[list[Course], list[Module]]:
