@@ -202,8 +202,9 @@ def test_the_fingerprint_follows_hooks_and_installed_packages(tmp_path: Path, mo
 
 
 def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -> None:
-    """A package installed or removed beside the build's (numpy for a values file) starts afresh; the folder
-    merely written to again (a reinstall, Python's bytecode of a single-file module) does not."""
+    """A package installed, upgraded or removed beside the build's (numpy for a values file) starts afresh; the
+    folder merely written to again (a reinstall of the same files, Python's bytecode of a single-file module)
+    does not."""
     from zadachnik.core.fingerprint import code_fingerprint, module_code
 
     packages = tmp_path / "site-packages"
@@ -214,8 +215,16 @@ def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -
     (packages / "__pycache__").mkdir()
     os.utime(packages, ns=(1, 1))
     assert code_fingerprint([]) == before and module_code() == modules_before
-    (packages / "numpy-2.1.0.dist-info").mkdir()
-    assert code_fingerprint([]) != before and module_code() != modules_before
+    record = packages / "someext-1.0.dist-info" / "RECORD"
+    record.parent.mkdir()
+    record.write_text("someext/__init__.py,sha256=one,0\n")
+    installed, modules_installed = code_fingerprint([]), module_code()
+    assert installed != before and modules_installed != modules_before
+    # The same version installed again from other code (a wheel built anew) records other digests.
+    os.utime(record, ns=(1, 1))
+    assert code_fingerprint([]) == installed
+    record.write_text("someext/__init__.py,sha256=two,0\n")
+    assert code_fingerprint([]) != installed and module_code() != modules_installed
 
 
 def test_installed_files_are_read_only_when_their_stamps_change(tmp_path: Path, monkeypatch) -> None:

@@ -33,10 +33,10 @@ def own_code() -> str:
 
 
 class InstalledDigests:
-    """Installed packages' digests of their Python files' bytes, remembered by where each file is, its size and when
-    it was written: a build reads the files of a package only when one of these changed (after an install, say),
-    and a fresh install of the same files gives the same digest. Kept in a site's cache folder; a memo that is
-    missing or damaged only means reading the files again."""
+    """Digests of installed files' bytes (a package's Python files, the distributions' records), remembered by
+    where each file is, its size and when it was written: a build reads the files again only when one of these
+    changed (after an install, say), and a fresh install of the same files gives the same digest. Kept in a
+    site's cache folder; a memo that is missing or damaged only means reading the files again."""
 
     KEY = "installed-packages"
     KEPT = 200
@@ -88,7 +88,7 @@ def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: 
         hashed.update(f"{name}\0{package_stamp(name, installed)}\0".encode())
     for path in sorted(set(files) | set(local_modules())):
         hashed.update(f"{path}\0".encode() + file_bytes(path) + b"\0")
-    hashed.update(installation_stamp().encode())
+    hashed.update(installation_stamp(installed).encode())
     return hashed.hexdigest()
 
 
@@ -141,11 +141,17 @@ def files_stamp(origin: Path, installed: InstalledDigests) -> str:
     return hashlib.sha256(b"".join(source.as_posix().encode() + file_bytes(source) for source in sources)).hexdigest()
 
 
-def installation_stamp() -> str:
-    """The installation's folders by what they hold: a package installed, upgraded or removed changes the names
-    (a distribution's metadata folder is named with its version), and the files of every package that makes
-    pages count by their bytes besides. Python's bytecode folders come and go with imports."""
-    return "".join(f"{folder}\0{names_in(folder)}\0" for folder in installation())
+def installation_stamp(installed: InstalledDigests) -> str:
+    """The installation's folders by what they hold: the names in them (a package installed, upgraded or removed
+    changes them: a distribution's metadata folder is named with its version) and each distribution's record of
+    its files' digests (the same version installed again from other code changes it). Python's bytecode folders
+    come and go with imports."""
+    stamps = []
+    for folder in installation():
+        names = names_in(folder)
+        records = [folder / name / "RECORD" for name in names if name.endswith(".dist-info")]
+        stamps.append(f"{folder}\0{names}\0{installed.digest(folder, records)}\0")
+    return "".join(stamps)
 
 
 def names_in(folder: Path) -> list[str]:
@@ -205,5 +211,5 @@ def module_code(installed: InstalledDigests | None = None) -> str:
         spec = importlib.util.find_spec(name)
         origin = spec.origin if spec is not None else None
         hashed.update(f"{name}\0{files_stamp(Path(origin), installed) if origin else 'missing'}\0".encode())
-    hashed.update(installation_stamp().encode())
+    hashed.update(installation_stamp(installed).encode())
     return hashed.hexdigest()
