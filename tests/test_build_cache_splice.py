@@ -76,9 +76,9 @@ def test_a_site_with_templates_of_its_own_writes_kept_pages_through_them(tmp_pat
 
 def trusted_overrides(monkeypatch) -> None:
     """Overrides taken for mkdocs-material's own templates: the stand-in goes through them."""
-    from zadachnik import plugin
+    from zadachnik.rendering import buildcache
 
-    monkeypatch.setattr(plugin, "own_templates", lambda folders, theme_folders: True)
+    monkeypatch.setattr(buildcache, "own_templates", lambda folders, theme_folders: True)
 
 
 def test_a_template_that_prints_the_stand_in_twice_is_rendered_again_with_the_html(tmp_path: Path,

@@ -211,7 +211,7 @@ REGISTERING = {
 @pytest.mark.parametrize("event", sorted(REGISTERING))
 def test_a_handler_registered_after_zadachnik_read_the_events_sees_whole_pages(tmp_path: Path, monkeypatch,
                                                                                event: str) -> None:
-    """Handlers can join `config.plugins.events` after Zadachnik's on_config read them (`page_rules`:
+    """Handlers can join `config.plugins.events` after Zadachnik's on_config read them (`use_page_rules`:
     `others_handlers(...).late`): by a hook's or a plugin's on_config that runs after Zadachnik's, or by an
     on_files/on_nav handler (events Zadachnik lets pass). A post_page handler added so must see each kept page
     whole: the site is a build without the cache's, and no kept page is spliced."""

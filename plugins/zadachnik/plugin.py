@@ -3,7 +3,6 @@ the public zadachnik.mathtex, that imports MkDocs: the stages hand it data, and 
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Iterator
@@ -24,30 +23,18 @@ from mkdocs.utils import get_relative_url, get_theme_dir
 
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.config import ZadachnikConfig
-from zadachnik.core.blobs import BlobFolder, forget_unused
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
-from zadachnik.core.fingerprint import (
-    InstalledDigests,
-    code_digests,
-    code_fingerprint,
-    installed_store,
-    local_modules,
-)
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course
 from zadachnik.reading.reuse import KeptModules, changed_only
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.buildcache import (
-    BUILD_CACHE_PREFIX,
-    UNUSED_CACHE_DAYS,
-    cache_folder,
-    content_tests,
-    includes_files,
+    SiteCache,
     others_handlers,
-    own_templates,
     page_settings,
     site_code,
-    template_texts,
+    use_page_rules,
+    use_splicing,
 )
 from zadachnik.rendering.home import (
     UnclosedCourseList,
@@ -112,11 +99,6 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 # A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
 # a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
 BOOK_NAV = Navigation([], [])
-# Minified texts, by the code that minified them (the fingerprint): an upgrade minifies again.
-MINIFIED = "minified-"
-# The local modules a build loaded after its start (what an extension imports as it converts), by the code
-# fingerprint they go with: one of them edited makes every page afresh.
-LATER_CODE = "later-code-"
 
 
 class SharedFile(File):
@@ -159,13 +141,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.warnings_before_page = 0
         self.warned: set[str] = set()
         self.markdown_as_read = ""
-        self.code = ""
-        self.assets_store: BlobFolder | None = None
-        self.cache_folder: Path | None = None
-        self.code_at_start = ""
-        self.modules_at_start: set[Path] = set()
-        self.later_code: Any = None
-        self.minified_kept: Any = None
+        self.site_cache = SiteCache()
         self.env: Environment | None = None
         self.others_late = False
         self.handlers_read_again = False
@@ -186,7 +162,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # The selector's names, in the words just chosen: the same on every page.
         self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
         self.use_build_cache(config)
-        self.page_rules(config)
+        self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions,
+                                          config.mdx_configs)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -201,15 +178,15 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.warned, self.page_contexts, self.handlers_read_again = set(), {}, False
-        self.use_splicing(config)
+        use_splicing(self.page_cache, config.theme.name, config.theme.dirs, theme_folders("material"),
+                     self.others_late)
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         for uri, plan in self.plans.items():
             files.append(File.generated(config, uri, content=plan.markdown()))
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
-        self.minified_kept = self.assets_store.get(MINIFIED + self.code_at_start) if self.assets_store else None
-        use_minified(self.minified_kept)
+        use_minified(self.site_cache.minified_kept)
         add_assets(files, config, with_python, offline=self.config.offline, minify=self.config.minify)
         for uri, text in language_search_files(self.languages.codes, minify=self.config.minify):
             files.append(File.generated(config, uri, content=text))
@@ -375,9 +352,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _post_build(self, config: MkDocsConfig) -> None:
         shared_katex().save_disk_cache()
         self.page_cache.end_build()
-        self.keep_for_next_build()
-        if self.cache_folder is not None:
-            forget_unused(self.base / CACHE_DIR, BUILD_CACHE_PREFIX, self.cache_folder, UNUSED_CACHE_DAYS)
+        self.site_cache.close(self.base / CACHE_DIR, minified_texts())
         if self.config.offline_zip:
             target = self.base / self.config.offline_zip
             try:
@@ -470,66 +445,17 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         site, such as an offline one, keep their own pages), keyed by the code that makes them too."""
         logging.getLogger("mkdocs").addHandler(self.warnings)
         if not self.config.cache:
-            self.cache_folder = None
-            self.page_cache.store = self.assets_store = None
-            self.kept_modules.use_store(None, "")
+            self.site_cache.without_store(self.page_cache, self.kept_modules)
             return
-        folder = self.cache_folder = cache_folder(self.base / CACHE_DIR, self.config_file)
         katex = shared_katex()
         # Without KaTeX's script the build stops in on_files, saying how to reinstall.
-        installed = InstalledDigests(installed_store(folder))
-        code = code_fingerprint(*site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
-                                katex=katex.engine_key() if katex.katex_js.is_file() else "", installed=installed)
-        self.kept_modules.use_site_cache(folder, self.base, installed)
-        self.page_cache.store = BlobFolder(folder / "pages")
-        self.page_cache.deferred = self.serving
-        self.assets_store = BlobFolder(folder / "assets")
-        # What the last build with this code loaded as it ran (a local extension's helper, imported as it converts),
-        # by its bytes now.
-        self.code_at_start, self.modules_at_start = code, set(local_modules())
-        self.later_code = self.assets_store.get(LATER_CODE + code)
-        later = code_digests(self.later_code) if isinstance(self.later_code, dict) else {}
-        self.code = code + "\0" + json.dumps(later, sort_keys=True)
-
-    def page_rules(self, config: MkDocsConfig) -> None:
-        """Which pages can be kept between builds (also in memory, under `mkdocs serve`), from the site's
-        extensions and what other plugins do to pages."""
-        others = others_handlers(config.plugins.events, self)
-        self.page_cache.others_change_markdown, self.page_cache.others_see_content = others.markdown, others.html_after
-        reads_files = includes_files(config.markdown_extensions, config.mdx_configs)
-        # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
-        self.page_cache.never_kept = (lambda markdown: True) if others.html_before else reads_files
-        self.others_late = others.late
-
-    def use_splicing(self, config: MkDocsConfig) -> None:
-        """A kept page's bytes go into its file past the template where only mkdocs-material's code and this
-        plugin's see pages' HTML (the theme's folders as every plugin's settings left them)."""
-        own = config.theme.name == "material" and own_templates(config.theme.dirs, theme_folders("material"))
-        if not own or self.others_late:
-            # Templates of the site's own or other plugins may read a page's HTML before it is built (the next
-            # page's, say): a kept page then gives them what a build without the cache gives, formulas' marks in.
-            self.page_cache.others_see_content = True
-        tests = content_tests(template_texts(config.theme.dirs)) if own else None
-        self.page_cache.splicing = tests is not None and not self.page_cache.others_see_content
-        self.page_cache.content_tests = tests or []
-
-    def keep_for_next_build(self) -> None:
-        """The minified texts and the code loaded as the build ran, for the next build with the same code."""
-        if self.assets_store is None:
-            return
-        texts = minified_texts()
-        try:
-            if texts != self.minified_kept:
-                self.assets_store.put(MINIFIED + self.code_at_start, texts)
-            later = code_digests(set(local_modules()) - self.modules_at_start)
-            if later != self.later_code:
-                self.assets_store.put(LATER_CODE + self.code_at_start, later)
-        except OSError:
-            pass  # the site is built all the same; only the next build does more
-        self.assets_store.keep_only({MINIFIED + self.code_at_start, LATER_CODE + self.code_at_start})
+        self.site_cache.open(self.base / CACHE_DIR, self.config_file, self.base,
+                             site_code(config.markdown_extensions, config.mdx_configs, config.plugins.values()),
+                             katex.engine_key() if katex.katex_js.is_file() else "", self.page_cache,
+                             self.kept_modules, self.serving)
 
     def site_digest(self, files: Files, config: MkDocsConfig) -> str:
-        settings = {"site": page_settings(config), "code": self.code,
+        settings = {"site": page_settings(config), "code": self.site_cache.code,
                     "marks": self.page_cache.others_see_content}
         return site_digest(self.config_file, settings, ((file.src_uri, file.url) for file in files),
                            self.languages.codes)

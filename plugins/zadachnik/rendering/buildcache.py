@@ -1,18 +1,30 @@
 """The build cache's rules, from the site's configuration as plain data: where a site's cache lives, what code
 makes its pages, which pages cannot be kept, and what other plugins see of a page. The stores are
-core.blobs.BlobFolder; the modules and pages kept are reading.reuse and rendering.pagecache; plugin.py wires
-them to MkDocs' events."""
+core.blobs.BlobFolder; the modules and pages kept are reading.reuse and rendering.pagecache; `SiteCache` opens a
+site's folder for them, and plugin.py wires them to MkDocs' events."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from zadachnik.core.blobs import BlobFolder, forget_unused
+from zadachnik.core.fingerprint import (
+    InstalledDigests,
+    code_digests,
+    code_fingerprint,
+    installed_store,
+    local_modules,
+)
+from zadachnik.reading.reuse import KeptModules
+from zadachnik.rendering.pagecache import PageCache
 
 BUILD_CACHE_PREFIX = "build-"
 # A build cache of another config file (or of the site before it moved) that no build used for this long goes.
@@ -166,3 +178,92 @@ def content_tests(templates: Iterable[str]) -> list[str] | None:
         if _CONTENT_USE.search(_TESTED.sub("", rest)):
             return None
     return sorted(tests)
+
+
+# Kept in a site's assets store: minified texts by the code that minified them (an upgrade minifies again), and the
+# local modules a build loaded after its start (what an extension imports as it converts) by the code fingerprint
+# they go with (one of them edited makes every page afresh).
+MINIFIED = "minified-"
+LATER_CODE = "later-code-"
+
+
+@dataclass
+class SiteCache:
+    """One configuration file's folder of the build cache, and what stands there for the code that makes pages: its
+    modules (reading.reuse), its pages (rendering.pagecache) and its assets (minified scripts, the code loaded
+    as pages were converted) are kept under keys that hold it."""
+
+    folder: Path | None = None
+    assets: BlobFolder | None = None
+    # The pages' key for the code: the fingerprint at start with the modules loaded later, by their bytes now.
+    code: str = ""
+    code_at_start: str = ""
+    modules_at_start: set[Path] = field(default_factory=set)
+    later_code: Any = None
+    minified_kept: Any = None
+
+    def without_store(self, pages: PageCache, modules: KeptModules) -> None:
+        """`cache: false`: nothing is kept between builds (`mkdocs serve` still keeps them in memory)."""
+        self.folder = pages.store = self.assets = None
+        modules.use_store(None, "")
+
+    def open(self, cache_dir: Path, config_file: Path, base: Path, site: tuple[list[str], list[Path]], katex: str,
+             pages: PageCache, modules: KeptModules, serving: bool) -> None:
+        """Points `pages` and `modules` at the site's folder of `cache_dir`, keyed by the code `site` names
+        (site_code) and KaTeX's engine key."""
+        folder = self.folder = cache_folder(cache_dir, config_file)
+        installed = InstalledDigests(installed_store(folder))
+        code = code_fingerprint(*site, katex=katex, installed=installed)
+        modules.use_site_cache(folder, base, installed)
+        pages.store = BlobFolder(folder / "pages")
+        pages.deferred = serving
+        self.assets = BlobFolder(folder / "assets")
+        # What the last build with this code loaded as it ran (a local extension's helper, imported as it
+        # converts), by its bytes now.
+        self.code_at_start, self.modules_at_start = code, set(local_modules())
+        self.later_code = self.assets.get(LATER_CODE + code)
+        later = code_digests(self.later_code) if isinstance(self.later_code, dict) else {}
+        self.code = code + "\0" + json.dumps(later, sort_keys=True)
+        self.minified_kept = self.assets.get(MINIFIED + code)
+
+    def close(self, cache_dir: Path, minified: Any) -> None:
+        """Keeps the minified texts and the code loaded as the build ran for the next build with the same code, and
+        removes the folders of configuration files no build used for UNUSED_CACHE_DAYS."""
+        if self.assets is None or self.folder is None:
+            return
+        try:
+            if minified != self.minified_kept:
+                self.assets.put(MINIFIED + self.code_at_start, minified)
+            later = code_digests(set(local_modules()) - self.modules_at_start)
+            if later != self.later_code:
+                self.assets.put(LATER_CODE + self.code_at_start, later)
+        except OSError:
+            pass  # the site is built all the same; only the next build does more
+        self.assets.keep_only({MINIFIED + self.code_at_start, LATER_CODE + self.code_at_start})
+        forget_unused(cache_dir, BUILD_CACHE_PREFIX, self.folder, UNUSED_CACHE_DAYS)
+
+
+def use_page_rules(pages: PageCache, events: Mapping[str, list[Callable[..., Any]]], own: object,
+                   extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> bool:
+    """Which pages can be kept between builds (also in memory, under `mkdocs serve`), from the site's extensions and
+    what other plugins do to pages; whether other plugins run once pages are converted (`OthersHandlers.late`)."""
+    others = others_handlers(events, own)
+    pages.others_change_markdown, pages.others_see_content = others.markdown, others.html_after
+    reads_files = includes_files(extensions, extension_settings)
+    # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
+    pages.never_kept = (lambda markdown: True) if others.html_before else reads_files
+    return others.late
+
+
+def use_splicing(pages: PageCache, theme: str, folders: list[str], material_folders: list[str],
+                 others_late: bool) -> None:
+    """A kept page's bytes go into its file past the template where only mkdocs-material's code and this plugin's
+    see pages' HTML (the theme's `folders` as every plugin's settings left them)."""
+    own = theme == "material" and own_templates(folders, material_folders)
+    if not own or others_late:
+        # Templates of the site's own or other plugins may read a page's HTML before it is built (the next page's,
+        # say): a kept page then gives them what a build without the cache gives, formulas' marks in.
+        pages.others_see_content = True
+    tests = content_tests(template_texts(folders)) if own else None
+    pages.splicing = tests is not None and not pages.others_see_content
+    pages.content_tests = tests or []
