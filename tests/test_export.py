@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import shutil
 import xml.etree.ElementTree as etree
 import zipfile
 from dataclasses import dataclass, field
@@ -641,6 +642,28 @@ def test_sources_with_a_problem_are_reported_as_the_build_does_and_nothing_is_wr
     captured = capsys.readouterr()
     assert status == 1
     assert "quiz.md:3: the correct option 'Z' does not exist" in captured.err
+    assert not out.exists()
+
+
+def test_sources_the_builds_checks_refuse_are_refused_as_the_build_does_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An LMS grades with the key it is given: the export checks the sources as a build does (the answer each page
+    reveals graded by its own key, checkers against their wrong answers, reference solutions against their tests),
+    so nothing a site build refuses reaches a course in Moodle or Canvas."""
+    exercises = tmp_path / "exercises"
+    shutil.copytree(SOURCES["fixture"][0], exercises)
+    quiz = exercises / "demo" / "01-basics" / "quiz.md"
+    source = quiz.read_text(encoding="utf-8")
+    assert '  - {x: "3/7"}\n' in source
+    quiz.write_text(source.replace('  - {x: "3/7"}\n', '  - {x: "8/14"}\n'), encoding="utf-8")
+    line = source[:source.index("check: |\n  def check(answer):\n      x = answer")].count("\n") + 1
+    out = tmp_path / "out"
+    status = main(["export", "--format", "moodle", "--language", "en", "--languages", "ru,en", "--out", str(out),
+                   str(exercises)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "Zadachnik: 1 problem in the course sources:" in captured.err
+    assert f"quiz.md:{line}: question Q8: its checker accepts" in captured.err
     assert not out.exists()
 
 

@@ -156,9 +156,9 @@ def run_new(arguments: argparse.Namespace) -> int:
 
 
 def run_export(arguments: argparse.Namespace) -> int:
+    from zadachnik.checking.checks import read_and_check
     from zadachnik.core.errors import SourceErrors, sources_heading
     from zadachnik.exports import SelectionError, export_modules, formats, select_modules
-    from zadachnik.reading.model import load_courses
 
     known = formats()
     if arguments.format not in known:
@@ -178,7 +178,11 @@ def run_export(arguments: argparse.Namespace) -> int:
         raise CommandError(f"the courses have no '{arguments.language}' text: their languages are "
                            f"{', '.join(languages)} (write e.g. --language {languages[0]})")
     try:
-        courses = load_courses(exercises, languages, base)
+        # Checked as a build checks them: an LMS grades with the key it is given.
+        courses, problems = read_and_check(kept_modules(config_file, base, site, exercises, languages), exercises,
+                                           languages, base, lambda path: shown(path, base))
+        if problems:
+            raise SourceErrors(problems)
     except SourceErrors as found:
         print(sources_heading(len(found.errors)), file=sys.stderr)
         for error in found.errors:
@@ -251,7 +255,7 @@ def run_check(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
-    kept = kept_modules(config_file if not arguments.no_cache else None, base, site)
+    kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
     problems = check_sources(exercises, languages, base, site, kept)
     for heading, lines in problems:
         print(heading, file=sys.stderr)
@@ -375,15 +379,18 @@ def merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 Problems = list[tuple[str, list[str]]]
 
 
-def kept_modules(config_file: Path | None, base: Path, site: SiteConfig) -> Any:
+def kept_modules(config_file: Path | None, base: Path, site: SiteConfig, exercises: Path, languages: list[str]
+                 ) -> Any:
     """The modules the site's builds (and checks) kept, read and checked, in the build's own cache folder for
-    that config file; none for sources without a site, or a site with `cache: false`."""
+    that config file; none for sources without a site, or a site with `cache: false`, or sources or languages
+    other than the build's (a command keeps what it reads, and would put out what the build kept)."""
     from zadachnik.reading.reuse import KeptModules
     from zadachnik.rendering.buildcache import cache_folder
     from zadachnik.rendering.mathtex import CACHE_DIR
 
     kept = KeptModules()
-    if config_file is not None and site.cache:
+    as_built = exercises.resolve() == (base / site.exercises_dir).resolve() and languages == site.languages
+    if config_file is not None and site.cache and as_built:
         kept.use_site_cache(cache_folder(base / CACHE_DIR, config_file.resolve()), base)
     return kept
 
@@ -393,25 +400,21 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     """Every problem the build would stop at in these sources, grouped under the build's own headings. With
     `kept` (reading.reuse.KeptModules), a module unchanged since a build or check kept it is taken as it was
     read and checked then, and the modules read afresh are kept once they pass."""
-    from zadachnik.checking.checks import check_answer_keys
+    from zadachnik.checking.checks import read_and_check
     from zadachnik.core.errors import SourceErrors, sources_heading
-    from zadachnik.reading.reuse import KeptModules, changed_only
+    from zadachnik.reading.reuse import KeptModules
     from zadachnik.rendering.site import Languages, course_id_problems
 
     def shown_here(path: Path) -> str:
         return shown(path, base)
 
-    kept = kept or KeptModules()
     try:
-        courses, fresh = kept.load(exercises, languages, base, remember=False)
+        courses, key_problems = read_and_check(kept or KeptModules(), exercises, languages, base, shown_here)
     except SourceErrors as found:
         return [(sources_heading(len(found.errors)), [str(error) for error in found.errors])]
     problems: Problems = []
-    key_problems = check_answer_keys(changed_only(courses, fresh), languages, shown_here)
     if key_problems:
         problems.append((sources_heading(len(key_problems)), [str(error) for error in key_problems]))
-    else:
-        kept.keep()
     clashes = course_id_problems(courses, Languages(languages), shown_here)
     if clashes:
         problems.append(("Zadachnik: the navigation can't tell the languages apart:",

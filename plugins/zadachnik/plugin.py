@@ -21,12 +21,12 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url, get_theme_dir
 
-from zadachnik.checking.checks import check_answer_keys
+from zadachnik.checking.checks import read_and_check
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course
-from zadachnik.reading.reuse import KeptModules, changed_only
+from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.buildcache import (
     SiteCache,
@@ -398,12 +398,10 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def load_courses(self) -> list[Course]:
         """The courses, read and checked; under `mkdocs serve`, only the modules an edit changed."""
         try:
-            courses, fresh = self.kept_modules.load(self.exercises_dir, self.languages.codes, self.base,
-                                                    remember=self.serving)
-            problems = check_answer_keys(changed_only(courses, fresh), self.languages.codes, self.shown)
+            courses, problems = read_and_check(self.kept_modules, self.exercises_dir, self.languages.codes,
+                                               self.base, self.shown, remember=self.serving)
             if problems:
                 raise SourceErrors(problems)
-            self.kept_modules.keep()
             return courses
         except SourceErrors as problems:
             raise PluginError(

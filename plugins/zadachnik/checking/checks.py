@@ -14,7 +14,21 @@ from zadachnik.core.errors import SourceError
 from zadachnik.core.formatting import rounded_answer
 from zadachnik.python.runner import files_opened, stop_runner
 from zadachnik.reading.model import Course, Question
-from zadachnik.reading.reuse import UNKNOWN_READS, read_outside
+from zadachnik.reading.reuse import UNKNOWN_READS, KeptModules, changed_only, read_outside
+
+
+def read_and_check(kept: KeptModules, root: Path, languages: list[str], base: Path, shown: callable,
+                   remember: bool = False) -> tuple[list[Course], list[SourceError]]:
+    """The courses under `root` as the build, `zadachnik check` and the exports take them: each module read (or
+    taken as `kept` holds it: read and checked by an earlier build or check), the ones read afresh checked
+    (`check_answer_keys`), and kept for the next build or check once every one passed. A source that cannot
+    be read raises SourceErrors; the checks' problems are returned beside the courses. `remember`: keep the
+    modules in memory too (`mkdocs serve`)."""
+    courses, fresh = kept.load(root, languages, base, remember=remember)
+    problems = check_answer_keys(changed_only(courses, fresh), languages, shown)
+    if not problems:
+        kept.keep()
+    return courses, problems
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:
