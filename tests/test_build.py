@@ -424,3 +424,35 @@ def test_the_search_index_holds_formulas_as_their_tex(sample_site: Path) -> None
     text = " ".join(doc["text"] for doc in docs)
     assert docs and "\\frac" in text and "\\cdot" in text
     assert "katex" not in text and "zq-math" not in text
+
+
+def test_an_offline_zip_of_a_site_built_for_a_server_is_refused(tmp_path: Path, caplog) -> None:
+    """`offline_zip` without `offline: true` would zip pages that do not work opened from disk (folder links,
+    module scripts): the build stops, naming the file and what to write, and writes no zip."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    config = site / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "      languages: [ru, en]\n" in text
+    config.write_text(text.replace("      languages: [ru, en]\n",
+                                   "      languages: [ru, en]\n      offline_zip: build/copy.zip\n"), encoding="utf-8")
+    message = build_failure(config, tmp_path / "out", caplog)
+    assert "mkdocs.yml: 'offline_zip' needs 'offline: true'" in message
+    assert not (site / "build" / "copy.zip").exists()
+
+
+@pytest.mark.parametrize(("setting", "expected"), [
+    # mkdocs-material's offline plugin turns folder URLs off itself: a site without it must.
+    ("use_directory_urls: true\n", "'offline: true' needs 'use_directory_urls: false'"),
+    ("theme:\n  name: material\n  features: [navigation.instant]\n",
+     "'offline: true' needs the theme feature 'navigation.instant' off"),
+])
+def test_an_offline_copy_that_could_not_work_from_disk_is_refused(tmp_path: Path, caplog, setting: str,
+                                                                  expected: str) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    config = site / "mkdocs.offline.yml"
+    text = config.read_text(encoding="utf-8").replace("use_directory_urls: false\n", setting)
+    config.write_text(text.replace("  - offline\n", "") if "use_directory_urls" in setting else text,
+                      encoding="utf-8")
+    message = build_failure(config, tmp_path / "out", caplog)
+    assert f"mkdocs.offline.yml: {expected}" in message
+    assert not (site / "build" / "fixture-offline.zip").exists()

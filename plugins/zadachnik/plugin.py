@@ -168,8 +168,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
-        if self.config.offline:
-            check_offline_config(config)
+        check_offline_config(config, self.config, self.shown(self.config_file))
         config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,
                                                    self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)
@@ -553,10 +552,11 @@ def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:
     config.extra_javascript.append(script)
 
 
-def check_offline_config(config: MkDocsConfig) -> None:
-    problems = offline_config_problems(config.use_directory_urls, config.theme.get("features") or [])
+def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_config: str) -> None:
+    problems = offline_config_problems(options.offline, bool(options.offline_zip), config.use_directory_urls,
+                                       config.theme.get("features") or [])
     if problems:
-        raise PluginError("Zadachnik: " + problems[0])
+        raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

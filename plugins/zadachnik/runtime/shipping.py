@@ -181,7 +181,12 @@ def progress_manifest(courses: list[Course], languages: Languages, url_of: Calla
     return f"window.__zqProgress = {data};\n"
 
 
-def offline_config_problems(use_directory_urls: bool, features: list[str]) -> list[str]:
+def offline_config_problems(offline: bool, offline_zip: bool, use_directory_urls: bool, features: list[str]
+                            ) -> list[str]:
+    """What stops a site's offline copy from working opened from disk."""
+    if not offline:
+        return ["'offline_zip' needs 'offline: true' beside it (a site built for a server does not work opened "
+                "from disk: its folder links and module scripts need one)"] if offline_zip else []
     problems = []
     if use_directory_urls:
         problems.append("'offline: true' needs 'use_directory_urls: false' in mkdocs.yml "
