@@ -227,6 +227,63 @@ def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -
     assert code_fingerprint([]) != installed and module_code() != modules_installed
 
 
+def test_what_no_record_lists_counts_by_its_stamp(tmp_path: Path, monkeypatch) -> None:
+    """Debian's packages have an .egg-info and no RECORD, and dpkg (like a hand-made fix by `cp` and `mv`) writes a
+    file beside its place and renames it there: a values file importing it reads other code."""
+    from zadachnik.core.fingerprint import code_fingerprint, module_code
+
+    packages = tmp_path / "dist-packages"
+    (packages / "helpermod-1.0.egg-info").mkdir(parents=True)
+    (packages / "helpermod-1.0.egg-info" / "PKG-INFO").write_text("Name: helpermod\nVersion: 1.0\n")
+    (packages / "helpermod.py").write_text("N = 4\n")
+    monkeypatch.syspath_prepend(str(packages))
+    before, modules_before = code_fingerprint([]), module_code()
+    (packages / "helpermod.py.dpkg-new").write_text("N = 5\n")
+    os.utime(packages / "helpermod.py.dpkg-new", ns=(1, 1))
+    os.replace(packages / "helpermod.py.dpkg-new", packages / "helpermod.py")
+    assert code_fingerprint([]) != before and module_code() != modules_before
+
+
+def test_the_same_installation_elsewhere_keeps_the_fingerprint(tmp_path: Path) -> None:
+    """uvx, `uv run --with` or a virtualenv in a temporary folder: a CI job's new environment of the same files at
+    another path. A record's rows for console scripts (whose first line names the interpreter) and for the tools
+    that built and installed the distribution differ; its files and entry points do not."""
+    from zadachnik.core.fingerprint import code_fingerprint, module_code
+
+    def install(root: Path, script: str, tool: str) -> Path:
+        packages = root / "lib" / "python3.11" / "site-packages"
+        record = packages / "someext-1.0.dist-info" / "RECORD"
+        record.parent.mkdir(parents=True)
+        record.write_text(f"someext/__init__.py,sha256=one,10\n../../../bin/someext,sha256={script},200\n"
+                          f"someext-1.0.dist-info/INSTALLER,sha256={tool},4\n"
+                          "someext-1.0.dist-info/entry_points.txt,sha256=points,50\n")
+        return packages
+
+    def fingerprints(packages: Path) -> tuple[str, str]:
+        sys.path.insert(0, str(packages))
+        try:
+            return code_fingerprint([]), module_code()
+        finally:
+            sys.path.remove(str(packages))
+
+    first = fingerprints(install(tmp_path / "env-a", "shebang-a", "pip"))
+    assert fingerprints(install(tmp_path / "env-b", "shebang-b", "uv")) == first
+    other = install(tmp_path / "env-c", "shebang-a", "pip")
+    record = other / "someext-1.0.dist-info" / "RECORD"
+    record.write_text(record.read_text().replace("sha256=points", "sha256=other-points"))
+    assert fingerprints(other) != first
+
+
+def test_a_name_that_is_not_utf8_in_the_installation_is_no_crash(tmp_path: Path, monkeypatch) -> None:
+    from zadachnik.core.fingerprint import code_fingerprint, module_code
+
+    packages = tmp_path / "site-packages"
+    packages.mkdir()
+    os.mkdir(os.path.join(os.fsencode(packages), b"caf\xe9-1.0.dist-info"))
+    monkeypatch.syspath_prepend(str(packages))
+    assert code_fingerprint([]) and module_code()
+
+
 def test_installed_files_are_read_only_when_their_stamps_change(tmp_path: Path, monkeypatch) -> None:
     """What a package's files hold is remembered in the cache folder by their stamps: a build reads them after an
     install only, and a damaged memo means reading them again, nothing worse."""

@@ -5,14 +5,16 @@ install of the same versions (a CI job's new environment, with the cache folder 
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import importlib.util
 import os
 import sys
 import sysconfig
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from zadachnik.core.blobs import BlobFolder
 
@@ -44,18 +46,39 @@ class InstalledDigests:
     def __init__(self, store: BlobFolder | None = None) -> None:
         self.store = store
         kept = store.get(self.KEY) if store is not None else None
-        self.known: dict[str, str] = kept if isinstance(kept, dict) else {}
-        self.used: dict[str, str] = {}
+        self.known: dict[str, Any] = kept if isinstance(kept, dict) else {}
+        self.used: dict[str, Any] = {}
 
     def digest(self, folder: Path, sources: list[Path]) -> str:
-        stamps = hashlib.sha256("".join(f"{source}\0{stamp(source)}\0" for source in sources).encode()).hexdigest()
-        found = self.known.get(stamps)
-        if not isinstance(found, str):
+        """Files under `folder` by their paths in it and their bytes."""
+        def made() -> str:
             hashed = hashlib.sha256()
             for source in sources:
-                hashed.update(source.relative_to(folder).as_posix().encode() + b"\0" + file_bytes(source) + b"\0")
-            found = hashed.hexdigest()
-        self.used[stamps] = found
+                hashed.update(encoded(source.relative_to(folder).as_posix()) + b"\0" + file_bytes(source) + b"\0")
+            return hashed.hexdigest()
+
+        found = self.remembered("files", sources, made)
+        return found if isinstance(found, str) else made()
+
+    def records(self, records: list[Path]) -> tuple[str, set[str]]:
+        """The distributions' records of what they installed in their folder (`record_rows`), and the names in the
+        folder they list."""
+        def made() -> list[Any]:
+            rows = sorted(row for record in records for row in record_rows(file_bytes(record)))
+            return [hashlib.sha256(encoded("\n".join(rows))).hexdigest(),
+                    sorted({row.split("/", 1)[0].split(",", 1)[0] for row in rows})]
+
+        found = self.remembered("records", records, made)
+        if not (isinstance(found, list) and len(found) == 2 and isinstance(found[0], str)
+                and isinstance(found[1], list)):
+            found = made()
+        return found[0], set(found[1])
+
+    def remembered(self, kind: str, sources: list[Path], made: Callable[[], Any]) -> Any:
+        stamps = hashlib.sha256(encoded(kind + "".join(f"\0{source}\0{stamp(source)}" for source in sources)))
+        key = stamps.hexdigest()
+        found = self.known[key] if key in self.known else made()
+        self.used[key] = found
         return found
 
     def save(self) -> None:
@@ -87,8 +110,8 @@ def code_fingerprint(modules: Iterable[str], files: Iterable[Path] = (), katex: 
     for name in sorted({name.partition(".")[0] for name in modules if name}):
         hashed.update(f"{name}\0{package_stamp(name, installed)}\0".encode())
     for path in sorted(set(files) | set(local_modules())):
-        hashed.update(f"{path}\0".encode() + file_bytes(path) + b"\0")
-    hashed.update(installation_stamp(installed).encode())
+        hashed.update(encoded(f"{path}\0") + file_bytes(path) + b"\0")
+    hashed.update(encoded(installation_stamp(installed)))
     return hashed.hexdigest()
 
 
@@ -138,20 +161,38 @@ def files_stamp(origin: Path, installed: InstalledDigests) -> str:
     sources = python_files(origin.parent) if origin.name == "__init__.py" else [origin]
     if is_installed(origin):
         return installed.digest(origin.parent, sources)
-    return hashlib.sha256(b"".join(source.as_posix().encode() + file_bytes(source) for source in sources)).hexdigest()
+    return hashlib.sha256(b"".join(encoded(source.as_posix()) + file_bytes(source) for source in sources)).hexdigest()
 
 
 def installation_stamp(installed: InstalledDigests) -> str:
-    """The installation's folders by what they hold: the names in them (a package installed, upgraded or removed
-    changes them: a distribution's metadata folder is named with its version) and each distribution's record of
-    its files' digests (the same version installed again from other code changes it). Python's bytecode folders
-    come and go with imports."""
+    """The installation's folders by what they hold, wherever they are (a CI job's new environment may be in
+    another folder): the names in them (a package installed, upgraded or removed changes them: a distribution's
+    metadata folder is named with its version), each distribution's record of its files' digests (the same version
+    installed again from other code changes it), and what no record lists (a Debian package beside its .egg-info,
+    a module copied in by hand) by its size and time, as a package manager's swap of a file replaces it. Python's
+    bytecode folders come and go with imports."""
     stamps = []
     for folder in installation():
         names = names_in(folder)
-        records = [folder / name / "RECORD" for name in names if name.endswith(".dist-info")]
-        stamps.append(f"{folder}\0{names}\0{installed.digest(folder, records)}\0")
+        digest, listed = installed.records([folder / name / "RECORD" for name in names if name.endswith(".dist-info")])
+        unlisted = [f"{name} {stamp(folder / name)}" for name in names
+                    if name not in listed and not name.endswith(".dist-info")]
+        stamps.append(f"{names}\0{digest}\0{unlisted}\0")
     return "".join(stamps)
+
+
+def record_rows(record: bytes) -> list[str]:
+    """A distribution's RECORD, less what differs between installs of the same code: the rows of files outside its
+    folder (console scripts, whose first line names the interpreter) and of its metadata (the tool that built or
+    installed it), but for its entry points, which decide what a plugin's or extension's name loads."""
+    rows = []
+    for line in record.decode("utf-8", "surrogateescape").splitlines():
+        path = next(csv.reader([line]), [""])[0] if line.strip() else ""
+        top, _, rest = path.partition("/")
+        if not path or path.startswith("../") or (top.endswith(".dist-info") and rest != "entry_points.txt"):
+            continue
+        rows.append(line)
+    return rows
 
 
 def names_in(folder: Path) -> list[str]:
@@ -168,6 +209,11 @@ def python_files(folder: Path) -> list[Path]:
         folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "__pycache__")
         found.extend(Path(root) / name for name in sorted(names) if name.endswith(".py"))
     return found
+
+
+def encoded(text: str) -> bytes:
+    """Text to hash, names that are not UTF-8 on disk included (os.listdir gives them as surrogates)."""
+    return text.encode("utf-8", "surrogateescape")
 
 
 def stamp(path: Path) -> str:
@@ -211,5 +257,5 @@ def module_code(installed: InstalledDigests | None = None) -> str:
         spec = importlib.util.find_spec(name)
         origin = spec.origin if spec is not None else None
         hashed.update(f"{name}\0{files_stamp(Path(origin), installed) if origin else 'missing'}\0".encode())
-    hashed.update(installation_stamp(installed).encode())
+    hashed.update(encoded(installation_stamp(installed)))
     return hashed.hexdigest()
