@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import random
 import re
 from pathlib import Path
@@ -261,8 +262,8 @@ def test_a_function_may_be_assigned_or_imported_from_a_helper(tmp_path: Path) ->
     (site / MODULE / "helper.py").write_text("def memory(rng):\n    return {'N': 1e9, 'B': rng.randint(2, 9), "
                                              "'total': 1}\n", encoding="utf-8")
     questions = load_courses(site / "exercises", LANGS, site)[0].modules[0].questions
-    assert [item.values["B"] for item in questions[0].variants.items] == [
-        random.Random(seed).randint(2, 9) for seed in range(1, 7)]
+    items = questions[0].variants.items
+    assert [item.values["B"] for item in items] == [random.Random(item.seed).randint(2, 9) for item in items]
     assert questions[1].variants.items[0].values == {"T": 1000, "fast": 10, "slow": 4}
 
 
@@ -382,6 +383,47 @@ def test_each_variant_is_checked_against_its_own_key(tmp_path: Path) -> None:
     [problem] = problems
     assert problem.message.startswith(f"variant {first_large} of P1 (seed {first_large}): question P1: its checker "
                                       "rejects the answer its 'ru' page reveals")
+
+
+def test_a_draw_that_repeats_an_earlier_variant_is_drawn_again(tmp_path: Path) -> None:
+    """"New variant" must change the question: a variant that would show what an earlier one shows is drawn again
+    from seed k+count, k+2·count …, as a bad draw is under `invalid: skip`, here without it."""
+    functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 "def memory(rng):\n    return {'N': 1e9, 'B': rng.randint(2, 4), 'total': 1}\n\n\n"
+                 "def speed(rng):\n    return {'T': rng.randint(100, 999) * 10, 'fast': 10, 'slow': 4}\n")
+    quiz = source().replace("  count: 6\n", "  count: 3\n")
+    question = course(tmp_path, quiz=quiz, functions=functions)[0].modules[0].questions[0]
+    items = question.variants.items
+    assert [random.Random(seed).randint(2, 4) for seed in (1, 2, 3)] != [2, 3, 4], "seeds 1-3 repeat a figure"
+    assert sorted(item.values["B"] for item in items) == [2, 3, 4]
+    for item in items:
+        assert (item.seed - item.number) % 3 == 0 and item.values["B"] == random.Random(item.seed).randint(2, 4)
+    assert question.variants.warning == ""
+
+
+def test_variants_that_repeat_with_every_seed_are_kept_and_warned_of(tmp_path: Path, caplog) -> None:
+    functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 "def memory(rng):\n    return {'N': 1e9, 'B': rng.choice([2, 3]), 'total': 1}\n\n\n"
+                 "def speed(rng):\n    return {'T': rng.randint(100, 999) * 10, 'fast': 10, 'slow': 4}\n")
+    quiz = source().replace("  count: 6\n", "  count: 3\n")
+    question = course(tmp_path / "a", quiz=quiz, functions=functions)[0].modules[0].questions[0]
+    numbers = [item.number for item in question.variants.items]
+    assert numbers == [1, 2, 3] and sorted({item.values["B"] for item in question.variants.items}) == [2, 3]
+    warning = question.variants.warning
+    assert warning.startswith(f"{QUIZ}:{line_with(quiz, 'variants:')}: P1: 1 of its 3 variants show what an earlier "
+                              "one shows (3 = ")
+    assert warning.endswith("with every seed tried: 'New variant' would not change the question (let memory() draw "
+                            "from more figures, or ask for fewer variants with 'count: 2')")
+    # The build warns (and `--strict` stops there), and so does `zadachnik check`.
+    site = copy_site(FIXTURE, tmp_path / "b")
+    (site / MODULE / "quiz.md").write_text(quiz, encoding="utf-8")
+    (site / MODULE / "variants.py").write_text(functions, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="mkdocs"):
+        build_site(site / "mkdocs.yml", tmp_path / "built", strict=False)
+    assert warning in caplog.text
+    from zadachnik.cli import main
+
+    assert main(["check", str(site / "exercises"), "--config", str(site / "mkdocs.yml")]) == 1
 
 
 # -- the built page ------------------------------------------------------------------------------------------

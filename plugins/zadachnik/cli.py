@@ -401,7 +401,8 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     `kept` (reading.reuse.KeptModules), a module unchanged since a build or check kept it is taken as it was
     read and checked then, and the modules read afresh are kept once they pass."""
     from zadachnik.checking.checks import read_and_check
-    from zadachnik.core.errors import SourceErrors, sources_heading
+    from zadachnik.core.errors import SourceErrors, sources_heading, warnings_heading
+    from zadachnik.reading.model import source_warnings
     from zadachnik.reading.reuse import KeptModules
     from zadachnik.rendering.site import Languages, course_id_problems
 
@@ -415,6 +416,10 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     problems: Problems = []
     if key_problems:
         problems.append((sources_heading(len(key_problems)), [str(error) for error in key_problems]))
+    warnings = source_warnings(courses)
+    if warnings:
+        # What the build warns of; `mkdocs build --strict` stops at it.
+        problems.append((warnings_heading(len(warnings)), warnings))
     clashes = course_id_problems(courses, Languages(languages), shown_here)
     if clashes:
         problems.append(("Zadachnik: the navigation can't tell the languages apart:",

@@ -25,7 +25,7 @@ from zadachnik.checking.checks import read_and_check
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.reading.coursefiles import zip_course_files
-from zadachnik.reading.model import Course
+from zadachnik.reading.model import Course, source_warnings
 from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.buildcache import (
@@ -401,6 +401,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                                                self.base, self.shown, remember=self.serving)
             if problems:
                 raise SourceErrors(problems)
+            for warning in source_warnings(courses):
+                log.warning(warning)
             return courses
         except SourceErrors as problems:
             raise PluginError(

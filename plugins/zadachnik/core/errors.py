@@ -32,6 +32,10 @@ def sources_heading(count: int) -> str:
     return f"Zadachnik: {count} problem{'s' if count > 1 else ''} in the course sources:"
 
 
+def warnings_heading(count: int) -> str:
+    return f"Zadachnik: {count} warning{'s' if count > 1 else ''} about the course sources:"
+
+
 def tex_problem(place: str, tex: str, message: object) -> str:
     """One bad formula: `place` is its file:line."""
     return f"{place}: invalid TeX '{tex}': {message}"

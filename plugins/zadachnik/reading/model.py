@@ -1019,3 +1019,9 @@ def to_fragment(lines: list[Line], default_line: int) -> Fragment:
 
 def load_courses(root: Path, languages: list[str], base: Path) -> list[Course]:
     return Loader(root, languages, base).load()
+
+
+def source_warnings(courses: list[Course]) -> list[str]:
+    """What the sources hold that works but is likely not what the author meant, in `path:line: …` form."""
+    return [question.variants.warning for course in courses for module in course.modules
+            for question in module.questions if question.variants is not None and question.variants.warning]

@@ -2,7 +2,8 @@
 
 `variants: p02` (or `variants: {from: p02, count: 10, invalid: error}`) names a function of the module's values
 file, `def p02(rng): return {"N": 7e9, "B": 12}`. Variant k is drawn with `random.Random(k)` (then k+count,
-k+2·count … for a draw the author lets be skipped), so every build makes the same variants. Each variant is a
+k+2·count … for a draw the author lets be skipped, or that would show what an earlier variant shows), so every build
+makes the same variants. Each variant is a
 concrete question: its text with the variant's figures put in (`{{ N:.3g }}`, written per language as values
 are) and its numeric answers and tolerances computed from those names (`answer: "N*B/1e9"`). The question itself
 stays variant 1: what the page shows without JavaScript, and what print, the problem books and search see.
@@ -33,6 +34,8 @@ KEYS = ("from", "count", "invalid")
 INVALID = ("error", "skip")
 # Seeds tried for one variant when bad draws are skipped: k, k+count, …, k+(SKIP_TRIES-1)·count.
 SKIP_TRIES = 10
+# Repeated variants a warning names one by one.
+SHOWN_REPEATS = 8
 # All the draws of one question, in one run of the values file.
 VARIANTS_TIME_LIMIT = 60.0
 # The numbers of a numeric field that may be arithmetic over the variant's names.
@@ -74,6 +77,9 @@ class Variants:
     config: dict[str, Any] = field(default_factory=dict, repr=False)
     lines: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
     items: list[Variant] = field(default_factory=list)
+    # Variants that still repeat an earlier one after every seed tried, as the build's warning says it (a text:
+    # modules are kept between builds, and the warning comes again with a kept one).
+    warning: str = ""
 
 
 def read_variants(value: Any, qtype_name: str) -> Variants:
@@ -155,6 +161,7 @@ class Expander:
             variants.items = self.draw(question)
         except VariantProblem as problem:
             return SourceError(self.shown, problem.line, str(problem), problem.hint)
+        variants.warning = self.repeats_warning(question)
         first = variants.items[0]
         question.title, question.body, question.explanation = first.title, first.body, first.explanation
         question.lists, question.key, question.hints = first.lists, first.key, first.hints
@@ -184,15 +191,18 @@ class Expander:
                              variants.line, hint)
 
     def draw(self, question: Question) -> list[Variant]:
-        """Variant k from seed k; a skipped draw is tried again with seed k+count, k+2·count …"""
+        """Variant k from seed k; a skipped draw is tried again with seed k+count, k+2·count …, and so is a variant
+        that shows what an earlier one shows ("New variant" would change nothing), whatever `invalid` says."""
         from zadachnik.python.runner import run_isolated
 
         variants = question.variants
         assert variants is not None and self.values_file is not None
         made: dict[int, Variant] = {}
         last: dict[int, VariantProblem] = {}
+        # A good draw that repeated an earlier variant: kept if no later seed draws better (the build warns).
+        repeating: dict[int, Variant] = {}
         pending = list(range(1, variants.count + 1))
-        tries = SKIP_TRIES if variants.invalid == "skip" else 1
+        tries = SKIP_TRIES
         for attempt in range(tries):
             seeds = [number + attempt * variants.count for number in pending]
             result = run_isolated("variants", {"path": str(self.values_file.resolve()), "function": variants.function,
@@ -209,9 +219,16 @@ class Expander:
                         raise Expander.named(problem, question, number, seed) from None
                     last[number] = problem
                     still.append(number)
-            pending = still
+            if attempt < tries - 1:
+                for number in repeated_variants(made):
+                    repeating.setdefault(number, made.pop(number))
+                    still.append(number)
+            pending = sorted(still)
             if not pending:
                 break
+        for number in [number for number in pending if number in repeating]:
+            made[number] = repeating[number]
+            pending.remove(number)
         if pending:
             number = pending[0]
             tried = ", ".join(str(number + attempt * variants.count) for attempt in range(tries))
@@ -221,6 +238,22 @@ class Expander:
                 f"(the last: {problem})", variants.line,
                 "make fewer of its draws bad, or ask for fewer variants with 'count:'")
         return [made[number] for number in sorted(made)]
+
+    def repeats_warning(self, question: Question) -> str:
+        """The variants that repeat an earlier one with every seed tried, as a warning at `variants:`."""
+        variants = question.variants
+        assert variants is not None
+        repeats = repeated_variants({item.number: item for item in variants.items})
+        if not repeats:
+            return ""
+        pairs = ", ".join(f"{number} = {earlier}" for number, earlier in list(repeats.items())[:SHOWN_REPEATS])
+        pairs += ", …" if len(repeats) > SHOWN_REPEATS else ""
+        distinct = len(variants.items) - len(repeats)
+        return str(SourceError(self.shown, variants.line,
+                           f"{question.id}: {len(repeats)} of its {len(variants.items)} variants show what an earlier "
+                           f"one shows ({pairs}), with every seed tried: 'New variant' would not change the question",
+                           f"let {variants.function}() draw from more figures, or ask for fewer variants with "
+                           f"'count: {distinct}'"))
 
     def results(self, question: Question, result: dict[str, Any], seeds: list[int]) -> list[Any]:
         """Each seed's figures, or the VariantProblem that seed's draw is; a failure of the whole run (the file
@@ -334,3 +367,24 @@ class Expander:
         while path and path not in variants.lines:
             path = path[:-1]
         return variants.lines.get(path, variants.line)
+
+
+def shown_text(variant: Variant) -> tuple[Any, ...]:
+    """What a variant shows the learner before an answer: its title, text and lists, in every language."""
+    return (sorted((lang, text.markdown) for lang, text in variant.title.items()),
+            sorted((lang, text.markdown) for lang, text in variant.body.items()),
+            sorted((part, [(entry.key, sorted((lang, text.markdown) for lang, text in entry.text.items()))
+                           for entry in entries]) for part, entries in variant.lists.items()))
+
+
+def repeated_variants(made: dict[int, Variant]) -> dict[int, int]:
+    """Each variant that shows what a variant of a lower number shows, and that variant's number."""
+    first: dict[str, int] = {}
+    repeats = {}
+    for number in sorted(made):
+        shown = repr(shown_text(made[number]))
+        if shown in first:
+            repeats[number] = first[shown]
+        else:
+            first[shown] = number
+    return repeats
