@@ -93,6 +93,39 @@ def test_relative_tolerances_become_the_absolute_distance_they_allow() -> None:
         "84", "0.000001", "78.2310962677002", "-0.25", "100000000000000000000"]
 
 
+def moodle_accepts(value: float, answer: float, tolerance: float) -> bool:
+    """Moodle's numerical question: within the tolerance, plus its own 1e-14·max(1, |answer|)."""
+    return abs(value - answer) <= tolerance + 1e-14 * max(1.0, abs(answer))
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_the_answer_each_page_reveals_is_within_the_exported_tolerance(source: str) -> None:
+    """What the site reveals (and accepts) as the answer, an LMS grading with the exported tolerance accepts too:
+    an exact answer such as 1/3, revealed as 0.3333333333, was exported with tolerance 0."""
+    from zadachnik.core.formatting import conventions, rounded_answer
+    from zadachnik.core.numbers import read_number
+
+    fields = [(numeric_field, lang) for questions in questions_of(source).values()
+              for question in questions.values()
+              for numeric_field in (question.auto_key.fields if question.auto_type == "numeric" else [])
+              for lang in SOURCES[source][1]]
+    assert fields
+    for numeric_field, lang in fields:
+        shown = rounded_answer(numeric_field.value, numeric_field.atol, numeric_field.rtol, lang)
+        revealed = read_number(shown.removeprefix("≈ "), conventions(lang))
+        assert moodle_accepts(revealed["value"], numeric_field.value, absolute_tolerance(numeric_field)), (
+            numeric_field, lang)
+
+
+def test_an_exact_answer_the_page_can_only_round_gets_the_sites_slack() -> None:
+    from zadachnik.qtypes.numeric import NumericField
+
+    third = NumericField("x", "1/3", 1 / 3)
+    assert moodle_accepts(0.3333333333, 1 / 3, absolute_tolerance(third))
+    assert not moodle_accepts(0.33333, 1 / 3, absolute_tolerance(third))
+    assert absolute_tolerance(NumericField("x", "4", 4.0)) == 0
+
+
 # -- Moodle XML --------------------------------------------------------------------------------------------------
 
 
@@ -708,3 +741,113 @@ def test_the_command_runs_as_python_m_zadachnik(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.splitlines() == [
         "zadachnik export: missing-folder is not a folder of course sources: give EXERCISES_DIR"]
+
+
+# -- what an LMS would grade otherwise, or fail to import (a review's findings) ------------------------------------
+
+
+def one_module(tmp_path: Path, quiz: str) -> Path:
+    """A one-language course of one module with `quiz` as its quiz.md; its exercises folder."""
+    module = tmp_path / "exercises" / "c" / "m"
+    module.mkdir(parents=True)
+    (module.parent / "course.yml").write_text("id: c\ntitle: C\nmodules: 1\n", encoding="utf-8")
+    (module / "module.yml").write_text("number: 1\ntitle: M\n", encoding="utf-8")
+    (module / "quiz.md").write_text(quiz, encoding="utf-8")
+    return tmp_path / "exercises"
+
+
+def exported(tmp_path: Path, fmt: str, quiz: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
+    exercises = one_module(tmp_path / fmt, quiz)
+    out = tmp_path / fmt / "out"
+    status = main(["export", "--format", fmt, "--language", "en", "--languages", "en", "--out", str(out),
+                   str(exercises)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out + captured.err, out
+
+
+def choice(question_id: str, answer: str, options: list[str], extra: str = "", body: str = "Pick.",
+           explanation: str = "E.") -> str:
+    listed = "\n".join(f"{chr(65 + index)}. {text}" for index, text in enumerate(options))
+    return (f"/// question | {question_id}\ntype: {'single' if ',' not in answer else 'multiple'}\n"
+            f"answer: {answer}\n{extra}\n//// en | Title {question_id}\n{body}\n\noptions:\n{listed}\n\n"
+            f"explanation:\n{explanation}\n////\n///\n")
+
+
+def test_qti_response_ids_stay_apart_for_fields_in_any_script(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = ("/// question | N1\ntype: numeric\nfields:\n  ρ: {answer: 1, atol: 0.1}\n  σ: {answer: 2, atol: 0.1}\n\n"
+            "//// en | Two\nGive both.\n\nfields:\n- ρ: Rho\n- σ: Sigma\n\nexplanation:\nE.\n////\n///\n")
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    declared = [element.get("identifier") for element in items["Q-N1"].iter(f"{QTI}responseDeclaration")]
+    assert len(declared) == len(set(declared)) == 2
+
+
+def test_a_share_moodle_has_no_grade_for_is_left_out_of_moodle_formats_with_its_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    letters = ", ".join(chr(65 + index) for index in range(11))
+    quiz = choice("C11", f"[{letters}]", [f"o{index}" for index in range(12)])
+    for fmt in ("moodle", "gift"):
+        err, out = exported(tmp_path, fmt, quiz, capsys)
+        assert "C11: left out: its 11 right options would earn 1/11 of the mark each" in err
+        assert not list(out.glob("c-m-en.*"))
+    err, out = exported(tmp_path, "qti", quiz, capsys)
+    assert "left out" not in err and (out / "c-m-en.qti21.zip").exists()
+
+
+def test_control_characters_in_a_text_leave_the_files_readable(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = choice("S1", "A", ["yes\x0b", "no"], body="Pick\x0c one\x1b.")
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    assert text_of(questions["S1"][0], "questiontext") == "<p>Pick one.</p>"
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    assert "Pick one." in "".join(items["Q-S1"].itertext())
+
+
+def test_a_gift_answer_that_starts_with_a_percent_sign_is_not_read_as_its_weight(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = exported(tmp_path, "gift", choice("S1", "B", ["%5% of the tokens", "all of them"]), capsys)
+    _, [question] = parse_gift((out / "c-m-en.gift.txt").read_text(encoding="utf-8"))
+    # As Moodle reads it: no weight taken from the text, which is HTML for "%5% of the tokens".
+    assert question.answers == [(0.0, "&#37;5% of the tokens"), (1.0, "all of them")]
+
+
+def test_notes_say_what_an_lms_grades_or_shows_otherwise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = ("/// question | M1\ntype: matching\nanswer: {1: A, 2: B}\n\n//// en | Match\nMatch them.\n\n"
+            "items:\n1. one\n2. two\n\noptions:\nA. a\nB. b\n\nexplanation:\nE.\n////\n///\n\n"
+            "/// question | N2\ntype: numeric\nfields:\n  x: {answer: 1, atol: 0.1}\n  y: {answer: 2, atol: 0.1}\n\n"
+            "//// en | Two\nGive both.\n\nfields:\n- x: X\n- y: Y\n\nexplanation:\nE.\n////\n///\n\n"
+            "/// question | O1\ntype: open\n\n//// en | Say\nSay why.\n\nhints:\n1. Think.\n\nexplanation:\nE.\n"
+            "////\n///\n\n" + choice("S1", "A", ["a", "b"]))
+    err, _ = exported(tmp_path, "moodle", quiz, capsys)
+    assert "M1: Moodle XML and GIFT give a share of the mark for each item matched right" in err
+    assert "N2: in Moodle XML its 2 boxes are worth a mark each" in err
+    assert "O1: its hints are left out: an essay in an LMS shows none" in err
+    assert "GIFT cannot say that its options keep their order" not in err
+    err, _ = exported(tmp_path, "gift", quiz, capsys)
+    assert "S1: GIFT cannot say that its options keep their order" in err
+
+
+def test_an_option_named_in_a_shuffled_question_is_named_by_its_text(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """In an LMS a shuffled question's letters follow the order it shows: `[[option:B]]` as the letter B pointed at
+    another option. An unshuffled question keeps its letters, as the LMS does."""
+    quiz = (choice("S1", "B", ["a cat", "a dog"], extra="shuffle: true", explanation="See [[option:B]].")
+            + "\n" + choice("S2", "B", ["a cat", "a dog"], explanation="See [[option:B]]."))
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    assert text_of(questions["S1"][0], "generalfeedback") == "<p>See “a dog”.</p>"
+    assert ">B</span>" in text_of(questions["S2"][0], "generalfeedback")
+
+
+def test_net_correct_shares_add_up_to_the_whole_mark_in_qti(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    letters = ", ".join(chr(65 + index) for index in range(6))
+    quiz = choice("C6", f"[{letters}]", [f"o{index}" for index in range(7)], extra="scoring: net-correct")
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    shares = {entry.get("mapKey"): float(entry.get("mappedValue")) for entry in items["Q-C6"].iter(f"{QTI}mapEntry")}
+    assert sum(share for key, share in shares.items() if key != "C-G") >= 1

@@ -159,11 +159,20 @@ def _finite(reading: Reading) -> Reading:
     return reading if math.isfinite(reading["value"]) else {"error": "too_large"}
 
 
+# How far past a tolerance a value may be and still count: decimal bounds stay inclusive despite binary rounding,
+# and an exact answer's revealed rounding (ten significant digits) is accepted. numbers.js has the same rule.
+RELATIVE_SLACK = 1e-9
+
+
+def slack(answer: float, value: float, atol: float) -> float:
+    return RELATIVE_SLACK * max(abs(answer), abs(value), atol)
+
+
 def within(value: float, answer: float, atol: float, rtol: float) -> bool:
-    """Inclusive tolerance check; the slack keeps decimal bounds inclusive despite binary rounding."""
+    """Inclusive tolerance check, with `slack`."""
     difference = abs(value - answer)
-    slack = 1e-9 * max(abs(answer), abs(value), atol)
-    return difference <= atol + slack or difference <= rtol * abs(answer) + slack
+    allowed = slack(answer, value, atol)
+    return difference <= atol + allowed or difference <= rtol * abs(answer) + allowed
 
 
 def too_coarse(reading: Reading, answer: float, atol: float, rtol: float) -> bool:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zadachnik.exports.common import ModuleExport, module_export
-from zadachnik.reading.model import Course, Module
+from zadachnik.exports.common import ModuleExport, Skipped, module_export
+from zadachnik.reading.model import Course, Module, Question
 
 
 @dataclass(frozen=True)
@@ -22,14 +22,19 @@ class ExportFormat:
     # The file one module's export is written to, in the output folder.
     file_name: Callable[[ModuleExport], str]
     write: Callable[[ModuleExport], bytes]
+    # Why the format cannot carry a question (None: it can), and lines about what it carries with less.
+    refuses: Callable[[Question], str | None] = lambda question: None
+    notes: Callable[[Question], list[str]] = lambda question: []
 
 
 def formats() -> dict[str, ExportFormat]:
     from zadachnik.exports import gift, moodle, qti
+    from zadachnik.exports.common import moodle_refuses
 
     listed = [
-        ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml),
-        ExportFormat("gift", "GIFT text for pasting into Moodle", gift.file_name, gift.gift_text),
+        ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml, refuses=moodle_refuses),
+        ExportFormat("gift", "GIFT text for pasting into Moodle", gift.file_name, gift.gift_text,
+                     refuses=moodle_refuses, notes=gift.notes),
         ExportFormat("qti", "an IMS QTI 2.1 content package (zip)", qti.file_name, qti.qti_package),
     ]
     return {listed_format.name: listed_format for listed_format in listed}
@@ -69,6 +74,14 @@ def export_modules(modules: list[tuple[Course, Module]], export_format: ExportFo
     """Every file made in memory first, then each written whole: no file is ever left half-written. Returns the
     files written and the lines to print (questions left out, modules with nothing to export)."""
     exports = [module_export(course, module, lang) for course, module in modules]
+    for export in exports:
+        for question in list(export.questions):
+            reason = export_format.refuses(question)
+            if reason is not None:
+                export.questions.remove(question)
+                export.skipped.append(Skipped(question, reason))
+            else:
+                export.notes.extend(export_format.notes(question))
     lines: list[str] = []
     payloads: list[tuple[Path, bytes, ModuleExport]] = []
     for export in exports:

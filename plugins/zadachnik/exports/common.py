@@ -13,6 +13,8 @@ from decimal import Decimal
 from html.parser import HTMLParser
 from typing import Any
 
+from zadachnik.core.formatting import answer_shown_exactly
+from zadachnik.core.numbers import slack
 from zadachnik.qtypes.choice import ChoiceKey
 from zadachnik.qtypes.matching import MatchingKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
@@ -67,13 +69,25 @@ class ModuleExport:
         """`$course$/top/Course/Module[/name…]`: the category of a question bank an import puts questions into
         (Moodle's XML and GIFT alike); a slash inside a name is doubled, as Moodle writes it."""
         parts = [self.course.title[self.lang], self.module.title[self.lang], *names]
-        return "/".join(["$course$", "top", *(part.replace("/", "//") for part in parts)])
+        return xml_text("/".join(["$course$", "top", *(part.replace("/", "//") for part in parts)]))
 
     def body(self, question: Question) -> str:
-        return self.text.html(question.body[self.lang].markdown)
+        return self.named_options(question, self.text.html(question.body[self.lang].markdown))
 
     def explanation(self, question: Question) -> str:
-        return self.text.html(question.explanation[self.lang].markdown)
+        return self.named_options(question, self.text.html(question.explanation[self.lang].markdown))
+
+    def hint(self, question: Question, hint: dict[str, Any]) -> str:
+        return self.named_options(question, self.text.html(hint[self.lang].markdown))
+
+    def named_options(self, question: Question, text: str) -> str:
+        """`[[option:B]]` as the LMS can read it: its letter where the LMS shows the options in the author's order
+        with the author's letters, else (shuffled, or a matching question's list, which has no letters) the
+        option's own text, quoted."""
+        if not question.shuffle and question.auto_type != "matching":
+            return text
+        return _OPTION_REFERENCE.sub(lambda found: html.escape(self.words["option_named"].format(
+            text=self.entry_plain(question, "options", html.unescape(found.group(1)))), quote=False), text)
 
     def entry_html(self, question: Question, part: str, key: str) -> str:
         entry = next(entry for entry in question.lists[part] if entry.key == key)
@@ -104,6 +118,16 @@ class ModuleExport:
         return f"{label} ({unit})" if unit else label
 
 
+_OPTION_REFERENCE = re.compile(r'<span class="zq-option-ref" data-zq-option-ref="([^"]*)">[^<]*</span>')
+# What XML 1.0 cannot hold (control characters but tab and line breaks): an author's text pasted with one made
+# the whole file unreadable to the importer.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
 def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
     """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
     export = ModuleExport(course, module, lang, [])
@@ -119,8 +143,16 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
             export.notes.append(f"{question.id}: its checker (Python) cannot travel: exported with its plain key, "
                                 "which accepts only what the key does")
         if question.hints:
-            export.notes.append(f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and QTI "
-                                "have none, and leave them out")
+            export.notes.append(f"{question.id}: its hints are left out: an essay in an LMS shows none"
+                                if question.type == "open" else
+                                f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and "
+                                "QTI have none, and leave them out")
+        if question.auto_type == "matching":
+            export.notes.append(f"{question.id}: Moodle XML and GIFT give a share of the mark for each item matched "
+                                "right; the site and QTI give the mark only when every item is")
+        if question.auto_type == "numeric" and len(question.auto_key.fields) > 1:
+            export.notes.append(f"{question.id}: in Moodle XML its {len(question.auto_key.fields)} boxes are worth a "
+                                "mark each (a cloze question's mark is its parts'); GIFT makes a question of each")
         if question.shuffle:
             export.notes.append(f"{question.id}: shuffled in Moodle XML and QTI; GIFT cannot say so, and Moodle's own "
                                 "'Shuffle the choices' setting decides")
@@ -149,6 +181,26 @@ def auto_part(question: Question) -> tuple[str, Any]:
     return question.auto_type, question.auto_key
 
 
+# The shares of a mark Moodle grades an answer with (question_bank::fraction_options_full, and their negatives):
+# an import stops at any other.
+MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
+                    0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0)
+
+
+def moodle_refuses(question: Question) -> str | None:
+    """Why Moodle's importers (XML and GIFT) cannot take a question: a multiple-choice share it has no grade for."""
+    for concrete in variant_questions(question):
+        auto_type, key = auto_part(concrete)
+        if auto_type != "multiple":
+            continue
+        shares = choice_fractions(key, [entry.key for entry in concrete.lists["options"]]).values()
+        if not all(any(abs(abs(share) - grade) < 5e-8 for grade in MOODLE_FRACTIONS) for share in shares):
+            return (f"its {len(key.correct)} right options would earn 1/{len(key.correct)} of the mark each, a share "
+                    "Moodle has no grade for (its import would stop at the file): give it at most 10 right options, "
+                    "or export it as QTI")
+    return None
+
+
 def choice_fractions(key: ChoiceKey, markers: list[str]) -> dict[str, float]:
     """Each option's share of the mark, as LMSs that add up ticked options grade: right ones share 1; under
     net-correct each wrong pick takes back one right one's share (exactly the site's rule, floored at 0), under
@@ -169,8 +221,14 @@ def matching_pairs(key: Any) -> dict[str, str]:
 
 
 def absolute_tolerance(numeric_field: NumericField) -> float:
-    """The site accepts a value within atol or within rtol·|answer|: one interval, the wider of the two."""
-    return max(numeric_field.atol or 0.0, (numeric_field.rtol or 0.0) * abs(numeric_field.value))
+    """The site accepts a value within atol or within rtol·|answer|: one interval, the wider of the two. An exact
+    answer the page can only reveal rounded (0.3333333333 for 1/3) gets the site's slack (core.numbers.slack)
+    instead of none: an LMS comparing exactly refused the answer the site reveals and accepts."""
+    atol, answer = numeric_field.atol or 0.0, abs(numeric_field.value)
+    tolerance = max(atol, (numeric_field.rtol or 0.0) * answer)
+    if tolerance or answer_shown_exactly(numeric_field.value, numeric_field.atol, numeric_field.rtol):
+        return tolerance
+    return slack(answer, answer, atol)
 
 
 def number_text(value: float) -> str:
@@ -212,7 +270,7 @@ class TextRenderer:
         self.cache: dict[tuple[str, str], str] = {}
 
     def tree(self, markdown_text: str) -> etree.Element:
-        return tidy(parse_html(self.markdown.reset().convert(markdown_text)))
+        return tidy(parse_html(xml_text(self.markdown.reset().convert(markdown_text))))
 
     def html(self, markdown_text: str) -> str:
         return self.cached("html", markdown_text, lambda: serialize_html(self.tree(markdown_text)))
@@ -234,7 +292,7 @@ class TextRenderer:
     def cached(self, kind: str, markdown_text: str, convert: Callable[[], str]) -> str:
         key = (kind, markdown_text)
         if key not in self.cache:
-            self.cache[key] = convert()
+            self.cache[key] = xml_text(convert())
         return self.cache[key]
 
 

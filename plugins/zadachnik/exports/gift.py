@@ -70,6 +70,20 @@ def html(text: str) -> str:
     return escape(text.replace("->", "-&gt;"))
 
 
+def answer_html(text: str) -> str:
+    """An answer's HTML: a leading `%` is written as its character reference, as `%5%` there would be read as the
+    answer's weight."""
+    return html("&#37;" + text[1:] if text.startswith("%") else text)
+
+
+def notes(question: Question) -> list[str]:
+    """What GIFT cannot say of a question: that its options keep their order (shuffled ones have their note)."""
+    if question.auto_type not in ("single", "multiple") or question.shuffle:
+        return []
+    return [f"{question.id}: GIFT cannot say that its options keep their order: Moodle's 'Shuffle the choices' "
+            "setting decides (on by default), and letters its text names may then point at other options"]
+
+
 def question_blocks(export: ModuleExport, question: Question) -> list[tuple[str, str]]:
     """The question's GIFT questions, each with what its name adds to the question's (a field's label, the
     explanation's): '' for the question itself."""
@@ -83,7 +97,7 @@ def question_blocks(export: ModuleExport, question: Question) -> list[tuple[str,
                      else choice_fractions(key, markers))
         answers = []
         for marker in markers:
-            option = html(export.entry_html(question, "options", marker))
+            option = answer_html(export.entry_html(question, "options", marker))
             if auto_type == "single":
                 answers.append(("=" if fractions[marker] == 1 else "~") + option)
             else:

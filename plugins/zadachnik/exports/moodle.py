@@ -88,7 +88,7 @@ def question_elements(export: ModuleExport, question: Question) -> list[etree.El
         raise ValueError(f"question {question.id}: no Moodle type for '{auto_type}'")
     # The hints, in order, for Moodle's interactive behaviour to show one after each wrong try.
     for hint in question.hints:
-        text(etree.SubElement(elements[0], "hint", format="html"), export.text.html(hint[export.lang].markdown))
+        text(etree.SubElement(elements[0], "hint", format="html"), export.hint(question, hint))
     if question.type == "mixed":
         label = export.words["explanation_label"]
         elements.append(essay(export, question, f"{export.name(question)}: {label}", f"{question.id}-explanation",

@@ -14,6 +14,7 @@ selection still imports every variant as an item of its own, named P02-v1, P02-v
 from __future__ import annotations
 
 import io
+import math
 import re
 import xml.etree.ElementTree as etree
 import zipfile
@@ -50,7 +51,9 @@ XHTML = {
 # What carries content but is not QTI's: written as the nearest QTI element.
 RENAMED = {"details": "div", "summary": "p", "s": "span", "del": "span", "ins": "span", "u": "span", "mark": "span"}
 DROPPED = {"input", "button", "script", "style", "select", "textarea"}
-_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_.\-]")
+# What an NCName may hold after its first character (letters and digits of any script among them): each id the
+# sources allow (fields like ρ and σ) keeps a name of its own.
+_NOT_IDENTIFIER = re.compile(r"[^\w.\-]")
 
 
 
@@ -254,8 +257,14 @@ def choice_declaration(export: ModuleExport, question: Question, auto_type: str,
     if auto_type == "multiple" and key.scoring == "net-correct":
         mapping = etree.SubElement(declaration, q("mapping"), lowerBound="0", upperBound="1", defaultValue="0")
         for marker, fraction in choice_fractions(key, export.markers(question, "options")).items():
-            etree.SubElement(mapping, q("mapEntry"), mapKey=identifier("C-", marker), mappedValue=repr(fraction))
+            etree.SubElement(mapping, q("mapEntry"), mapKey=identifier("C-", marker), mappedValue=share_text(fraction))
     return declaration
+
+
+def share_text(fraction: float) -> str:
+    """A share of the mark with seven decimals, away from zero: six shares of 1/6 add up to the whole mark (the
+    mapping's upper bound caps the sum), where their doubles gave 0.9999999999999999, partly right."""
+    return number_text(math.copysign(math.ceil(round(abs(fraction) * 1e7, 6)) / 1e7, fraction))
 
 
 def choice_interaction(export: ModuleExport, question: Question, auto_type: str) -> etree.Element:
