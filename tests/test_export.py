@@ -829,6 +829,11 @@ def test_notes_say_what_an_lms_grades_or_shows_otherwise(tmp_path: Path, capsys:
     assert "GIFT cannot say that its options keep their order" not in err
     err, _ = exported(tmp_path, "gift", quiz, capsys)
     assert "S1: GIFT cannot say that its options keep their order" in err
+    assert "pictures" not in err
+    pictured = choice("P1", "A", ["![a cat](cat.png)", "b"]) + "\n" + choice("P2", "A", ["a", "b"],
+                                                                                 body='Look: <img src="x.png">')
+    err, _ = exported(tmp_path / "pictures", "qti", pictured, capsys)
+    assert "P1: its pictures are not carried" in err and "P2: its pictures are not carried" in err
 
 
 def test_an_option_named_in_a_shuffled_question_is_named_by_its_text(tmp_path: Path,

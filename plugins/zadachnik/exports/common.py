@@ -147,6 +147,9 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                                 if question.type == "open" else
                                 f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and "
                                 "QTI have none, and leave them out")
+        if any(_PICTURE.search(text) for text in question_texts(question, lang)):
+            export.notes.append(f"{question.id}: its pictures are not carried: the LMS shows a broken image until "
+                                "they are uploaded there and the question edited to use them")
         if question.auto_type == "matching":
             export.notes.append(f"{question.id}: Moodle XML and GIFT give a share of the mark for each item matched "
                                 "right; the site and QTI give the mark only when every item is")
@@ -162,6 +165,18 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                                 "quiz to draw one (a category of their own; in QTI, a section that selects one)")
         export.questions.append(question)
     return export
+
+
+# A picture in author Markdown: an image's Markdown or an <img> element.
+_PICTURE = re.compile(r"!\[[^\]]*\]\(|<img\b", re.IGNORECASE)
+
+
+def question_texts(question: Question, lang: str) -> list[str]:
+    """Every text of a question a learner sees in an LMS, as the author wrote it: title, body, lists, explanation,
+    hints."""
+    texts = [question.title[lang].markdown, question.body[lang].markdown, question.explanation[lang].markdown]
+    texts += [entry.text[lang].markdown for entries in question.lists.values() for entry in entries]
+    return texts + [hint[lang].markdown for hint in question.hints]
 
 
 def variant_questions(question: Question) -> list[Question]:
