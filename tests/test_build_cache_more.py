@@ -100,7 +100,7 @@ def test_an_optional_file_that_appears_is_tracked(tmp_path: Path) -> None:
 VARIANT_QUESTION = """
 /// question | Q90
 type: numeric
-variants: {from: p90, count: 2}
+variants: {from: p90, count: 1}
 fields:
   x: {answer: "x", atol: 0.001}
 
