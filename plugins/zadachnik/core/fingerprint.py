@@ -48,6 +48,8 @@ class InstalledDigests:
         kept = store.get(self.KEY) if store is not None else None
         self.known: dict[str, Any] = kept if isinstance(kept, dict) else {}
         self.used: dict[str, Any] = {}
+        # The installation's stamp, worked out once for the build's fingerprint and its modules' key alike.
+        self.installation: str | None = None
 
     def digest(self, folder: Path, sources: list[Path]) -> str:
         """Files under `folder` by their paths in it and their bytes."""
@@ -57,8 +59,7 @@ class InstalledDigests:
                 hashed.update(encoded(source.relative_to(folder).as_posix()) + b"\0" + file_bytes(source) + b"\0")
             return hashed.hexdigest()
 
-        found = self.remembered("files", sources, made)
-        return found if isinstance(found, str) else made()
+        return self.remembered("files", sources, made, lambda found: isinstance(found, str))
 
     def records(self, records: list[Path]) -> tuple[str, set[str]]:
         """The distributions' records of what they installed in their folder (`record_rows`), and the names in the
@@ -68,16 +69,22 @@ class InstalledDigests:
             return [hashlib.sha256(encoded("\n".join(rows))).hexdigest(),
                     sorted({row.split("/", 1)[0].split(",", 1)[0] for row in rows})]
 
-        found = self.remembered("records", records, made)
-        if not (isinstance(found, list) and len(found) == 2 and isinstance(found[0], str)
-                and isinstance(found[1], list)):
-            found = made()
-        return found[0], set(found[1])
+        def valid(found: Any) -> bool:
+            return (isinstance(found, list) and len(found) == 2 and isinstance(found[0], str)
+                    and isinstance(found[1], list))
 
-    def remembered(self, kind: str, sources: list[Path], made: Callable[[], Any]) -> Any:
+        digest, listed = self.remembered("records", records, made, valid)
+        return digest, set(listed)
+
+    def remembered(self, kind: str, sources: list[Path], made: Callable[[], Any], valid: Callable[[Any], bool]
+                   ) -> Any:
+        """What `made` gives for these files, from the memo while their stamps are the ones it was made with (a
+        value of the wrong shape, from a damaged or foreign memo, is made again)."""
         stamps = hashlib.sha256(encoded(kind + "".join(f"\0{source}\0{stamp(source)}" for source in sources)))
         key = stamps.hexdigest()
-        found = self.known[key] if key in self.known else made()
+        found = self.known.get(key)
+        if not valid(found):
+            found = made()
         self.used[key] = found
         return found
 
@@ -171,6 +178,8 @@ def installation_stamp(installed: InstalledDigests) -> str:
     installed again from other code changes it), and what no record lists (a Debian package beside its .egg-info,
     a module copied in by hand) by its size and time, as a package manager's swap of a file replaces it. Python's
     bytecode folders come and go with imports."""
+    if installed.installation is not None:
+        return installed.installation
     stamps = []
     for folder in installation():
         names = names_in(folder)
@@ -178,7 +187,8 @@ def installation_stamp(installed: InstalledDigests) -> str:
         unlisted = [f"{name} {stamp(folder / name)}" for name in names
                     if name not in listed and not name.endswith(".dist-info")]
         stamps.append(f"{names}\0{digest}\0{unlisted}\0")
-    return "".join(stamps)
+    installed.installation = "".join(stamps)
+    return installed.installation
 
 
 def record_rows(record: bytes) -> list[str]:

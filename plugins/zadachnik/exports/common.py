@@ -19,6 +19,7 @@ from zadachnik.qtypes.choice import ChoiceKey
 from zadachnik.qtypes.matching import MatchingKey
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.model import Course, Module, Question
+from zadachnik.reading.shuffle import OPTION_REFERENCE_HTML
 from zadachnik.rendering.i18n import strings
 from zadachnik.rendering.mathtex import MathExtension
 
@@ -86,7 +87,7 @@ class ModuleExport:
         option's own text, quoted."""
         if not question.shuffle and question.auto_type != "matching":
             return text
-        return _OPTION_REFERENCE.sub(lambda found: html.escape(self.words["option_named"].format(
+        return OPTION_REFERENCE_HTML.sub(lambda found: html.escape(self.words["option_named"].format(
             text=self.entry_plain(question, "options", html.unescape(found.group(1)))), quote=False), text)
 
     def entry_html(self, question: Question, part: str, key: str) -> str:
@@ -118,7 +119,6 @@ class ModuleExport:
         return f"{label} ({unit})" if unit else label
 
 
-_OPTION_REFERENCE = re.compile(r'<span class="zq-option-ref" data-zq-option-ref="([^"]*)">[^<]*</span>')
 # What XML 1.0 cannot hold (control characters but tab and line breaks): an author's text pasted with one made
 # the whole file unreadable to the importer.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

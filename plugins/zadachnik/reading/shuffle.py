@@ -9,6 +9,7 @@ wrong on the page: in a shuffled question the build refuses it.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -148,9 +149,19 @@ def with_references(fragment: Fragment, keys: list[str], path: str, errors: list
             errors.append(SourceError(path, line, f"{match[0]} names no option of this question",
                                       f"name one of its option markers: {known}"))
             return key
-        return f'<span class="zq-option-ref" data-zq-option-ref="{key}">{key}</span>'
+        return option_reference(key)
 
     return _OPTION_REFERENCE.sub(replace, fragment.markdown)
+
+
+def option_reference(marker: str) -> str:
+    """An option named by its marker, as the page's HTML holds it: shuffle.js writes the label the learner sees
+    into it; an export reads it back (`OPTION_REFERENCE_HTML`)."""
+    marker = html.escape(marker)
+    return f'<span class="zq-option-ref" data-zq-option-ref="{marker}">{marker}</span>'
+
+
+OPTION_REFERENCE_HTML = re.compile(r'<span class="zq-option-ref" data-zq-option-ref="([^"]*)">[^<]*</span>')
 
 
 def plain_names(fragment: Fragment, keys: list[str], path: str) -> list[SourceError]:

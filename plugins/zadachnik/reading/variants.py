@@ -2,11 +2,11 @@
 
 `variants: p02` (or `variants: {from: p02, count: 10, invalid: error}`) names a function of the module's values
 file, `def p02(rng): return {"N": 7e9, "B": 12}`. Variant k is drawn with `random.Random(k)` (then k+count,
-k+2·count … for a draw the author lets be skipped, or that would show what an earlier variant shows), so every build
-makes the same variants. Each variant is a
-concrete question: its text with the variant's figures put in (`{{ N:.3g }}`, written per language as values
-are) and its numeric answers and tolerances computed from those names (`answer: "N*B/1e9"`). The question itself
-stays variant 1: what the page shows without JavaScript, and what print, the problem books and search see.
+k+2·count … for a draw the author lets be skipped, or one that would show what an earlier variant shows), so every
+build makes the same variants. Each variant is a concrete question: its text with the variant's figures put in
+(`{{ N:.3g }}`, written per language as values are) and its numeric answers and tolerances computed from those
+names (`answer: "N*B/1e9"`). The question itself stays variant 1: what the page shows without JavaScript, and
+what print, the problem books and search see.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ DEFAULT_COUNT = 10
 MAX_COUNT = 100
 KEYS = ("from", "count", "invalid")
 INVALID = ("error", "skip")
-# Seeds tried for one variant when bad draws are skipped: k, k+count, …, k+(SKIP_TRIES-1)·count.
+# Seeds tried for one variant when bad draws are skipped, or draws repeat an earlier variant: k, k+count, …,
+# k+(SKIP_TRIES-1)·count.
 SKIP_TRIES = 10
 # Repeated variants a warning names one by one.
 SHOWN_REPEATS = 8

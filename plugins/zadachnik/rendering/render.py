@@ -24,6 +24,7 @@ from zadachnik.core.text import Fragment
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
+from zadachnik.reading.shuffle import option_reference
 from zadachnik.rendering.i18n import (
     exercises_instruction,
     file_size,
@@ -278,14 +279,11 @@ def answer_text(question: Question, lang: str) -> Markup:
     page labels with the option's shown label (shuffle.js), the author's marker otherwise."""
     key: Any = question.auto_key
 
-    def option(marker: str) -> str:
-        marker = html.escape(marker)
-        return f'<span class="zq-option-ref" data-zq-option-ref="{marker}">{marker}</span>'
-
     if hasattr(key, "correct"):
-        return Markup(", ".join(option(marker) for marker in key.correct))
+        return Markup(", ".join(option_reference(marker) for marker in key.correct))
     if hasattr(key, "pairs"):
-        return Markup("; ".join(f"{html.escape(item)} → {option(marker)}" for item, marker in key.pairs.items()))
+        return Markup("; ".join(f"{html.escape(item)} → {option_reference(marker)}"
+                                for item, marker in key.pairs.items()))
     return Markup("")
 
 
