@@ -255,6 +255,8 @@ def run_check(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
+    check_language_codes(languages, site, base, "--languages" if arguments.languages else
+                         (shown(config_file, base) if config_file else "the default languages"))
     kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
     problems = check_sources(exercises, languages, base, site, kept)
     for heading, lines in problems:
@@ -265,6 +267,15 @@ def run_check(arguments: argparse.Namespace) -> int:
         return 1
     print(f"zadachnik check: the course sources in {shown(exercises, base)} are fine ({', '.join(languages)})")
     return 0
+
+
+def check_language_codes(languages: list[str], site: SiteConfig, base: Path, where: str) -> None:
+    """The build refuses a code the theme has no pages in (plugin.check_languages): so does the check."""
+    from zadachnik.rendering.i18n import language_code_problems, site_theme_dirs
+
+    problems = language_code_problems(languages, site_theme_dirs(base / site.custom_dir if site.custom_dir else None))
+    if problems:
+        raise CommandError(f"{where}: the zadachnik plugin's 'languages': {problems[0]}")
 
 
 def shown(path: Path, base: Path) -> str:
@@ -300,6 +311,9 @@ class SiteConfig:
             raise CommandError(f"the zadachnik plugin's 'languages' is a list of codes, not {languages!r} "
                                f"(write e.g. 'languages: {example}'; one code makes a monolingual site)")
         self.languages = [str(code) for code in languages]
+        theme = data.get("theme")
+        custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
+        self.custom_dir = str(custom_dir) if custom_dir else None
         self.extensions: list[Any] = list(MKDOCS_BUILTIN_EXTENSIONS)
         self.extension_configs: dict[str, dict[str, Any]] = {}
         for item in data.get("markdown_extensions") or []:

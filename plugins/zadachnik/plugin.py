@@ -43,7 +43,7 @@ from zadachnik.rendering.home import (
     unclosed_course_list,
     with_course_lists,
 )
-from zadachnik.rendering.i18n import WordsError, language_name, load_site_words, use_words
+from zadachnik.rendering.i18n import WordsError, language_code_problems, language_name, load_site_words, use_words
 from zadachnik.rendering.mathtex import (
     CACHE_DIR,
     KatexUnavailable,
@@ -158,6 +158,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
         self.base = self.config_file.parent
         self.exercises_dir = self.base / self.config.exercises_dir
+        check_languages(self.languages.codes, config.theme.dirs, self.shown(self.config_file))
         self.use_words()
         # The selector's names, in the words just chosen: the same on every page.
         self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
@@ -559,6 +560,12 @@ def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_c
                                        config.theme.get("features") or [])
     if problems:
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
+
+
+def check_languages(codes: list[str], theme_dirs: list[str], shown_config: str) -> None:
+    problems = language_code_problems(codes, theme_dirs)
+    if problems:
+        raise PluginError(f"Zadachnik: {shown_config}: the zadachnik plugin's 'languages': {problems[0]}")
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

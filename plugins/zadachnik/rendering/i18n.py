@@ -235,3 +235,59 @@ def files_contents(counts: dict[str, int], lang: str) -> str:
 def file_size(size: int, lang: str) -> str:
     """Kibibytes (1024 bytes) with one decimal: "2588,1 КиБ", "2,588.1 KiB"."""
     return f"{format_number(round(size / 1024, 1), lang, 1)}\u00a0{strings(lang)['kibibytes']}"
+
+
+# Where mkdocs-material keeps each language's theme words, in its templates and in a site's overrides.
+THEME_LANGUAGES_DIR = Path("partials") / "languages"
+
+
+def theme_languages(theme_dirs: Iterable[str | Path]) -> set[str]:
+    """The languages the site's theme has words for: mkdocs-material's own and any the site's overrides add."""
+    return {
+        path.stem for folder in theme_dirs for path in (Path(folder) / THEME_LANGUAGES_DIR).glob("*.html")
+        if path.stem != "custom"
+    }
+
+
+def site_theme_dirs(custom_dir: Path | None) -> list[Path]:
+    """The folders MkDocs looks in for mkdocs-material's templates: the site's overrides first."""
+    import material
+
+    return [*([custom_dir] if custom_dir else []), Path(material.__file__).parent / "templates"]
+
+
+def language_code_problems(codes: Iterable[str], theme_dirs: Iterable[str | Path]) -> list[str]:
+    """What is wrong with the `languages` option, one line per code: a code the theme cannot show pages in would
+    end the build inside mkdocs-material's templates (`TemplateNotFound: partials/languages/sp.html`)."""
+    known = theme_languages(theme_dirs)
+    problems, seen = [], set()
+    for code in codes:
+        if code in seen:
+            problems.append(f"'{code}' is named twice: name each language once")
+        seen.add(code)
+        if code in known or not known:
+            continue
+        guess = guessed_language(code, known)
+        hint = f"did you mean '{guess}'? " if guess else ""
+        others = ", ".join(sorted(known - set(shipped_languages())))
+        problems.append(
+            f"'{code}' is not a language code mkdocs-material knows: {hint}Zadachnik has page words for "
+            f"{', '.join(shipped_languages())}; the theme also knows {others}"
+        )
+    return problems
+
+
+def guessed_language(written: str, known: set[str]) -> str | None:
+    """The code an author likely meant: a language whose English name starts with what was written ('sp' →
+    Spanish → es, 'german' → de), or the code closest in spelling."""
+    import difflib
+
+    names = Locale("en").languages
+    start = written.strip().lower()
+    if len(start) >= 2:
+        by_name = sorted(code for code in known if names.get(code.replace("-", "_"), "").lower().startswith(start))
+        shipped_first = [code for code in by_name if code in shipped_languages()] or by_name
+        if shipped_first:
+            return shipped_first[0]
+    close = difflib.get_close_matches(start, sorted(known), n=1, cutoff=0.6)
+    return close[0] if close else None
