@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, build_failure, copy_site
+from zadachnik.core.errors import SourceErrors
+from zadachnik.reading.model import load_courses
+from zadachnik.reading.yamlsource import load_with_lines
 from zadachnik.rendering.i18n import language_code_problems, site_theme_dirs
 
 MONOLINGUAL = ROOT / "tests" / "fixtures" / "lang-en"
@@ -60,3 +63,68 @@ def test_an_unknown_language_fails_the_build_and_the_check_naming_the_option(tmp
     assert result.returncode == 2, result.stdout + result.stderr
     assert "mkdocs.yml: the zadachnik plugin's 'languages': 'sp' is not a language code" in result.stderr
     assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
+# -- YAML as authors write it ---------------------------------------------------------------------------------
+
+NUMERIC = """/// question | Q1 | Una cuerda
+type: numeric
+fields:
+  x1: {field}
+
+Una cuerda de 9,5 m se corta en dos. ¿Cuánto mide cada trozo?
+
+fields:
+- x1: Longitud
+
+explanation:
+La mitad de 9,5 m.
+///
+"""
+
+
+def source_errors(base: Path, quiz: str, languages: tuple[str, ...] = ("es",)) -> list[str]:
+    folder = base / "exercises" / "c" / "01-m"
+    folder.mkdir(parents=True)
+    (folder.parent / "course.yml").write_text("id: c\ntitle: Curso\nmodules: 1\n", encoding="utf-8")
+    (folder / "module.yml").write_text("number: 1\ntitle: Cuerdas\n", encoding="utf-8")
+    (folder / "quiz.md").write_text(quiz, encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(base / "exercises", list(languages), base)
+    return [str(error) for error in info.value.errors]
+
+
+@pytest.mark.parametrize(("field", "written", "meant"), [
+    ("{answer: 4.75, atol: 0,0005}", "0,0005", "0.0005"),
+    ("{answer: 4,75, atol: 0.01}", "4,75", "4.75"),
+    ('{answer: "4,75", atol: 0.01}', "4,75", "4.75"),
+    ("{answer: 4.75, atol: '0,01'}", "0,01", "0.01"),
+])
+def test_a_decimal_comma_in_a_key_says_to_write_a_point(tmp_path: Path, field: str, written: str, meant: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert error.startswith("exercises/c/01-m/quiz.md:4: "), error
+    assert f"'{written}'" in error and "decimal point" in error and f"write {meant}" in error
+    assert "unknown key" not in error and "not plain arithmetic" not in error
+
+
+YAML_SLIPS = {
+    "a colon in a text": ("type: numeric\nhint_note: Método: Newton", "put the whole text in quotes"),
+    "a tab": ("type: numeric\n\tauto: true", "replace the tab by spaces"),
+    "an unclosed quote": ("type: numeric\nexplanation_title: 'Método", "never closed"),
+    "TeX in double quotes": ('type: numeric\nunit: "$\\frac{m}{s}$"', "single quotes"),
+}
+
+
+@pytest.mark.parametrize("name", YAML_SLIPS)
+def test_a_yaml_slip_says_what_to_write(tmp_path: Path, name: str) -> None:
+    yaml_text, expected = YAML_SLIPS[name]
+    quiz = NUMERIC.replace("type: numeric", yaml_text).replace("{field}", "{answer: 4.75, atol: 0.01}")
+    errors = source_errors(tmp_path, quiz)
+    assert len(errors) == 1, errors
+    assert errors[0].startswith("exercises/c/01-m/quiz.md:"), errors[0]
+    assert expected in errors[0]
+
+
+def test_a_new_line_in_double_quotes_outside_formulas_stays_a_new_line() -> None:
+    data, _ = load_with_lines('a: "one\\ntwo"\nb: "$x$ \\\\frac"\n')
+    assert data == {"a": "one\ntwo", "b": "$x$ \\frac"}

@@ -10,6 +10,7 @@ import ast
 import difflib
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
@@ -31,6 +32,8 @@ CONSTANTS = {"pi": math.pi, "e": math.e}
 # Guards against `10**10**10` freezing the build.
 _MAX_EXPONENT = 1000
 ALLOWED = "numbers, + - * / **, parentheses, " + ", ".join([*FUNCTIONS, *CONSTANTS])
+# "4,75" as an answer: a decimal comma, which Python would read as a pair of numbers.
+_DECIMAL_COMMA = re.compile(r"\d,\d")
 
 
 class UnknownName(ValueError):
@@ -54,6 +57,10 @@ def evaluate(expression: str | int | float, names: Mapping[str, float] | None = 
     text = str(expression).strip()
     if not text:
         raise ValueError("the answer is empty")
+    if _DECIMAL_COMMA.search(text) and "(" not in text:
+        pointed = _DECIMAL_COMMA.sub(lambda found: found.group().replace(",", "."), text)
+        raise ValueError(f"{text!r} has a decimal comma: numbers in the sources take a decimal point, whatever "
+                         f"the site's language (write {pointed})")
     try:
         tree = ast.parse(text, mode="eval")
         return _finite(_value(tree.body, text, names or {}), text)

@@ -76,7 +76,9 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
-        raise YamlProblem(f"YAML syntax error: {problem}", mark.line if mark else 0) from None
+        line = mark.line if mark else 0
+        hint = syntax_hint(problem, character_at(text, line, mark.column if mark else 0))
+        raise YamlProblem(f"YAML syntax error: {problem}" + (f": {hint}" if hint else ""), line) from None
     except yaml.reader.ReaderError as error:
         line = text.count("\n", 0, error.position)
         raise YamlProblem(
@@ -85,8 +87,80 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
         ) from None
     lines: dict[KeyPath, int] = {}
     if node is not None:
-        _walk(node, (), lines)
+        _walk(node, (), lines, text)
     return data, lines
+
+
+# PyYAML names what it met, not what the author should write: what to write, by the words of its message.
+SYNTAX_HINTS = (
+    ("mapping values are not allowed", "a ': ' inside a text makes YAML begin a new key there; put the whole text "
+     "in quotes, e.g. 'title: \"Método: Newton\"' (or this line is indented deeper than the key above it)"),
+    ("found unexpected end of stream", "a quote or bracket opened here is never closed; close it, or write a text "
+     "of several lines after '|'"),
+    ("expected ',' or '}'", "inside {…} write 'key: value' pairs separated by ', ' and end with '}'; a value "
+     "holding a comma or ': ' goes in quotes"),
+    ("expected ',' or ']'", "inside […] separate the items by ', ' and end with ']'; an item holding a comma goes "
+     "in quotes"),
+    ("tab character", "YAML indents with spaces only: replace the tab by spaces"),
+    ("expected '-' indicator", "the items of a list each begin with '- ' in the same column"),
+    ("did not find expected key", "the keys of one mapping begin in the same column; and a text that goes on "
+     "after a closing quote goes in quotes as a whole"),
+)
+CHARACTER_HINTS = {
+    "\t": "YAML indents with spaces only: replace the tab by spaces",
+    "@": "a value that begins with '@' goes in quotes",
+    "`": "a value that begins with '`' goes in quotes",
+    "%": "a value that begins with '%' goes in quotes",
+}
+
+
+def syntax_hint(problem: str, character: str) -> str:
+    if "cannot start any token" in problem:
+        return CHARACTER_HINTS.get(character, "a value that begins with this character goes in quotes")
+    return next((hint for words, hint in SYNTAX_HINTS if words in problem), "")
+
+
+def character_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n")
+    return lines[line][column:column + 1] if 0 <= line < len(lines) else ""
+
+
+# In double quotes YAML reads a backslash and the next character as an escape: "\\frac" is a form feed and "rac".
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_YAML_LETTER_ESCAPES = set("abefnrtv0")
+
+
+def check_scalar(node: yaml.ScalarNode, text: str) -> None:
+    """Refuse TeX in double quotes, where YAML takes `\\frac`, `\\beta` or `\\nu` for escapes. Only a text with a
+    formula ($) holds TeX: elsewhere "one\\ntwo" means the new line it says."""
+    if node.style != '"':
+        return
+    raw = text[node.start_mark.index:node.end_mark.index]
+    if "\\" not in raw or "$" not in raw:
+        return
+    for escape in _ESCAPE.finditer(raw):
+        command = re.match(r"[A-Za-z]+", raw[escape.start(1):])
+        if escape.group(1) in _YAML_LETTER_ESCAPES and command and len(command.group()) > 1:
+            raise YamlProblem(
+                f"in double quotes YAML reads the '\\{escape.group(1)}' of '\\{command.group()}' as an escape, "
+                "not as TeX: put the text in single quotes instead ('…'), or write each backslash twice",
+                node.start_mark.line,
+            )
+
+
+def check_decimal_comma(previous: yaml.Node, key: yaml.Node, value: yaml.Node, text: str) -> None:
+    """`{answer: 4,75}` reads as `answer: 4` and a key `75` without a value."""
+    if (
+        isinstance(previous, yaml.ScalarNode) and previous.tag == _INT_TAG
+        and isinstance(key, yaml.ScalarNode) and not key.style and key.value.isdigit()
+        and isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null" and not value.value
+        and text[previous.end_mark.index:key.start_mark.index] == ","
+    ):
+        written = f"{previous.value},{key.value}"
+        raise YamlProblem(
+            f"'{written}' reads in YAML as two entries, '{previous.value}' and a key '{key.value}': numbers in the "
+            f"sources take a decimal point, write {previous.value}.{key.value}", key.start_mark.line,
+        )
 
 
 def check_byte_order_marks(text: str) -> None:
@@ -137,11 +211,17 @@ def check_depth(root: yaml.Node) -> None:
             stack.extend((child, depth + 1) for child in node.value)
 
 
-def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
+def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int], text: str) -> None:
     lines.setdefault(path, node.start_mark.line)
+    if isinstance(node, yaml.ScalarNode):
+        check_scalar(node, text)
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
+        previous: yaml.Node | None = None
         for key_node, value_node in node.value:
+            if previous is not None and node.flow_style:
+                check_decimal_comma(previous, key_node, value_node, text)
+            previous = value_node
             key = str(key_node.value)
             if key in seen:
                 raise YamlProblem(
@@ -149,7 +229,7 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int]) -> None:
                 )
             seen.add(key)
             lines[(*path, key)] = key_node.start_mark.line
-            _walk(value_node, (*path, key), lines)
+            _walk(value_node, (*path, key), lines, text)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, (*path, str(index)), lines)
+            _walk(item, (*path, str(index)), lines, text)
