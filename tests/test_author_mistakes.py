@@ -12,7 +12,13 @@ from conftest import ROOT, build_failure, copy_site
 from zadachnik.core.errors import SourceErrors
 from zadachnik.reading.model import load_courses
 from zadachnik.reading.yamlsource import load_with_lines
-from zadachnik.rendering.i18n import language_code_problems, site_theme_dirs
+from zadachnik.rendering.i18n import (
+    language_code_problems,
+    number_examples,
+    quiz_instruction,
+    shipped_languages,
+    site_theme_dirs,
+)
 
 MONOLINGUAL = ROOT / "tests" / "fixtures" / "lang-en"
 
@@ -128,3 +134,20 @@ def test_a_yaml_slip_says_what_to_write(tmp_path: Path, name: str) -> None:
 def test_a_new_line_in_double_quotes_outside_formulas_stays_a_new_line() -> None:
     data, _ = load_with_lines('a: "one\\ntwo"\nb: "$x$ \\\\frac"\n')
     assert data == {"a": "one\ntwo", "b": "$x$ \\frac"}
+
+
+# -- the page's own words ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", shipped_languages())
+def test_the_instruction_shows_each_way_of_writing_a_number_once(lang: str) -> None:
+    examples = number_examples(lang)
+    assert len(set(examples)) == len(examples) >= 2, examples
+    instruction = quiz_instruction(lang, [lang])
+    for example in examples:
+        assert instruction.count(example) == 1, instruction
+
+
+def test_spanish_shows_a_grouped_number_its_locale_groups() -> None:
+    assert number_examples("es") == ["26.290,7", "26290,7"]
+    assert number_examples("en") == ["2,629.07", "2629.07"]

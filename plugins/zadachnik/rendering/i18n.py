@@ -188,10 +188,19 @@ def joined(parts: list[str], lang: str, style: str = "standard") -> str:
     return format_list(parts, style=style, locale=locale)
 
 
+def number_examples(lang: str) -> list[str]:
+    """A number written grouped and plain, the two ways a field reads it: larger where the locale leaves four
+    digits ungrouped (Spanish writes 2629,07 either way), and once where it never groups."""
+    for value in (EXAMPLE_NUMBER, EXAMPLE_NUMBER * 10, EXAMPLE_NUMBER * 1000):
+        grouped, plain = format_number(value, lang), format_number(value, lang, group=False)
+        if grouped != plain:
+            return [grouped, plain]
+    return [format_number(EXAMPLE_NUMBER, lang)]
+
+
 def quiz_instruction(lang: str, languages: list[str]) -> str:
     t = strings(lang)
-    examples = joined([format_number(EXAMPLE_NUMBER, lang), format_number(EXAMPLE_NUMBER, lang, group=False)],
-                      lang, style="or")
+    examples = joined(number_examples(lang), lang, style="or")
     return " ".join([t["quiz_instruction"].format(examples=examples, fraction="16/7"),
                      saved_sentence(t, "saved", lang, languages)])
 
