@@ -5,6 +5,7 @@ question/format/xml/format.php and question/format/gift/format.php, the QTI 2.1 
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import shutil
@@ -20,6 +21,7 @@ from zadachnik.exports import formats, write_whole
 from zadachnik.exports.common import TextRenderer, absolute_tolerance, number_text
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.model import Question, load_courses
+from zadachnik.rendering.i18n import strings
 
 SOURCES = {
     "sample": (ROOT / "exercises", ["ru", "en"]),
@@ -297,14 +299,37 @@ def gift_weight(answer: str) -> tuple[float, str]:
     return float(answer[1:end]) / 100, answer[end + 1:]
 
 
+# What PHP's trim() takes off a line.
+PHP_SPACE = " \t\n\r\0\x0b"
+
+
+def gift_paragraphs(source: str) -> list[list[str]]:
+    """qformat_default::readquestions: the file's lines (PHP's file() breaks at \\n only), each trimmed; a line
+    PHP calls empty ('' or '0') ends a question."""
+    paragraphs: list[list[str]] = [[]]
+    for line in source.split("\n"):
+        line = line.strip(PHP_SPACE)
+        if line in ("", "0"):
+            paragraphs.append([])
+        else:
+            paragraphs[-1].append(line)
+    return [paragraph for paragraph in paragraphs if paragraph]
+
+
+def category_names(path: str) -> list[str]:
+    """qformat_default::split_category_path: a single slash parts names, a doubled one is a slash in a name."""
+    return [name.replace("//", "/").strip() for name in re.split(r"(?<!/)/(?!/)", path)]
+
+
 def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
     """Moodle's qformat_gift::readquestion, for the types the export writes."""
     category, questions = "", []
-    for paragraph in re.split(r"\n\s*\n", source.strip()):
-        lines = [" " if line.strip().startswith("//") else line for line in paragraph.split("\n")]
-        text = gift_pre("\n".join(lines).strip())
+    for paragraph in gift_paragraphs(source):
+        lines = [" " if line.startswith("//") else line for line in paragraph]
+        text = gift_pre("\n".join(lines).strip(PHP_SPACE))
         if text.startswith("$CATEGORY:"):
-            category = text[len("$CATEGORY:"):].strip()
+            # The path as Moodle keeps it: escapedchar_pre's work, and no escapedchar_post.
+            category = text[len("$CATEGORY:"):].strip(PHP_SPACE)
             continue
         assert text.startswith("::"), text[:40]
         text = text[2:]
@@ -319,7 +344,7 @@ def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
             separator = answer_text.rindex("####")
             general, answer_text = answer_text[separator + 4:], answer_text[:separator].strip()
         question = GiftQuestion(name, "", gift_text(question_text), gift_text(general) if general else "",
-                                category=gift_post(category))
+                                category=category)
         if answer_text == "":
             question.qtype = "essay"
         elif answer_text.startswith("#"):
@@ -346,7 +371,7 @@ def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
         else:
             pytest.fail(f"{name}: a GIFT type the export does not write: {answer_text[:40]}")
         questions.append(question)
-    return gift_post(category), questions
+    return category, questions
 
 
 @pytest.mark.parametrize(("source", "lang"), CASES)
@@ -746,12 +771,19 @@ def test_the_command_runs_as_python_m_zadachnik(tmp_path: Path) -> None:
 # -- what an LMS would grade otherwise, or fail to import (a review's findings) ------------------------------------
 
 
-def one_module(tmp_path: Path, quiz: str) -> Path:
-    """A one-language course of one module with `quiz` as its quiz.md; its exercises folder."""
+def one_module(tmp_path: Path, quiz: str, course_title: str = "C", module_title: str = "M",
+               values: str | None = None) -> Path:
+    """A one-language course of one module with `quiz` as its quiz.md (and `values` as its values.py); its
+    exercises folder."""
     module = tmp_path / "exercises" / "c" / "m"
     module.mkdir(parents=True)
-    (module.parent / "course.yml").write_text("id: c\ntitle: C\nmodules: 1\n", encoding="utf-8")
-    (module / "module.yml").write_text("number: 1\ntitle: M\n", encoding="utf-8")
+    # JSON's strings are YAML's double-quoted ones: any title, line breaks and all.
+    (module.parent / "course.yml").write_text(f"id: c\ntitle: {json.dumps(course_title)}\nmodules: 1\n",
+                                              encoding="utf-8")
+    (module / "module.yml").write_text(f"number: 1\ntitle: {json.dumps(module_title)}\n"
+                                       + ("values: values.py\n" if values else ""), encoding="utf-8")
+    if values:
+        (module / "values.py").write_text(values, encoding="utf-8")
     (module / "quiz.md").write_text(quiz, encoding="utf-8")
     return tmp_path / "exercises"
 
@@ -813,6 +845,178 @@ def test_a_gift_answer_that_starts_with_a_percent_sign_is_not_read_as_its_weight
     _, [question] = parse_gift((out / "c-m-en.gift.txt").read_text(encoding="utf-8"))
     # As Moodle reads it: no weight taken from the text, which is HTML for "%5% of the tokens".
     assert question.answers == [(0.0, "&#37;5% of the tokens"), (1.0, "all of them")]
+
+
+# What breaks a GIFT file when written raw: a blank line ends a question, a line starting with // is a comment,
+# one starting with $CATEGORY: a category, and :: { } = ~ # : end a name, an answer or a text.
+TRAPS = "::name:: {=x ~y #z: w} // v"
+HOSTILE_TITLE = "Course\n\n$CATEGORY: $course$/top/Elsewhere\n// a comment\n::Fake:: {=x ~y}\n\n"
+# A backslash stays one in a category, and a name ending with a slash stays apart from the next.
+HOSTILE_MODULE = "Module\n\n" + TRAPS + " \\ \\n \\: /"
+HOSTILE_VALUES = "def pick(rng):\n    a = rng.randint(2, 9)\n    return {'a': a, 'b': a + 1}\n"
+HOSTILE_QUIZ = f"""/// question | S1
+type: single
+answer: B
+
+//// en | Pick {TRAPS}
+Pick {TRAPS}.
+
+// not a comment
+\\$CATEGORY: \\$course\\$/top/Elsewhere
+
+    code {{
+
+    }}
+
+options:
+A. // slashes {TRAPS}
+B. %50% ~c #d: e -> f
+
+explanation:
+Because {TRAPS}.
+
+// again
+\\$CATEGORY: z
+////
+///
+
+/// question | M1
+type: matching
+answer: {{1: A, 2: B}}
+
+//// en | Match {TRAPS}
+Match them.
+
+items:
+1. a -> b {TRAPS}
+2. // c
+
+options:
+A. ~e #f: g {TRAPS}
+B. // h
+C. $CATEGORY: i
+
+explanation:
+Because.
+
+// {TRAPS}
+////
+///
+
+/// question | N1
+type: numeric
+variants: {{from: pick, count: 2}}
+fields:
+  x: {{answer: "a", atol: 0.1, unit: "m\\n\\n// s"}}
+  y: {{answer: "b", atol: 0.1, unit: "\\n$CATEGORY: k"}}
+
+//// en | Two {TRAPS}
+Give {{{{ a }}}} and one more.
+
+fields:
+- x: Label {TRAPS}
+- y: // Other
+
+explanation:
+They are {{{{ a }}}} and {{{{ b }}}}.
+////
+///
+
+/// question | O1
+type: open
+
+//// en | Why {TRAPS}
+Why?
+
+hints:
+1. Think {TRAPS}.
+
+explanation:
+Since {TRAPS}.
+
+// so
+////
+///
+
+/// question | X1
+type: mixed
+auto: single
+answer: A
+
+//// en | Mixed {TRAPS}
+Pick and say why.
+
+options:
+A. yes {TRAPS}
+B. no
+
+explanation:
+Because {TRAPS}.
+////
+///
+"""
+
+
+def test_every_author_text_in_a_gift_field_stays_in_its_question_and_comes_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: a title holding a blank line was written raw into `$CATEGORY:`, and Moodle read four questions
+    where there was one. Every text an author writes, in every field, comes back whole from Moodle's reader."""
+    exercises = one_module(tmp_path, HOSTILE_QUIZ, course_title=HOSTILE_TITLE, module_title=HOSTILE_MODULE,
+                           values=HOSTILE_VALUES)
+    out = tmp_path / "out"
+    status = main(["export", "--format", "gift", "--language", "en", "--languages", "en", "--out", str(out),
+                   str(exercises)])
+    assert status == 0, capsys.readouterr().err
+    source = (out / "c-m-en.gift.txt").read_text(encoding="utf-8")
+    [course] = load_courses(exercises, ["en"], exercises.parent)
+    module = course.modules[0]
+    questions = {question.id: question for question in module.questions}
+    text = TextRenderer()
+
+    def folded(words: str) -> str:
+        return " ".join(words.split())
+
+    def name(question: Question) -> str:
+        return f"{question.id} {text.plain(question.title['en'].markdown)}"
+
+    def entries(question: Question, part: str) -> list[str]:
+        return [text.inline(entry.text["en"].markdown) for entry in question.lists[part]]
+
+    # Moodle's reader sees 4 categories (the module's, N1's two fields', the module's again) and 9 questions.
+    paragraphs = gift_paragraphs(source)
+    assert [paragraph[0].startswith("$CATEGORY:") for paragraph in paragraphs].count(True) == 4
+    assert len(paragraphs) == 4 + 9, [paragraph[0][:40] for paragraph in paragraphs]
+    # Where it puts each question, and under what name.
+    _, parsed = parse_gift(source)
+    placed = [(category_names(question.category), question.name, question.qtype) for question in parsed]
+    home = ["$course$", "top", folded(HOSTILE_TITLE), folded(HOSTILE_MODULE)]
+    numeric = questions["N1"]
+    labels = {entry.key: text.plain(entry.text["en"].markdown) for entry in numeric.lists["fields"]}
+    parts = {field.id: f": {labels[field.id]} ({folded(field.unit['en'])})" for field in numeric.key.fields}
+    assert placed == [
+        (home, name(questions["S1"]), "multichoice"),
+        (home, name(questions["M1"]), "match"),
+        *[([*home, name(numeric) + parts[field]], f"N1-v{number} {name(numeric)[3:]}{parts[field]}", "numerical")
+          for field in ("x", "y") for number in (1, 2)],
+        (home, name(questions["O1"]), "essay"),
+        (home, name(questions["X1"]), "multichoice"),
+        (home, f"{name(questions['X1'])}: {strings('en')['explanation_label']}", "essay"),
+    ]
+    # The texts themselves come back whole, each as the page's HTML (an option shown as text, as text).
+    by_name = {question.name: question for question in parsed}
+    single, match = by_name[name(questions["S1"])], by_name[name(questions["M1"])]
+    assert single.text == text.html(questions["S1"].body["en"].markdown)
+    assert "{\n\n}" in single.text and "<p>// not a comment\n$CATEGORY:" in single.text
+    assert single.general_feedback == text.html(questions["S1"].explanation["en"].markdown)
+    options = entries(questions["S1"], "options")
+    assert single.answers == [(0.0, options[0]), (1.0, "&#37;" + options[1][1:])]
+    items = entries(questions["M1"], "items")
+    shown = [text.plain(entry.text["en"].markdown) for entry in questions["M1"].lists["options"]]
+    assert match.answers == [(items[0], shown[0]), (items[1], shown[1]), ("", shown[2])]
+    field = by_name[f"N1-v1 {name(numeric)[3:]}{parts['x']}"]
+    assert field.text.endswith(f"<p>{text.inline(numeric.lists['fields'][0].text['en'].markdown)} (m // s)</p>")
+    assert by_name[name(questions["O1"])].general_feedback == text.html(questions["O1"].explanation["en"].markdown)
+    assert by_name[name(questions["X1"])].answers[0] == (1.0, entries(questions["X1"], "options")[0])
 
 
 def test_notes_say_what_an_lms_grades_or_shows_otherwise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

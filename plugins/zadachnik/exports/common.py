@@ -68,9 +68,11 @@ class ModuleExport:
 
     def category(self, *names: str) -> str:
         """`$course$/top/Course/Module[/name…]`: the category of a question bank an import puts questions into
-        (Moodle's XML and GIFT alike); a slash inside a name is doubled, as Moodle writes it."""
-        parts = [self.course.title[self.lang], self.module.title[self.lang], *names]
-        return xml_text("/".join(["$course$", "top", *(part.replace("/", "//") for part in parts)]))
+        (Moodle's XML and GIFT alike), one line. As Moodle's assemble_category_path writes it: a slash inside a name
+        doubled, and a space between a name's slash and the one that parts it from the next name."""
+        parts = [" ".join(part.split()).replace("/", "//")
+                 for part in [self.course.title[self.lang], self.module.title[self.lang], *names]]
+        return xml_text("/".join(["$course$", "top", *(separated(part) for part in parts)]))
 
     def body(self, question: Question) -> str:
         return self.named_options(question, self.text.html(question.body[self.lang].markdown))
@@ -104,8 +106,9 @@ class ModuleExport:
     def unit(self, numeric_field: NumericField) -> str:
         unit = numeric_field.unit
         if isinstance(unit, dict):
-            return unit.get(self.lang, "")
-        return unit or ""
+            unit = unit.get(self.lang, "")
+        # One line: it follows a label, in a name or a category too.
+        return " ".join((unit or "").split())
 
     def field_label(self, question: Question, numeric_field: NumericField) -> str:
         """A field's label as the page shows it beside its box, its unit after it."""
@@ -126,6 +129,12 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 def xml_text(text: str) -> str:
     return _NOT_XML.sub("", text)
+
+
+def separated(name: str) -> str:
+    """A category's name, its slashes doubled, that starts or ends with one: a space keeps it from the slash that
+    parts it from its neighbour (Moodle trims the names it reads)."""
+    return (" " if name.startswith("/") else "") + name + (" " if name.endswith("/") else "")
 
 
 def module_export(course: Course, module: Module, lang: str) -> ModuleExport:

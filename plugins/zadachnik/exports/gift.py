@@ -30,11 +30,11 @@ RESERVED = ("\\", "#", "=", "~", "{", "}", ":")
 def gift_text(export: ModuleExport) -> bytes:
     # The importer puts each question into the category named last before it.
     current = export.category()
-    blocks = [f"$CATEGORY: {current}"]
+    blocks = [category_line(current)]
     for question in export.questions:
         for path, placed in placed_blocks(export, question):
             if path != current:
-                blocks.append(f"$CATEGORY: {path}")
+                blocks.append(category_line(path))
                 current = path
             blocks.extend(placed)
     return ("\n\n".join(blocks) + "\n").encode("utf-8")
@@ -59,10 +59,17 @@ def file_name(export: ModuleExport) -> str:
 
 
 def escape(text: str) -> str:
-    """Reserved characters escaped; a line break becomes `\\n`, so a question stays one paragraph."""
+    """Any author text in a question's field: reserved characters escaped, and each line break written `\\n`, so
+    the text stays on its line: it can end no question, nor start a comment or a `$CATEGORY:` line."""
     for character in RESERVED:
         text = text.replace(character, "\\" + character)
     return text.replace("\r", "").replace("\n", "\\n")
+
+
+def category_line(path: str) -> str:
+    """`$CATEGORY:` and its path (common.category's, on one line). Moodle takes the rest of the paragraph as the
+    path and unescapes nothing in it but a doubled backslash: `\\:` or `\\n` would stay there as `&&058;`."""
+    return "$CATEGORY: " + path.replace("\\", "\\\\")
 
 
 def html(text: str) -> str:
@@ -132,4 +139,4 @@ def block(question_id: str, name: str, body: str, answers: str, feedback: str) -
     """A comment with the site's id, the name, the text and its answers; the general feedback comes last."""
     general = f"####[html]{html(feedback)}" if feedback else ""
     inside = f"\n{answers}\n\t{general}\n" if answers else general
-    return f"// {question_id}\n::{escape(name)}::[html]{html(body)}{{{inside}}}"
+    return f"// {escape(question_id)}\n::{escape(name)}::[html]{html(body)}{{{inside}}}"
