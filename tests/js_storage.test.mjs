@@ -1,8 +1,13 @@
 // The saved-progress store against broken, full, shared and hostile storage: run by `node --test`
 // (tests/test_browser_storage.py runs it under pytest).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { ImportRefused, QUARANTINE_PREFIX, Store, entryKey } from "../plugins/zadachnik/runtime/assets/js/storage.js";
+import { grade } from "../plugins/zadachnik/runtime/assets/js/grading.js";
+import { gradeField } from "../plugins/zadachnik/runtime/assets/js/numbers.js";
+import {
+  ImportRefused, QUARANTINE_PREFIX, STATUSES, Store, entryKey,
+} from "../plugins/zadachnik/runtime/assets/js/storage.js";
 import { answerProblem as choiceProblem } from "../plugins/zadachnik/runtime/assets/js/types/choice.js";
 import { answerProblem as codeProblem } from "../plugins/zadachnik/runtime/assets/js/types/code.js";
 import { answerProblem as matchingProblem } from "../plugins/zadachnik/runtime/assets/js/types/matching.js";
@@ -355,5 +360,66 @@ describe("answer shapes by question type", () => {
   test("code", () => {
     assert.equal(codeProblem({ code: "print(1)" }, {}), null);
     assert.deepEqual(codeProblem({ code: ["print(1)"] }, {}), { field: "answer.code", expected: "text" });
+  });
+});
+
+// Words every JavaScript object inherits: a table of words looked up without an own-property check finds them.
+const INHERITED = ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf", "isPrototypeOf",
+  "propertyIsEnumerable"];
+
+describe("statuses", () => {
+  const vectors = JSON.parse(readFileSync(new URL("./vectors/cases.json", import.meta.url), "utf-8"));
+
+  // The Python grader gives the same verdicts on these cases (tests/test_vectors.py): both keep to the list.
+  test("every verdict the graders give on the shared cases is a known one, saved and read back", () => {
+    const storage = new FakeStorage();
+    const store = storeOn(storage);
+    const verdicts = [
+      ...vectors.questions.map((expected) => grade(expected.spec, expected.answer)),
+      ...vectors.fields.map((expected) => ({ status: "wrong", fields: { x: gradeField(expected.field, "1") } })),
+    ];
+    const seen = new Set();
+    for (const verdict of verdicts) {
+      for (const status of [verdict.status, ...Object.values(verdict.fields || {}).map((field) => field.status)]) {
+        assert.ok(STATUSES.includes(status), status);
+        seen.add(status);
+      }
+      store.set(KEY("Q1"), { verdict });
+      assert.deepEqual(store.get(KEY("Q1")).verdict, JSON.parse(JSON.stringify(verdict)));
+    }
+    assert.deepEqual([...seen].sort(), [...STATUSES].sort(), "the list holds no status nobody gives");
+    assert.deepEqual(store.seen, []);
+  });
+
+  for (const word of INHERITED) {
+    const entries = {
+      question: { verdict: { status: word } },
+      field: { verdict: { status: "wrong", fields: { ratio: { status: word } } } },
+    };
+    for (const [where, entry] of Object.entries(entries)) {
+      test(`a ${where}'s status "${word}" is set aside when read and refused when imported`, () => {
+        const storage = new FakeStorage({ [KEY("Q1")]: saved(entry), [KEY("Q2")]: saved({ notes: "fine" }) });
+        const store = storeOn(storage);
+        assert.equal(store.get(KEY("Q1")), null);
+        assert.equal(store.get(KEY("Q2")).notes, "fine");
+        assert.equal(storage.getItem(`${QUARANTINE_PREFIX}demo/1/Q1`), saved(entry));
+        assert.deepEqual(store.seen, ["corrupt"]);
+        const field = where === "question" ? "verdict.status" : "verdict.fields.ratio.status";
+        assert.throws(() => store.importAll({ format: "zadachnik-progress", entries: { [KEY("Q3")]: entry } }),
+          (error) => error.reason === "entry" && error.field === field && error.expected === "status");
+        assert.equal(storage.getItem(KEY("Q3")), null);
+      });
+    }
+  }
+
+  // An author may name a field or an item so; the learner's answer is a plain object.
+  test("a field or an item named like an inherited property is graded as any other", () => {
+    for (const word of INHERITED) {
+      const numeric = (id) => grade({ type: "numeric", fields: [{ id, answer: 2 }] }, { fields: {} });
+      assert.deepEqual(numeric(word), { ...numeric("x"), fields: { [word]: numeric("x").fields.x } }, word);
+      const matching = (id) => grade({ type: "matching", pairs: { [id]: "A" } }, { pairs: {} });
+      assert.deepEqual(matching(word), { status: "unanswered", missing: [word] }, word);
+      assert.deepEqual(matching("x"), { status: "unanswered", missing: ["x"] });
+    }
   });
 });

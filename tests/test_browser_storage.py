@@ -449,3 +449,54 @@ def test_hostile_storage_never_breaks_the_page(context, fixture_server, tmp_path
     page.locator('#e-E1 [data-zq-reveal="solution"] summary').click()
     assert page.locator('#e-E1 [data-zq-reveal="solution"]').get_attribute("open") is not None
     assert not page.errors, page.errors
+
+
+# -- words that name what every JavaScript object inherits ---------------------------------------------
+
+# A status from storage or a file is looked up in tables of words: each of these is found in any table that is
+# looked up without an own-property check (a function, or Object.prototype itself).
+INHERITED = ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf", "isPrototypeOf",
+             "propertyIsEnumerable"]
+ANSWERED_Q2 = {"v": 1, "t": 1, "answer": {"choice": ["3"]}, "verdict": {"status": "wrong", "score": 0}}
+
+
+def assert_page_works(page) -> None:
+    """The other answers are shown and the page's tools are there."""
+    assert page.is_checked("#q-Q2 input[value='3']") and verdict(page, "Q2") == "✗ Неверно"
+    assert page.input_value("#zq-Q5-notes") == "draft"
+    for tool in ("[data-zq-reset]", "[data-zq-export]", "label.zq-import"):
+        assert page.locator(tool).is_visible(), tool
+
+
+@pytest.mark.parametrize("word", INHERITED)
+def test_stored_status_named_like_an_inherited_property_is_set_aside(page, fixture_server, word) -> None:
+    question = {"v": 1, "t": 1, "answer": {"choice": ["B"]}, "verdict": {"status": word}}
+    field = {"v": 1, "t": 1, "answer": {"fields": {"ratio": "2", "mem": "78"}},
+             "verdict": {"status": "wrong", "score": 0, "fields": {"ratio": {"status": word}}}}
+    # An error's kind is looked up in words too (no shape of its own): said as it is, never thrown on.
+    code = {"v": 1, "t": 1, "answer": {"code": "pass"},
+            "verdict": {"status": "wrong", "score": 0, "error": {"code": word, "text": "x"}, "tests": []}}
+    seed(page, fixture_server, {f"{KEY}Q1": question, f"{KEY}Q3": field, f"{KEY}Q2": ANSWERED_Q2,
+                                f"{KEY}Q5": {"v": 1, "t": 1, "notes": "draft"}, f"{KEY}Q7": code})
+    open_page(page, fixture_server)
+    assert_page_works(page)
+    assert verdict(page, "Q7") == "✗ Неверно"
+    assert "повреждена" in page.locator("[data-zq-storage]").inner_text()
+    for qid, entry in (("Q1", question), ("Q3", field)):
+        assert stored(page, qid) is None, qid
+        assert json.loads(page.evaluate(f"localStorage.getItem('{SET_ASIDE}{qid}')")) == entry
+    assert page.input_value("#zq-Q3-ratio") == "" and verdict(page, "Q1") == ""
+
+
+@pytest.mark.parametrize("word", INHERITED)
+def test_imported_status_named_like_an_inherited_property_is_refused(page, fixture_server, tmp_path, word) -> None:
+    seed(page, fixture_server, {f"{KEY}Q2": ANSWERED_Q2, f"{KEY}Q5": {"v": 1, "t": 1, "notes": "draft"}})
+    open_page(page, fixture_server)
+    for qid, entry in (("Q1", {"answer": {"choice": ["B"]}, "verdict": {"status": word}}),
+                       ("Q3", {"verdict": {"status": "wrong", "fields": {"ratio": {"status": word}}}})):
+        message = import_file(page, tmp_path, {"format": "zadachnik-progress", "schema": 1, "entries": {
+            f"{KEY}Q5": {"v": 1, "t": 9e12, "notes": "imported"}, f"{KEY}{qid}": {"v": 1, "t": 9e12, **entry},
+        }}, f"{qid}.json")
+        assert message.startswith(f"Файл не загружен, ничего не изменено: в записи demo/1/{qid} поле verdict."), message
+        assert stored(page, qid) is None
+        assert_page_works(page)

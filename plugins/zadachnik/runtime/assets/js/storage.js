@@ -39,6 +39,12 @@ export function migrate(entry) {
   return current;
 }
 
+// Every status a verdict (or a numeric field's verdict in it) is saved with: what the graders give, in the browser
+// (types/*.js, numbers.js) and in Python (pyrunner); the shared cases hold each (tests/js_storage.test.mjs). Any
+// other word from storage or a file is an entry of the wrong shape: the page looks statuses up in its words.
+// ("unavailable", Python that could not start, is shown but never saved.)
+export const STATUSES = ["correct", "wrong", "partial", "unanswered", "unreadable"];
+
 // -- shapes: what is wrong is {field, expected}, so an import can tell the learner exactly that ---------------
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
@@ -51,8 +57,7 @@ const KINDS = {
   numbers: (value) => Array.isArray(value) && value.every((item) => typeof item === "number"),
   count: (value) => Number.isInteger(value) && value >= 0,
   list: Array.isArray,
-  // Any word: graders may add statuses, and an unknown one is shown as it is, never thrown on.
-  status: (value) => typeof value === "string" && value.length > 0,
+  status: (value) => STATUSES.includes(value),
 };
 
 // The first of `fields` (name → kind) present in `value` but not of its kind; absent fields are fine.

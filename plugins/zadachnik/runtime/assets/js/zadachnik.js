@@ -45,9 +45,15 @@ function format(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
-// The words of the page's language, with helpers the type modules use.
+// What a numeric field's or a matching item's status says next to it.
+const MARK_WORDS = new Map([["correct", "field_correct"], ["wrong", "field_wrong"], ["unanswered", "item_missing"]]);
+
+// The words of the page's language, with helpers the type modules use. A name may come from storage or a file
+// (a status, an error's kind): only the page's own words are words, anything else is said as it is.
 function speaker(strings) {
-  const say = (name, values = {}) => format(strings[name] || name, values);
+  const word = (name) => (Object.hasOwn(strings, name) && typeof strings[name] === "string" && strings[name])
+    || String(name);
+  const say = (name, values = {}) => format(word(name), values);
   // How the page reads and writes numbers (formatting.conventions of its language).
   say.conventions = strings.number || null;
   say.write = (value, group = true) => writeNumber(value, say.conventions, null, group);
@@ -56,9 +62,7 @@ function speaker(strings) {
     const shown = writeNumber(value, say.conventions, null, true, 8);
     return shownExactly(value, null, 8) ? shown : `${shown}…`;
   };
-  say.status = (result) => ({
-    correct: say("field_correct"), wrong: say("field_wrong"), unanswered: say("item_missing"),
-  })[result.status] || "";
+  say.status = (result) => (MARK_WORDS.has(result.status) ? say(MARK_WORDS.get(result.status)) : "");
   return say;
 }
 
@@ -425,7 +429,8 @@ class Page {
       const container = question.querySelector(`[data-zq-field="${CSS.escape(field.id)}"]`);
       const input = container && container.querySelector("[data-zq-input]");
       if (!input) continue;
-      const result = verdict && verdict.fields ? verdict.fields[field.id] : null;
+      const fields = (verdict && verdict.fields) || {};
+      const result = Object.hasOwn(fields, field.id) ? fields[field.id] : null;
       const message = fieldMessage(this.say, field, input.value, result);
       let note = container.querySelector("[data-zq-message]");
       if (!note) {

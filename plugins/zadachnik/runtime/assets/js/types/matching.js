@@ -3,11 +3,13 @@
 export const types = ["matching"];
 
 export function grade(spec, answer) {
-  const given = answer.pairs || {};
+  const pairs = answer.pairs || {};
+  // An author's item may be named like what every object inherits ("constructor"): only the answer's own count.
+  const given = (item) => (Object.hasOwn(pairs, item) ? pairs[item] : "");
   const items = Object.keys(spec.pairs);
-  const missing = items.filter((item) => !given[item]);
+  const missing = items.filter((item) => !given(item));
   if (missing.length) return { status: "unanswered", missing };
-  const wrong = items.filter((item) => given[item] !== spec.pairs[item]);
+  const wrong = items.filter((item) => given(item) !== spec.pairs[item]);
   return wrong.length ? { status: "wrong", score: 0, wrong } : { status: "correct", score: 1 };
 }
 
@@ -20,7 +22,7 @@ export function collect(question) {
 export function restore(question, answer) {
   const pairs = (answer && answer.pairs) || {};
   for (const select of question.querySelectorAll("[data-zq-select]")) {
-    const value = pairs[select.dataset.zqSelect] || "";
+    const value = Object.hasOwn(pairs, select.dataset.zqSelect) ? pairs[select.dataset.zqSelect] : "";
     select.value = [...select.options].some((option) => option.value === value) ? value : "";
   }
 }

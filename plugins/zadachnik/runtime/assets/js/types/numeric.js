@@ -6,8 +6,10 @@ export const types = ["numeric"];
 // Each field read as the page reads numbers (`conventions`, its locale's).
 export function grade(spec, answer, conventions = null) {
   const typed = answer.fields || {};
-  const fields = {};
-  for (const field of spec.fields) fields[field.id] = gradeField(field, String(typed[field.id] ?? ""), conventions);
+  // An author's id may name what every object inherits ("constructor"): only the answer's own fields count.
+  const text = (id) => (Object.hasOwn(typed, id) ? String(typed[id] ?? "") : "");
+  const fields = Object.fromEntries(spec.fields.map((field) => [field.id,
+    gradeField(field, text(field.id), conventions)]));
   const statuses = Object.values(fields).map((verdict) => verdict.status);
   if (statuses.includes("unreadable")) return { status: "unreadable", fields };
   const right = statuses.every((status) => status === "correct");
@@ -22,7 +24,9 @@ export function collect(question) {
 
 export function restore(question, answer) {
   const fields = (answer && answer.fields) || {};
-  for (const input of question.querySelectorAll("[data-zq-input]")) input.value = fields[input.dataset.zqInput] ?? "";
+  for (const input of question.querySelectorAll("[data-zq-input]")) {
+    input.value = Object.hasOwn(fields, input.dataset.zqInput) ? fields[input.dataset.zqInput] : "";
+  }
 }
 
 export function clear(question) {
@@ -36,7 +40,8 @@ export function inputs(question) {
 // Per field: its verdict next to it, and whether the input reads as a number at all.
 export function show(question, verdict, say) {
   for (const field of question.querySelectorAll("[data-zq-field]")) {
-    const result = verdict && verdict.fields ? verdict.fields[field.dataset.zqField] : null;
+    const fields = (verdict && verdict.fields) || {};
+    const result = Object.hasOwn(fields, field.dataset.zqField) ? fields[field.dataset.zqField] : null;
     const mark = field.querySelector("[data-zq-mark]");
     field.dataset.zqStatus = result ? result.status : "";
     if (mark) mark.textContent = result ? say.status(result) : "";
