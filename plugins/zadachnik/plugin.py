@@ -159,6 +159,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.base = self.config_file.parent
         self.exercises_dir = self.base / self.config.exercises_dir
         check_languages(self.languages.codes, config.theme.dirs, self.shown(self.config_file))
+        self.attr_list = "attr_list" in config.markdown_extensions
         self.use_words()
         # The selector's names, in the words just chosen: the same on every page.
         self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
@@ -433,7 +434,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if not has_course_list(markdown):
             return markdown
         try:
-            return with_course_lists(markdown, course_list(self.courses, self.languages, page.file.src_uri))
+            listing = course_list(self.courses, self.languages, page.file.src_uri, heading_ids=self.attr_list)
+            return with_course_lists(markdown, listing)
         except UnclosedCourseList as unclosed:
             path, source = self.page_source(page)
             problem = unclosed_course_list(self.shown(path) if path else page.file.src_uri, source, markdown,

@@ -29,18 +29,20 @@ class UnclosedCourseList(ValueError):
         self.index = index
 
 
-def course_list(courses: list[Course], languages: Languages, page_uri: str) -> str:
-    """The list for the page at `page_uri`: its language's titles, links relative to it."""
+def course_list(courses: list[Course], languages: Languages, page_uri: str, heading_ids: bool = False) -> str:
+    """The list for the page at `page_uri`: its language's titles, links relative to it; with `heading_ids`
+    (the site has attr_list), each course's heading has the course's id, the same in every language."""
     lang = languages.of(page_uri)
     here = posixpath.dirname(page_uri)
 
     def link(course: Course, module: Module, kind: str) -> str:
         return posixpath.relpath(module_page_uri(course, module, kind, lang, languages), here or ".")
 
-    return home_listing(courses, lang, link)
+    return home_listing(courses, lang, link, heading_ids)
 
 
-def home_listing(courses: list[Course], lang: str, link: Callable[[Course, Module, str], str]) -> str:
+def home_listing(courses: list[Course], lang: str, link: Callable[[Course, Module, str], str],
+                 heading_ids: bool = False) -> str:
     """Markdown for the list: each course with its modules and their pages, and the places the browser fills from
     the learner's storage (progress.js): "Continue where you left off", the storage notice the quiz pages give,
     and each module's progress line, under its title."""
@@ -53,7 +55,8 @@ def home_listing(courses: list[Course], lang: str, link: Callable[[Course, Modul
         "",
     ]
     for course in courses:
-        lines.append(f"## {course.title[lang]}\n")
+        # The language switch keeps the place: "#modern-llms" on every language's home page.
+        lines.append(f"## {course.title[lang]}" + (f" {{: #{course.id} }}" if heading_ids else "") + "\n")
         for module in course.modules:
             pages = [f"[{t[kind]}]({link(course, module, kind)})" for kind in KINDS if module_has(module, kind)]
             title = t["module"].format(number=module.number, title=module.title[lang])
