@@ -246,6 +246,13 @@ process.stdout.write(JSON.stringify(result));
     (2629.0682760247973, 0.01, "en", "≈ 2,629.07"),
     (2629.0682760247973, 0.01, "de", "≈ 2.629,07"),
     (16 / 7, None, "fr", "≈ 2,285714286"),
+    # A rounding keeps the decimals it was made to (P08 asks for four: 2,3810, not 2,381; P10's 5 577,10).
+    (2.38101, 0.0001, "ru", "≈ 2,3810"),
+    (5577.0968, 0.01, "ru", "≈ 5\u00a0577,10"),
+    (2.0000004, 0.000001, "en", "≈ 2.000000"),
+    # An answer the rounding leaves whole is written as it is, without zeros to fill the places.
+    (1.5, 0.000001, "en", "1.5"),
+    (2.381, 0.0001, "ru", "2,381"),
 ])
 def test_revealed_answers_are_approximate_only_when_rounded(value: float, atol: float | None, lang: str,
                                                            shown: str) -> None:

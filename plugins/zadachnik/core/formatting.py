@@ -73,15 +73,15 @@ def format_number(value: float, lang: str, decimals: int | None = None, group: b
 
 
 def write_number(value: float, convention: dict[str, Any], decimals: int | None = None, group: bool = True,
-                 significant: int = 10) -> str:
+                 significant: int = 10, zeros: bool = False) -> str:
     """`format_number` with the conventions themselves (numbers.js's writeNumber); without `decimals`, rounded
-    to `significant` digits."""
+    to `significant` digits. `zeros` keeps the trailing zeros of a rounding: 2.38095 to four places is 2.3810."""
     if not math.isfinite(value):
         return "NaN" if math.isnan(value) else "∞" if value > 0 else MINUS + "∞"
     if value and not _SMALL <= abs(value) < _LARGE:
         mantissa, exponent = _power_of_ten(value, decimals, significant)
-        return _localized(mantissa, convention, group=False) + "·10" + str(exponent).translate(_SUPERSCRIPT)
-    return _localized(_positional(value, decimals, significant), convention, group)
+        return _localized(mantissa, convention, False, zeros) + "·10" + str(exponent).translate(_SUPERSCRIPT)
+    return _localized(_positional(value, decimals, significant), convention, group, zeros)
 
 
 def shown_exactly(value: float, decimals: int | None = None, significant: int = 10) -> bool:
@@ -121,11 +121,13 @@ def _power_of_ten(value: float, decimals: int | None, significant: int) -> tuple
     return ("-" if sign else "") + text[0] + "." + text[1:], rounded.adjusted()
 
 
-def _localized(text: str, convention: dict[str, Any], group: bool) -> str:
-    """Plain digits ("-1234.5600") in the locale's way: its decimal sign, its groups, "−"; no trailing zeros."""
+def _localized(text: str, convention: dict[str, Any], group: bool, zeros: bool = False) -> str:
+    """Plain digits ("-1234.5600") in the locale's way: its decimal sign, its groups, "−"; no trailing zeros
+    unless `zeros`."""
     negative = text.startswith("-")
     whole, _, fraction = text.lstrip("-").partition(".")
-    fraction = fraction.rstrip("0")
+    if not zeros:
+        fraction = fraction.rstrip("0")
     if not fraction and not whole.strip("0"):
         negative = False  # −0 is 0
     if group:
@@ -157,8 +159,12 @@ def percent_affixes(lang: str) -> tuple[str, str]:
 
 
 def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:
-    """A numeric answer as the page reveals it: rounded to what its tolerance resolves."""
-    return format_number(value, lang, shown_decimals(atol, rtol, value))
+    """A numeric answer as the page reveals it: rounded to what its tolerance resolves. A rounding keeps its
+    zeros (≈ 2.3810 to ±0.0001, as a statement asking for four decimals wants it); an answer the rounding
+    leaves as it is is written as it is (1.5, not 1.500000 to ±1e-6)."""
+    decimals = shown_decimals(atol, rtol, value)
+    rounded = bool(atol) and not shown_exactly(value, decimals)
+    return write_number(value, conventions(lang), decimals, zeros=rounded)
 
 
 def answer_shown_exactly(value: float, atol: float | None, rtol: float | None) -> bool:
