@@ -17,12 +17,15 @@ import yaml
 from bs4 import BeautifulSoup
 from conftest import ROOT, build_failure, build_site
 from zadachnik import __version__
+from zadachnik.rendering.i18n import shipped_languages
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "zadachnik"
 RUNNERS = {"script": [str(CONSOLE_SCRIPT)], "module": [sys.executable, "-m", "zadachnik"]}
 QUESTION_TYPES = {"single", "multiple", "numeric", "matching", "open", "mixed", "code"}
 INFRA = Path("exercises/rl-for-llm/12-infrastructure")
 PRETRAINING = Path("exercises/modern-llms/09-pretraining")
+STARTER_TEXTS = ROOT / "plugins" / "zadachnik" / "starter" / "texts"
+WORDS = ROOT / "plugins" / "zadachnik" / "rendering" / "words"
 
 
 def zadachnik(*args: str, cwd: Path, runner: str = "script") -> subprocess.CompletedProcess[str]:
@@ -239,14 +242,35 @@ def test_pre_commit_hooks_run_the_check(tmp_path: Path) -> None:
 # -- new ---------------------------------------------------------------------------------------------------------
 
 
-def test_new_site_builds_strict_with_every_question_type(tmp_path: Path) -> None:
-    result = zadachnik("new", str(tmp_path / "course"), cwd=tmp_path)
+def starter_texts(lang: str) -> dict:
+    return yaml.safe_load((STARTER_TEXTS / f"{lang}.yml").read_text(encoding="utf-8"))
+
+
+def page_words(lang: str) -> dict:
+    return yaml.safe_load((WORDS / f"{lang}.yml").read_text(encoding="utf-8"))["page"]
+
+
+# Each shipped language alone, the default (ru,en) and a mix of two that is not the default; each built once.
+STARTER_SITES = {"default": ["ru", "en"], **{lang: [lang] for lang in shipped_languages()}, "es,en": ["es", "en"]}
+
+
+@pytest.fixture(scope="module", params=STARTER_SITES)
+def starter_site(request, tmp_path_factory) -> tuple[list[str], Path, Path]:
+    """(languages, the sources `zadachnik new` wrote, the site `mkdocs build --strict` made of them)."""
+    languages = STARTER_SITES[request.param]
+    folder = tmp_path_factory.mktemp("starter")
+    chosen = [] if request.param == "default" else ["--languages", ",".join(languages)]
+    result = zadachnik("new", "course", *chosen, cwd=folder)
     assert result.returncode == 0, result.stderr
-    site = tmp_path / "course"
-    assert zadachnik("check", cwd=site).returncode == 0
-    built = build_site(site / "mkdocs.yml", tmp_path / "built")
+    assert f"A course site in {', '.join(languages)} is in course" in result.stdout
+    return languages, folder / "course", build_site(folder / "course" / "mkdocs.yml", folder / "built")
+
+
+def test_new_site_builds_strict_with_every_question_type(starter_site: tuple[list[str], Path, Path]) -> None:
+    languages, _, built = starter_site
     module = "first-course/01-first-steps"
-    for prefix in ("", "en/"):
+    for lang in languages:
+        prefix = "" if lang == languages[0] else f"{lang}/"
         quiz = BeautifulSoup((built / prefix / module / "quiz" / "index.html").read_text(encoding="utf-8"),
                              "html.parser")
         assert {section["data-zq-type"] for section in quiz.select("[data-zq-type]")} == QUESTION_TYPES
@@ -255,14 +279,52 @@ def test_new_site_builds_strict_with_every_question_type(tmp_path: Path) -> None
         assert "01-first-steps-files.zip" in exercises
     assert (built / module / "01-first-steps-files.zip").is_file()
     home = (built / "index.html").read_text(encoding="utf-8")
-    assert "first-steps/quiz/" in home and "did not run" not in home, "the home page lists the course"
+    assert "first-steps/quiz/" in home and "zadachnik-courses" not in home, "the home page lists the course"
+    # The first language at the root, each other one in its folder.
+    assert sorted(path.name for path in built.iterdir() if path.name in shipped_languages()) == sorted(languages[1:])
 
 
-def test_new_site_in_one_language_builds(tmp_path: Path) -> None:
-    assert zadachnik("new", "course", "--languages", "en", cwd=tmp_path).returncode == 0
-    built = build_site(tmp_path / "course" / "mkdocs.yml", tmp_path / "built")
-    quiz = (built / "first-course" / "01-first-steps" / "quiz" / "index.html").read_text(encoding="utf-8")
-    assert "The mean in code" in quiz and not (built / "en").exists()
+def test_new_site_is_written_in_its_languages(starter_site: tuple[list[str], Path, Path]) -> None:
+    # Each language's pages carry its page words and its texts file's titles: nothing of another language.
+    languages, _, built = starter_site
+    module = "first-course/01-first-steps"
+    for lang in languages:
+        prefix = built / ("" if lang == languages[0] else lang)
+        texts, words = starter_texts(lang), page_words(lang)
+        quiz = BeautifulSoup((prefix / module / "quiz" / "index.html").read_text(encoding="utf-8"), "html.parser")
+        assert quiz.html["lang"] == lang
+        assert {button.get_text() for button in quiz.select("[data-zq-check]")} == {words["check"]}
+        assert words["module"].format(number=1, title=texts["module"]) in quiz.select_one("#zq-title").get_text()
+        for block, block_texts in texts["blocks"].items():
+            if block.startswith("Q"):
+                assert block_texts["title"] in quiz.select_one(f"#q-{block}-title").get_text(), (lang, block)
+        exercises = BeautifulSoup((prefix / module / "exercises" / "index.html").read_text(encoding="utf-8"),
+                                  "html.parser")
+        exercise_title = exercises.select_one("#e-E1-title").get_text()
+        assert texts["blocks"]["E1"]["label"] in exercise_title and texts["blocks"]["E1"]["title"] in exercise_title
+        home = BeautifulSoup((prefix / "index.html").read_text(encoding="utf-8"), "html.parser")
+        assert texts["home"].splitlines()[0].removeprefix("# ") in home.select_one("h1").get_text()
+        assert texts["course"] in home.get_text()
+
+
+def test_new_site_passes_the_check(starter_site: tuple[list[str], Path, Path]) -> None:
+    languages, site, _ = starter_site
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 0, result.stderr
+    assert f"are fine ({', '.join(languages)})" in result.stdout
+
+
+def test_the_starter_comes_in_every_shipped_language() -> None:
+    # Adding a language to the package is adding its page words and its starter texts, one file each.
+    from zadachnik.starter import SUPPORTED
+
+    assert list(SUPPORTED) == shipped_languages()
+    english = starter_texts("en")
+    for lang in SUPPORTED:
+        texts = starter_texts(lang)
+        assert texts.keys() == english.keys(), lang
+        assert {block: sorted(entry) for block, entry in texts["blocks"].items()} == {
+            block: sorted(entry) for block, entry in english["blocks"].items()}, lang
 
 
 def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
@@ -284,10 +346,10 @@ def test_new_into_a_place_it_cannot_write_says_so(tmp_path: Path) -> None:
     assert "cannot write the starter site" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_new_refuses_a_language_without_page_words(tmp_path: Path) -> None:
-    result = zadachnik("new", "course", "--languages", "ru,fr", cwd=tmp_path)
+def test_new_refuses_a_language_without_starter_texts(tmp_path: Path) -> None:
+    result = zadachnik("new", "course", "--languages", "ru,it", cwd=tmp_path)
     assert result.returncode == 2
-    assert "'fr'" in result.stderr and "ru, en" in result.stderr
+    assert "'it'" in result.stderr and "de, en, es, fr, ru" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "course").exists()
 
 

@@ -128,8 +128,9 @@ def run_new(arguments: argparse.Namespace) -> int:
     unsupported = [code for code in languages if code not in SUPPORTED]
     if unsupported:
         raise CommandError(f"no starter course in the language '{unsupported[0]}': the starter is written in "
-                           f"{', '.join(SUPPORTED)} (write e.g. --languages {','.join(SUPPORTED)}; the package has "
-                           "the page words of other languages too, so a site in them can be written by hand)")
+                           f"{', '.join(SUPPORTED)}, the languages whose page words the package ships (write e.g. "
+                           "--languages en; a site in another language gives its page words with the plugin's "
+                           "'words:' option)")
     target: Path = arguments.directory
     if target.exists() and not target.is_dir():
         raise CommandError(f"{target} is a file, not a folder: give the name of a new or empty folder")
@@ -224,15 +225,17 @@ def run_pdf(arguments: argparse.Namespace) -> int:
     if not book_pages(site):
         raise CommandError(f"{site} has no problem book: give the folder of a site built with the zadachnik plugin")
     try:
-        written = print_books(site, arguments.out, find_chromium(arguments.chromium))
+        printed = print_books(site, arguments.out, find_chromium(arguments.chromium))
         if arguments.zip is not None:
-            copy_into_site(written, site)
+            copy_into_site(printed.pdfs, site)
             zip_site(site, arguments.zip, site.resolve().name)
     except PdfError as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot write the PDF files: {error}") from None
-    for path in written:
+    for left_out in printed.left_out:
+        print(f"zadachnik pdf: {left_out}")
+    for path in printed.pdfs:
         print(f"zadachnik pdf: wrote {path}")
     if arguments.zip is not None:
         print(f"zadachnik pdf: wrote {arguments.zip} with the PDFs in {site.resolve().name}/pdf/")
