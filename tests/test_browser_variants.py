@@ -127,6 +127,22 @@ def test_new_variant_changes_the_figures_and_grading_follows(page, server) -> No
     expect(button).to_be_visible()
 
 
+def test_a_check_without_an_answer_offers_no_new_variant(page, server) -> None:
+    """Skipping through variants needs an answer to each: a Check of empty or unreadable fields is no attempt."""
+    open_quiz(page, server, "en")
+    button = page.locator("#q-P1 [data-zq-new-variant]")
+    for text in ("", "twelve"):
+        check_p1(page, text)
+        expect(page.locator("#q-P1")).to_have_attribute("data-zq-status", re.compile("unanswered|unreadable"))
+        expect(button).to_be_hidden()
+    check_p1(page, typed(answer_of(current(page, "en")) + 7, "en"))
+    expect(button).to_be_visible()
+    # After a reload the kept verdict decides as well.
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect(button).to_be_visible()
+
+
 def test_a_hint_shows_its_variants_figures(page, server) -> None:
     open_quiz(page, server, "en")
     first = current(page, "en")

@@ -3,7 +3,7 @@
 // answer, verdict and reveals in an entry of its own (`P02@3`, see storage.variantId); the question's own entry
 // says which variant is current, so the other languages' pages and the home page's progress follow it.
 // The page shows variant 1; the others' changed parts come from <template data-zq-variant-of> (rendering.variants).
-import { gradedSpec, moduleFor } from "./grading.js";
+import { COUNTED, gradedSpec, moduleFor } from "./grading.js";
 import { generator, learnerSeed } from "./seed.js";
 import { entryKey } from "./storage.js";
 
@@ -79,11 +79,13 @@ function show(page, question, number) {
   question.dispatchEvent(new CustomEvent("zq-variant", { detail: { number } }));
 }
 
-// "New variant" appears once the current one is checked or its answer revealed.
+// "New variant" appears once the current one is answered and checked (a Check of empty or unreadable fields is no
+// attempt: variants are not skipped unanswered) or its answer revealed.
 function offerNew(question) {
   const button = question.querySelector("[data-zq-new-variant]");
   const revealed = [...question.querySelectorAll("details[data-zq-reveal]")].some((details) => details.open);
-  button.hidden = question.zqVariants.count < 2 || !(question.dataset.zqStatus || revealed);
+  const attempted = COUNTED.includes(question.dataset.zqStatus);
+  button.hidden = question.zqVariants.count < 2 || !(attempted || revealed);
 }
 
 // Moves the question to variant `number`, with what its entry holds (nothing, for a variant just drawn).
