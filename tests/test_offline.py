@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 from zadachnik.runtime.minify import minify_js
 
@@ -121,3 +123,35 @@ def test_a_copy_without_pyodide_says_python_is_unavailable_and_the_rest_works(pa
     page.check("#q-Q1 input[value=B]")
     page.click("#q-Q1 [data-zq-check]")
     assert page.locator("#q-Q1 [data-zq-verdict]").inner_text() == "✓ Correct"
+
+
+def test_the_copy_links_no_translation_in_its_heads_and_carries_no_sitemap_for_them(offline_copy: Path) -> None:
+    """What Material would fetch a sitemap beside is left out; the language selector keeps its links."""
+    pages = [path for path in offline_copy.rglob("*.html") if "assets" not in path.parts and path.name != "404.html"]
+    assert len(pages) >= 6
+    for html_file in pages:
+        soup = BeautifulSoup(html_file.read_text(encoding="utf-8"), "html.parser")
+        assert soup.select("head link[rel=alternate][hreflang]") == [], html_file
+        assert len(soup.select("a.md-select__link[hreflang]")) == 2, html_file
+    assert sorted(path.relative_to(offline_copy).as_posix() for path in offline_copy.rglob("sitemap.xml")) == [
+        "sitemap.xml"], "MkDocs' own, and no other"
+
+
+def test_pages_from_disk_ask_for_no_sitemap_and_log_no_error(page, offline_copy: Path) -> None:
+    """Was a bug: Material's language selector asked for a sitemap.xml beside each page in the head's alternate
+    links, which a page opened from disk may not fetch: two console errors on every page."""
+    errors: list[str] = []
+    sitemaps: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("request", lambda request: sitemaps.append(request.url) if "sitemap" in request.url else None)
+    for path in ["index.html", QUIZ, "en/demo/01-basics/exercises.html", "en/authoring.html"]:
+        page.goto((offline_copy / path).as_uri())
+        # Until nothing loads any more: what the page asks for by itself has been asked for.
+        page.wait_for_load_state("networkidle")
+    page.locator(".md-header .md-select").hover()
+    page.locator('a.md-select__link[hreflang="ru"]').click()
+    page.wait_for_url(re.compile(r"^file://.*/site/authoring\.html(#.*)?$"))
+    page.wait_for_load_state("networkidle")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    assert sitemaps == [], sitemaps
+    assert errors == [], errors

@@ -76,7 +76,7 @@ from zadachnik.rendering.site import (
     left_out_pages,
     write_shared,
 )
-from zadachnik.runtime.offline import EMBED_NAME, zip_site
+from zadachnik.runtime.offline import EMBED_NAME, without_translation_links, zip_site
 from zadachnik.runtime.shipping import (
     PROGRESS_MANIFEST,
     STYLESHEETS,
@@ -216,10 +216,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                               + "\n".join(f"  {problem}" for problem in clashes))
         self.navs = {lang: language_nav(nav, self.courses, self.languages, lang, NAV_TYPES, self.page_at)
                      for lang in self.languages.codes}
-        # Here every page is known, whichever plugin added it.
+        # Here every page is known, whichever plugin added it. The offline copy's pages link no translations in
+        # their head (on_post_page): nothing asks for these there.
         taken = {file.dest_uri for file in files}
         written: list[Path] = []
-        for uri in alternate_sitemaps((file.url for file in files.documentation_pages()), taken):
+        page_urls = [] if self.config.offline else [file.url for file in files.documentation_pages()]
+        for uri in alternate_sitemaps(page_urls, taken):
             sitemap = SharedFile.generated(config, uri, content=ALTERNATE_SITEMAP.encode())
             sitemap.written = written
             files.append(sitemap)
@@ -331,6 +333,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         """A kept page goes out with its stand-in, and its bytes go in once MkDocs wrote it; a template that did
         not print the stand-in once is rendered again with the page's HTML."""
         uri = page.file.src_uri
+        output = self.for_disk(output)
         context = self.page_contexts.pop(uri, None)
         if context is None or self.page_cache.stand_in(uri) is None:
             return output
@@ -341,7 +344,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         page.content = (page.content or "").replace(self.page_cache.stand_in(uri) or "",
                                                     self.page_cache.as_written(uri))
         assert self.env is not None, "MkDocs gives the environment before it builds pages"
-        return self.env.get_template(page.meta.get("template", "main.html")).render(context)
+        return self.for_disk(self.env.get_template(page.meta.get("template", "main.html")).render(context))
+
+    def for_disk(self, output: str) -> str:
+        """A page as the offline copy has it: one opened from disk may fetch nothing."""
+        return without_translation_links(output) if self.config.offline else output
 
     @event_priority(10000)
     def _post_build_first(self, config: MkDocsConfig) -> None:

@@ -69,7 +69,8 @@ def course_id_problems(courses: list[Course], languages: Languages, shown: Calla
 # What mkdocs-material's language selector looks for beside each page it may lead to: it fetches the sitemap of
 # every `<link rel="alternate">` (made for sites with one root per language, where the sitemap maps the page to
 # its translation). Ours link each page to its own translation already, so the sitemap has nothing to add; it
-# only has to exist, instead of two 404s on every page.
+# only has to exist, instead of two 404s on every page. The offline copy's pages link no translation in their
+# head (offline.without_translation_links): opened from disk, they may fetch nothing.
 ALTERNATE_SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 <!-- For mkdocs-material's language selector: the site's own sitemap is the one at the top of the site. -->
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

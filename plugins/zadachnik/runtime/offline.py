@@ -19,6 +19,9 @@ import zipfile
 from pathlib import Path
 
 EMBED_NAME = "pyodide-embed.js"
+# A page's link to its translation in its <head>, its attributes in any order: mkdocs-material writes one for each
+# entry of the language selector (a feed's alternate link names no language).
+TRANSLATION_LINK = re.compile(r"""<link\b(?=[^>]*\brel=["']?alternate\b)(?=[^>]*\bhreflang=)[^>]*>\s*""")
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 # A name for Pyodide's engine inside the worker; nothing is fetched from it (the worker answers .wasm itself).
 INDEX_URL = "file:///zadachnik/pyodide/"
@@ -74,3 +77,13 @@ def zip_site(site_dir: Path, target: Path, top: str) -> None:
             info.external_attr = 0o644 << 16
             archive.writestr(info, path.read_bytes(), compresslevel=6)
     os.replace(temporary, target)
+
+
+def without_translation_links(html: str) -> str:
+    """A page for the offline copy, without the head's links to its translations: mkdocs-material fetches a
+    sitemap.xml beside each of them for its language selector, and a page opened from disk may fetch nothing (a
+    console error for each, on every page). The selector's own links lead to the translations all the same."""
+    end = html.find("</head>")
+    if end < 0:
+        return html
+    return TRANSLATION_LINK.sub("", html[:end]) + html[end:]
