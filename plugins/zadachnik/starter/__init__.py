@@ -154,7 +154,7 @@ def per_language(key: str, languages: list[str], block_id: str | None = None) ->
 def block_source(block: Block, languages: list[str]) -> str:
     """The block as an author writes it: one part per language, or (in one language) the title after the id."""
     source = block.yaml
-    for name in texts(languages[0])["blocks"][block.id].keys() - {"title", "text"}:
+    for name in [name for name in texts(languages[0])["blocks"][block.id] if name not in ("title", "text")]:
         written = python_texts if name in block.in_python else flow
         source = source.replace("{" + name + "}", written(per_language(name, languages, block.id), languages))
     titles = per_language("title", languages, block.id)
