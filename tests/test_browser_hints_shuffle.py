@@ -267,6 +267,24 @@ def test_a_shuffled_question_shows_no_options_until_they_are_in_the_learners_ord
     assert page.locator("#q-S1").get_attribute("data-zq-shuffled")
 
 
+def test_a_shuffled_question_shows_no_options_before_the_pages_script_runs(page, server) -> None:
+    """The author's order never shows first, not even before zadachnik.js itself has run."""
+    held = []
+    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
+    page.goto(server + QUIZ, wait_until="commit")
+    page.wait_for_selector("#q-N1 .zq-options", state="attached")
+    # Zadachnik's stylesheet applies (its progress line is bold): what it hides is hidden by then.
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.zq-progress')).fontWeight === '700'")
+    assert page.locator(".zq-page").get_attribute("data-zq-ready") is None
+    assert not page.locator("#q-S1 .zq-options").is_visible()
+    assert page.locator("#q-N1 .zq-options").is_visible(), "an unshuffled question shows at once"
+    assert held, "the script was not held back"
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#q-S1 .zq-options").is_visible()
+
+
 def test_a_shuffled_question_whose_script_fails_to_load_shows_its_options_all_the_same(page, server) -> None:
     held = hold_shuffle_script(page)
     page.goto(server + QUIZ)

@@ -143,6 +143,38 @@ def test_a_check_without_an_answer_offers_no_new_variant(page, server) -> None:
     expect(button).to_be_visible()
 
 
+def test_nothing_of_another_variant_shows_before_the_script_runs(page, server) -> None:
+    """Until the page knows the learner's variant, what it will change is hidden in its place (no layout jump):
+    never variant 1's figures in the meantime."""
+    held = []
+    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
+    page.goto(server + "en/" + QUIZ, wait_until="commit")
+    page.wait_for_selector("#q-P1 [data-zq-slot=body]", state="attached")
+    # Zadachnik's stylesheet applies (its progress line is bold): what it hides is hidden by then.
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.zq-progress')).fontWeight === '700'")
+    hidden = page.eval_on_selector_all(
+        "#q-P1 :is([data-zq-slot], [data-zq-variant-line])", "nodes => nodes.map(n => getComputedStyle(n).visibility)")
+    assert hidden and set(hidden) == {"hidden"}, hidden
+    assert page.locator("#q-P1 [data-zq-slot=body]").bounding_box()["height"] > 0
+    assert held, "the script was not held back"
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect(page.locator("#q-P1 [data-zq-slot=body]")).to_be_visible()
+    expect_variant(page, "en", current(page, "en"))
+
+
+def test_without_scripts_the_question_still_reads(browser, server) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(server + "en/" + QUIZ)
+        expect(page.locator("#q-P1 [data-zq-slot=body]")).to_be_visible()
+        expect(page.locator("#q-P1 [data-zq-slot=body]")).to_contain_text(BATCH["en"].format(B=drawn(1)["B"]))
+    finally:
+        context.close()
+
+
 def test_a_hint_shows_its_variants_figures(page, server) -> None:
     open_quiz(page, server, "en")
     first = current(page, "en")
