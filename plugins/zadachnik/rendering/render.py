@@ -311,10 +311,19 @@ _CONTROLS = re.compile(
 _WRAPPERS = re.compile(r"</?(?:section|fieldset|legend|label|span|div|details|summary|strong)\b[^>]*>")
 
 
+# The page's furniture (instruction and progress lines, tools, legends, tolerances), which the templates mark as
+# mkdocs-material's search would skip it: none of these elements holds another of its own tag.
+_FURNITURE = re.compile(r"<(p|div|span|legend)\b[^>]*\bdata-search-exclude\b[^>]*>(?:(?!<\1\b).)*?</\1>", re.DOTALL)
+
+
 def searchable(page_html: str) -> str:
-    """A generated page reduced for mkdocs-material's search parser: scripts, data and form controls dropped, wrapper
-    elements unwrapped, headings and text kept (parsing the full markup was a third of a build)."""
-    return _WRAPPERS.sub(" ", _CONTROLS.sub(" ", _SCRIPTS.sub(" ", page_html)))
+    """A generated page reduced for mkdocs-material's search parser: scripts, data, the page's furniture and form
+    controls dropped, wrapper elements unwrapped, headings and text kept (parsing the full markup was a third of a
+    build)."""
+    text = _SCRIPTS.sub(" ", page_html)
+    if "data-search-exclude" in text:
+        text = _FURNITURE.sub(" ", text)
+    return _WRAPPERS.sub(" ", _CONTROLS.sub(" ", text))
 
 
 def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePlan]:

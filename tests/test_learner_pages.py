@@ -1,4 +1,5 @@
-"""The learner's printed and on-screen problem books (issue 28): authors' text exactly as written."""
+"""The learner's pages (issues 27, 28): authors' text as written, ids shared by the languages, the page's
+furniture out of search."""
 
 from __future__ import annotations
 
@@ -43,3 +44,26 @@ def test_every_page_and_its_translation_share_their_heading_ids(sample_site) -> 
         if ru_ids != en_ids:
             differ[str(relative)] = sorted(set(ru_ids) ^ set(en_ids))[:6]
     assert not differ, differ
+
+
+def test_page_controls_stay_out_of_the_search_index(sample_site) -> None:
+    """Search results show questions' words, never the instruction line, the progress line or button labels."""
+    import json
+
+    import yaml
+    from conftest import ROOT
+
+    furniture = []
+    for lang in ("ru", "en"):
+        words = yaml.safe_load((ROOT / f"plugins/zadachnik/rendering/words/{lang}.yml").read_text(encoding="utf-8"))
+        page = words["page"]
+        furniture += [page["quiz_instruction"].split("{")[0].strip(), page["progress"].split("{")[0].strip(),
+                      page["reset"], page["export"], page["single_legend"], page["matching_legend"],
+                      page["print_answers"], page["exercises_instruction"]]
+    index = json.loads((sample_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    generated = [doc for doc in index["docs"] if "/quiz/" in doc["location"] or "/exercises/" in doc["location"]]
+    assert generated
+    found = {(doc["location"], word) for doc in generated for word in furniture if word and word in doc["text"]}
+    assert not found, sorted(found)[:8]
+    # The questions' own words are still found.
+    assert any("Роллауты генерирует" in doc["text"] for doc in generated)
