@@ -227,7 +227,10 @@ def test_zadachnik_pdf_prints_every_book_with_the_answers_after_the_last_questio
     assert cli.main(["pdf", str(site), "--out", str(out), "--zip", str(archive)]) == 0
     names = ["demo-01-basics-en.pdf", "demo-01-basics-ru.pdf", "demo-en.pdf", "demo-ru.pdf"]
     assert sorted(path.name for path in out.iterdir()) == names
-    assert f"wrote {out / 'demo-01-basics-en.pdf'}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert f"wrote {out / 'demo-01-basics-en.pdf'}" in said
+    # The site's own files are all a book loads: nothing is left out of it.
+    assert "left out" not in said
     questions, _ = module_ids(fixture_site)
     for name in ("demo-01-basics-en.pdf", "demo-01-basics-ru.pdf"):
         lang = name.removesuffix(".pdf").rsplit("-", 1)[1]
@@ -323,3 +326,166 @@ def test_a_books_addresses_are_moved_from_the_module_page(module_page: str, pref
     book = book_address(module_page)
     match = re.match(r'(href)="([^"]*)"', f'href="{address}"')
     assert moved(match, book=book, module_page=module_page, prefix=prefix) == f'href="{expected}"'
+
+
+# -- printing loads nothing outside the built site (issue 31) ----------------------------------------------------
+
+SECRET = "OUTSIDE-SECRET-4411"
+# A question whose statement names other hosts and files outside the site, each way a page can load one; the
+# escaped url() is one the print's copy does not see, for the policy and the proxy to stop.
+OUTSIDE_PARTS = """<img src="{host}/picture.png" alt="picture">
+<img alt="set" srcset="{host}/set.png 2x, data:image/gif;base64,R0lGODlhAQABAAAAACw= 1x">
+<iframe src="file://{outside}/secret.txt"></iframe>
+<object data="file://{outside}/secret.html"></object>
+<iframe src="../../../../../../../../../../../..{outside}/secret.html"></iframe>
+<div style="background: url('{host}/background.png'); height: 1em">Backed</div>
+<div style="background: u\\72l({host}/escaped.png); height: 1em">Escaped</div>
+<video poster="{host}/poster.png"></video>
+<link rel="stylesheet" href="{host}/style.css">
+<style>@import url({host}/imported.css); .zq-outside {{ background-image: url("{host}/styled.png") }}</style>
+<meta http-equiv="refresh" content="0; url={host}/elsewhere">
+<base href="{host}/">
+"""
+OUTSIDE_QUESTION = """
+/// question | Q9
+type: open
+
+//// ru | Снаружи
+Вопрос OUTSIDE-RU.
+
+{parts}
+explanation:
+Ничего.
+////
+
+//// en | Outside
+Question OUTSIDE-EN.
+
+{parts}
+explanation:
+Nothing.
+////
+///
+"""
+
+
+class CountingHandler(__import__("http.server").server.BaseHTTPRequestHandler):
+    """Every request is noted (a print must make none) and answered, so nothing waits on it."""
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        self.server.requests.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/css" if self.path.endswith(".css") else "image/png")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def outside_print(tmp_path_factory):
+    """The fixture course with a question naming other hosts and outside files, built and printed once."""
+    import contextlib
+    import io
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from conftest import FIXTURE_SITE, build_site, copy_site
+
+    work = tmp_path_factory.mktemp("outside-print")
+    outside = work / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET, encoding="utf-8")
+    (outside / "secret.html").write_text(f"<p>{SECRET}</p>", encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), CountingHandler)
+    server.requests = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host = f"http://127.0.0.1:{server.server_address[1]}"
+    source = copy_site(FIXTURE_SITE, work / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    parts = OUTSIDE_PARTS.format(host=host, outside=outside)
+    quiz.write_text(quiz.read_text(encoding="utf-8") + OUTSIDE_QUESTION.format(parts=parts), encoding="utf-8")
+    site = build_site(source / "mkdocs.yml", work / "site")
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        status = cli.main(["pdf", str(site), "--out", str(work / "pdf")])
+    try:
+        yield {"status": status, "said": said.getvalue(), "pdf": work / "pdf", "host": host, "outside": outside,
+               "requests": server.requests, "site": site}
+    finally:
+        server.shutdown()
+
+
+def test_printing_asks_no_other_host_for_anything(outside_print: dict) -> None:
+    assert outside_print["status"] == 0, outside_print["said"]
+    assert outside_print["requests"] == []
+
+
+@pytest.mark.parametrize("name", ["demo-01-basics-en.pdf", "demo-ru.pdf"])
+def test_printing_embeds_no_file_from_outside_the_site(outside_print: dict, name: str) -> None:
+    text = pdf_text(outside_print["pdf"] / name)
+    # The question itself is printed: the check below can fail.
+    assert ("OUTSIDE-EN" if name.endswith("-en.pdf") else "OUTSIDE-RU") in text and "Backed" in text
+    assert SECRET not in text
+
+
+def test_the_command_names_each_reference_it_left_out(outside_print: dict) -> None:
+    host, outside = outside_print["host"], outside_print["outside"]
+    lines = [line for line in outside_print["said"].splitlines() if "left out" in line]
+    page = "en/demo/01-basics/book/index.html"
+    expected = [f"{host}/picture.png", f"{host}/set.png", f"file://{outside}/secret.txt",
+                f"file://{outside}/secret.html", f"../../../../../../../../../../../..{outside}/secret.html",
+                f"{host}/background.png", f"{host}/poster.png", f"{host}/style.css", f"{host}/imported.css",
+                f"{host}/styled.png", f"0; url={host}/elsewhere", f"{host}/"]
+    for reference in expected:
+        assert [line for line in lines if f"{page}: left out {reference}" in line], (reference, lines)
+    # Each book says its own: the module's and the course's, in both languages; the site's own files are kept.
+    assert {line.split(": left out")[0] for line in lines} == {
+        f"zadachnik pdf: {path}" for path in [*BOOKS.values(), *COURSE_BOOKS.values()]}
+    assert len(lines) == 4 * len(expected), lines
+
+
+@pytest.mark.parametrize("written, left_out", [
+    # The site's own files, data: URLs and links (followed only on a click) stay.
+    ('<img src="../files/plot.png" alt="a &amp; b">', []),
+    ('<img src="/assets/x.png"><img src="data:image/png;base64,AAAA">', []),
+    ('<a href="https://example.org/">read on</a><link rel="canonical" href="https://example.org/book/">', []),
+    ('<img srcset="data:image/gif;base64,R0lGOD,lhAQ 1x, ../a.png 2x">', []),
+    # Another host however it is written: as a browser reads it, tabs dropped and backslashes as slashes.
+    ('<img src="//example.org/x.png">', ["//example.org/x.png"]),
+    ('<img src="\\\\example.org\\x.png">', ["\\\\example.org\\x.png"]),
+    ('<img src="ht\ttps://example.org/x.png">', ["ht\ttps://example.org/x.png"]),
+    ('<img srcset="a.png 1x,https://example.org/b.png 2x">', ["https://example.org/b.png"]),
+    ('<svg><image href="https://example.org/x.svg"/></svg>', ["https://example.org/x.svg"]),
+    ('<link rel="alternate stylesheet" href="https://example.org/x.css">', ["https://example.org/x.css"]),
+    ('<p style="background:URL( https://example.org/x.png )">p</p>', ["https://example.org/x.png"]),
+    ('<style>@import "https://example.org/x.css"; p { color: red }</style>', ["https://example.org/x.css"]),
+    ('<iframe srcdoc="&lt;img src=https://example.org/x&gt;"></iframe>', ['srcdoc="<img src=https://example.org/x>"']),
+    # Files outside the site: past its root, %2e being a dot, or by a link inside it that leads out.
+    ('<img src="%2e%2e/%2e%2e/%2e%2e/outside/secret.png">', ["%2e%2e/%2e%2e/%2e%2e/outside/secret.png"]),
+    ('<img src="file:///etc/hostname">', ["file:///etc/hostname"]),
+    ('<img src="leak.png">', ["leak.png"]),
+])
+def test_a_print_copy_takes_out_what_leads_outside_the_site_and_keeps_the_rest(
+        tmp_path: Path, written: str, left_out: list[str]) -> None:
+    from zadachnik.runtime.pdf import PrintCopy
+
+    page = tmp_path / "site" / "en" / "book" / "index.html"
+    page.parent.mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.png").write_bytes(b"secret")
+    (page.parent / "leak.png").symlink_to(tmp_path / "outside" / "secret.png")
+    original = f'<html><head><meta charset="utf-8"></head>\n<body><p>before</p>{written}\n<p>after &amp; more</p>'
+    copy = PrintCopy(tmp_path / "site", page)
+    printed = copy.copy(original)
+    assert [reference for reference, _ in copy.left_out] == left_out
+    if not left_out:
+        assert printed == original
+    else:
+        # Only the reference goes: the element and the rest of the page stay as written.
+        assert printed.startswith('<html><head><meta charset="utf-8"></head>\n<body><p>before</p><')
+        assert printed.endswith("\n<p>after &amp; more</p>")
+        assert "example.org" not in printed and "secret" not in printed and "leak" not in printed
+        # A style sheet keeps its other rules.
+        assert "p { color: red }" in printed or "p { color: red }" not in written
