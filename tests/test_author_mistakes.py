@@ -105,6 +105,7 @@ def source_errors(base: Path, quiz: str, languages: tuple[str, ...] = ("es",)) -
     ("{answer: 4,75, atol: 0.01}", "4,75", "4.75"),
     ('{answer: "4,75", atol: 0.01}', "4,75", "4.75"),
     ("{answer: 4.75, atol: '0,01'}", "0,01", "0.01"),
+    ("{answer: 45/2,5, atol: 0.01}", "45/2,5", "45/2.5"),
 ])
 def test_a_decimal_comma_in_a_key_says_to_write_a_point(tmp_path: Path, field: str, written: str, meant: str) -> None:
     [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))

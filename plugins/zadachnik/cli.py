@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from zadachnik import __version__
+from zadachnik.starter import SUPPORTED as STARTER_LANGUAGES
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 # MkDocs always adds these to a site's own extensions (mkdocs.config.defaults).
@@ -63,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
             "new; nothing is ever overwritten."))
     new.add_argument("directory", metavar="DIR", type=Path, help="folder of the new site (new or empty)")
     new.add_argument("--languages", metavar="CODES", default="ru,en",
-                     help="site languages, comma-separated, the first at the site root (default: ru,en)")
+                     help="site languages, comma-separated, the first at the site root (default: ru,en); the "
+                     "starter is written in " + ", ".join(STARTER_LANGUAGES))
     new.set_defaults(run=run_new)
 
     check = commands.add_parser(

@@ -149,9 +149,9 @@ def check_scalar(node: yaml.ScalarNode, text: str) -> None:
 
 
 def check_decimal_comma(previous: yaml.Node, key: yaml.Node, value: yaml.Node, text: str) -> None:
-    """`{answer: 4,75}` reads as `answer: 4` and a key `75` without a value."""
+    """`{answer: 4,75}` reads as `answer: 4` and a key `75` without a value (`45/2,5` as `45/2` and `5`)."""
     if (
-        isinstance(previous, yaml.ScalarNode) and previous.tag == _INT_TAG
+        isinstance(previous, yaml.ScalarNode) and not previous.style and previous.value[-1:].isdigit()
         and isinstance(key, yaml.ScalarNode) and not key.style and key.value.isdigit()
         and isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null" and not value.value
         and text[previous.end_mark.index:key.start_mark.index] == ","

@@ -259,10 +259,13 @@ def theme_languages(theme_dirs: Iterable[str | Path]) -> set[str]:
 
 
 def site_theme_dirs(custom_dir: Path | None) -> list[Path]:
-    """The folders MkDocs looks in for mkdocs-material's templates: the site's overrides first."""
-    import material
+    """The folders MkDocs looks in for mkdocs-material's templates: the site's overrides first. Found without
+    importing the theme, which imports MkDocs (`zadachnik check` runs without it)."""
+    from importlib.util import find_spec
 
-    return [*([custom_dir] if custom_dir else []), Path(material.__file__).parent / "templates"]
+    spec = find_spec("material")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    return [*([custom_dir] if custom_dir else []), *(Path(folder) / "templates" for folder in folders[:1])]
 
 
 def language_code_problems(codes: Iterable[str], theme_dirs: Iterable[str | Path]) -> list[str]:
