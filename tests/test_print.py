@@ -240,10 +240,41 @@ def test_zadachnik_pdf_prints_every_book_with_the_answers_after_the_last_questio
         assert places == sorted(places) and places[-1] < heading, (name, places, heading)
         back = text[heading:]
         assert all(f"{QUESTION_WORD[lang]} {question}" in back for question in questions), name
+    # Each on its language's paper: Russian on A4, English (whose likely territory is the US) on Letter.
+    assert [page_size(out / name) for name in names] == ["letter", "A4", "letter", "A4"]
     # The offline copy ships them: the site zipped again, with the PDFs in its pdf/ folder.
     with zipfile.ZipFile(archive) as opened:
         assert {f"site/pdf/{name}" for name in names} <= set(opened.namelist())
         assert "site/en/demo/01-basics/book/index.html" in opened.namelist()
+
+
+def page_size(path: Path) -> str:
+    """The paper of a PDF's first page as poppler names it ("A4", "letter")."""
+    import re
+    import subprocess
+
+    info = subprocess.run([shutil.which("pdfinfo") or "pdfinfo", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+    return re.search(r"^Page size:.*\((\w+)\)", info, re.MULTILINE)[1]
+
+
+@pytest.mark.parametrize(("lang", "paper"), [
+    ("ru", "A4"), ("de", "A4"), ("es", "A4"), ("en-GB", "A4"), ("en", "Letter"), ("en-CA", "Letter"),
+    ("fr-CA", "Letter"), ("es-MX", "Letter"), ("fr", "A4"),
+])
+def test_paper_follows_the_language(lang: str, paper: str) -> None:
+    from zadachnik.rendering.i18n import paper_size
+    from zadachnik.runtime.pdf import on_paper
+
+    assert paper_size(lang) == paper
+    printed = on_paper("<html><head><link rel=stylesheet href=a.css></head><body></body></html>", paper)
+    assert printed.index("a.css") < printed.index(f"@page {{ size: {paper}; }}") < printed.index("</head>")
+
+
+def test_zadachnik_pdf_takes_only_the_papers_it_knows(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["pdf", str(tmp_path), "--paper", "A5"])
+    assert "invalid choice: 'a5'" in capsys.readouterr().err
 
 
 def test_zadachnik_pdf_says_what_is_wrong(tmp_path: Path, capsys, fixture_site: Path) -> None:

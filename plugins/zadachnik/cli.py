@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("--zip", metavar="FILE", type=Path,
                      help="also put the PDFs into SITE_DIR/pdf/ and zip SITE_DIR into FILE (the offline copy)")
     pdf.add_argument("--chromium", metavar="PROGRAM", help="the Chromium to print with (default: chromium)")
+    pdf.add_argument("--paper", choices=("a4", "letter"), type=str.lower,
+                     help="the paper of every book (default: each book's language's, A4 but in the US, Canada "
+                          "and the other countries CLDR gives Letter)")
     pdf.set_defaults(run=run_pdf)
     return parser
 
@@ -218,6 +221,7 @@ def exported_count(questions: list) -> str:
 
 
 def run_pdf(arguments: argparse.Namespace) -> int:
+    from zadachnik.rendering.i18n import PAPER_SIZES
     from zadachnik.runtime.offline import zip_site
     from zadachnik.runtime.pdf import PdfError, book_pages, copy_into_site, find_chromium, print_books
 
@@ -227,7 +231,8 @@ def run_pdf(arguments: argparse.Namespace) -> int:
     if not book_pages(site):
         raise CommandError(f"{site} has no problem book: give the folder of a site built with the zadachnik plugin")
     try:
-        printed = print_books(site, arguments.out, find_chromium(arguments.chromium))
+        paper = PAPER_SIZES[arguments.paper] if arguments.paper else None
+        printed = print_books(site, arguments.out, find_chromium(arguments.chromium), paper)
         if arguments.zip is not None:
             copy_into_site(printed.pdfs, site)
             zip_site(site, arguments.zip, site.resolve().name)

@@ -246,6 +246,25 @@ def file_size(size: int, lang: str) -> str:
     return f"{format_number(round(size / 1024, 1), lang, 1)}\u00a0{strings(lang)['kibibytes']}"
 
 
+# CLDR's supplemental paperSize: the territories that print on US Letter; every other one prints on A4. Babel
+# carries no paper sizes, so the list is CLDR's own, copied here.
+LETTER_TERRITORIES = frozenset({"BZ", "CA", "CL", "CO", "CR", "GT", "MX", "NI", "PA", "PH", "PR", "SV", "US", "VE"})
+PAPER_SIZES = {"a4": "A4", "letter": "Letter"}
+
+
+def paper_size(lang: str) -> str:
+    """The paper a page in `lang` prints on: its territory's (en-CA, es-MX), or where the language is most
+    spoken when the code names none (CLDR's likely subtags: en → US, es → ES)."""
+    from babel.core import get_global
+
+    locale = locale_of(lang)
+    territory = locale.territory if locale is not None else None
+    if territory is None:
+        likely = get_global("likely_subtags").get(lang.replace("-", "_").split("_")[0], "")
+        territory = likely.split("_")[-1] if likely else None
+    return PAPER_SIZES["letter"] if territory in LETTER_TERRITORIES else PAPER_SIZES["a4"]
+
+
 # Where mkdocs-material keeps each language's theme words, in its templates and in a site's overrides.
 THEME_LANGUAGES_DIR = Path("partials") / "languages"
 

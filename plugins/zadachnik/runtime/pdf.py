@@ -26,6 +26,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+from zadachnik.rendering.i18n import paper_size
+
 # What templates/book.html writes on its root element, and the folder MkDocs puts a book page in.
 _BOOK_ROOT = re.compile(r'<div class="zq-book" data-zq-book data-zq-lang="([^"]+)"')
 BOOK_FOLDER = "book"
@@ -51,6 +53,7 @@ class BookPage:
     path: Path
     # COURSE-MODULE-LANG.pdf for a module's book, COURSE-LANG.pdf for a course's.
     name: str
+    lang: str = ""
 
 
 def book_pages(site: Path) -> list[BookPage]:
@@ -68,7 +71,7 @@ def book_pages(site: Path) -> list[BookPage]:
         # The language's folder (en/) or none for the site's first language: the name says the language always.
         if parts and parts[0] == lang:
             parts = parts[1:]
-        pages.append(BookPage(path, "-".join([*parts, lang]) + ".pdf"))
+        pages.append(BookPage(path, "-".join([*parts, lang]) + ".pdf", lang))
     return pages
 
 
@@ -129,20 +132,29 @@ class Printed:
     left_out: list[LeftOut]
 
 
-def print_books(site: Path, out: Path, chromium: str) -> Printed:
+def print_books(site: Path, out: Path, chromium: str, paper: str | None = None) -> Printed:
     """Every book of `site` as a PDF in `out`: the files written, in order, and what their pages named that
-    printing left out."""
+    printing left out. Each prints on `paper` (A4, Letter), or on its language's."""
     printed = Printed([], [])
     with site_server(site) as server:
         for page in book_pages(site):
             shown = page.path.relative_to(site).as_posix()
             copy = PrintCopy(site, page.path)
-            server.pages["/" + shown] = copy.copy(page.path.read_text(encoding="utf-8")).encode("utf-8")
+            text = on_paper(copy.copy(page.path.read_text(encoding="utf-8")), paper or paper_size(page.lang))
+            server.pages["/" + shown] = text.encode("utf-8")
             target = out / page.name
             print_pdf(chromium, f"http://{server.address}/{quote(shown)}", target, server.address)
             printed.pdfs.append(target)
             printed.left_out += [LeftOut(shown, reference, reason) for reference, reason in copy.left_out]
     return printed
+
+
+def on_paper(page_html: str, paper: str) -> str:
+    """The page with its paper size, after its stylesheets (which set the margins); Chromium prints on Letter
+    unless a page says otherwise."""
+    style = f"<style>@page {{ size: {paper}; }}</style>"
+    head_end = page_html.find("</head>")
+    return page_html[:head_end] + style + page_html[head_end:] if head_end >= 0 else style + page_html
 
 
 # -- the copy a page prints from ---------------------------------------------------------------------------------
