@@ -41,7 +41,7 @@ def write_course(base: Path, quiz: str | None = None, exercises: str | None = No
                  module: str = MODULE) -> Path:
     """exercises/course/{course.yml, 01-m/{module.yml, quiz.md, exercises.md}} under base; returns exercises/."""
     module_dir = base / MODULE_DIR
-    module_dir.mkdir(parents=True)
+    module_dir.mkdir(parents=True, exist_ok=True)
     (module_dir.parent / "course.yml").write_text(course, encoding="utf-8")
     (module_dir / "module.yml").write_text(module, encoding="utf-8")
     for name, text in (("quiz.md", quiz), ("exercises.md", exercises)):
@@ -510,3 +510,129 @@ def test_course_id_that_is_a_language_folder_is_refused(tmp_path: Path, caplog) 
     assert "exercises/demo/course.yml:1: the course id 'en' is also the folder of the pages in 'en'" in message
     assert "another id" in message
     assert "Traceback" not in message
+
+
+# -- paths that leave the module: a values file or a notebook is the module's own -------------------------------
+# A values file is run by the build, and a notebook link names a file of the module's public zip: one named past
+# the module's folder (a parent, an absolute path, a link) would run or point at whatever is there.
+
+VALUES_HINT = "put the file into the module's folder and name it from there, e.g. 'values: files/values.py'"
+
+
+def outside_values(base: Path) -> tuple[Path, Path]:
+    """A values file outside the module, which leaves a mark when it runs; returns (file, mark)."""
+    mark = base / "ran"
+    other = base / "other"
+    other.mkdir(parents=True, exist_ok=True)
+    (other / "values.py").write_text(f"open({str(mark)!r}, 'w').close()\n\n\ndef values():\n    return {{'n': 4}}\n",
+                                     encoding="utf-8")
+    return other / "values.py", mark
+
+
+@pytest.mark.parametrize("name", ["../../../other/values.py", "files/../../../../other/values.py", "ABSOLUTE",
+                                  "/etc/passwd"])
+def test_values_path_out_of_the_module_is_refused_unrun(tmp_path: Path, name: str) -> None:
+    values, mark = outside_values(tmp_path)
+    written = str(values) if name == "ABSOLUTE" else name
+    (tmp_path / MODULE_DIR / "files").mkdir(parents=True)
+    error = one_error(tmp_path, quiz=question(), module=MODULE + f"values: {written}\n")
+    assert (error.path, error.line) == (f"{MODULE_DIR}/module.yml", 5)
+    assert error.message == f"the values file must be inside the module's folder: '{written}' is outside it"
+    assert error.hint == VALUES_HINT
+    assert not mark.exists(), "the file outside the module was run"
+
+
+def test_values_file_linked_from_outside_is_refused_unrun(tmp_path: Path) -> None:
+    values, mark = outside_values(tmp_path)
+    (tmp_path / MODULE_DIR / "files").mkdir(parents=True)
+    (tmp_path / MODULE_DIR / "files" / "values.py").symlink_to(values)
+    error = one_error(tmp_path, quiz=question(), module=MODULE + "values: files/values.py\n")
+    assert (error.path, error.line) == (f"{MODULE_DIR}/module.yml", 5)
+    assert error.message == ("the values file must be inside the module's folder: 'files/values.py' is a link to "
+                             f"{values}, outside the module")
+    assert "copy the file into the module's folder" in error.hint
+    assert not mark.exists(), "the file outside the module was run"
+
+
+def test_values_file_inside_the_module_is_taken_through_a_link_or_a_detour(tmp_path: Path) -> None:
+    # A link that stays in the module, and a path that steps out of files/ but not out of the module.
+    module = tmp_path / MODULE_DIR
+    (module / "files").mkdir(parents=True)
+    (module / "calc.py").write_text("def values():\n    return {'n': 4}\n", encoding="utf-8")
+    (module / "files" / "values.py").symlink_to("../calc.py")
+    quiz = question().replace("Потому что так.", "Потому что {{ n }}.")
+    for name in ("files/values.py", "files/../calc.py"):
+        (module / "module.yml").write_text(MODULE + f"values: {name}\n", encoding="utf-8")
+        (module / "quiz.md").write_text(quiz, encoding="utf-8")
+        (module.parent / "course.yml").write_text(COURSE, encoding="utf-8")
+        [question_read] = load_courses(tmp_path / "exercises", LANGS, tmp_path)[0].modules[0].questions
+        assert question_read.explanation["ru"].markdown == "Потому что 4."
+
+
+def notebook_exercise(file: str) -> str:
+    return exercise(yaml=f"notebooks:\n  - file: {file}\n    section: S")
+
+
+@pytest.mark.parametrize("name", ["../../x.ipynb", "../x.ipynb", "ABSOLUTE", "{ru: notebook.ipynb, en: ../x.ipynb}"])
+def test_notebook_path_out_of_files_is_refused(tmp_path: Path, name: str) -> None:
+    files = tmp_path / MODULE_DIR / "files"
+    files.mkdir(parents=True)
+    (files / "notebook.ipynb").write_text("{}")
+    for outside in (files.parent / "x.ipynb", files.parent.parent / "x.ipynb"):
+        outside.write_text("{}")
+    written = str(files.parent.parent / "x.ipynb") if name == "ABSOLUTE" else name
+    exercises = notebook_exercise(written)
+    error = one_error(tmp_path, quiz=question(), exercises=exercises)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/exercises.md", line_of(exercises, f"  - file: {written}"))
+    leaving = "../x.ipynb" if name.startswith("{") else written
+    assert error.message == f"the notebook must be in this module's files/: '{leaving}' is outside it"
+    assert error.hint == "put the notebook into files/ and name it from there, e.g. 'file: name.ipynb'"
+
+
+def test_notebook_linked_from_outside_is_refused(tmp_path: Path) -> None:
+    files = tmp_path / MODULE_DIR / "files"
+    files.mkdir(parents=True)
+    secret = tmp_path / "x.ipynb"
+    secret.write_text("{}")
+    (files / "notebook.ipynb").symlink_to(secret)
+    exercises = notebook_exercise("notebook.ipynb")
+    error = one_error(tmp_path, quiz=question(), exercises=exercises)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/exercises.md", line_of(exercises, "  - file: notebook.ipynb"))
+    assert error.message == ("the notebook must be in this module's files/: 'notebook.ipynb' is a link to "
+                             f"{secret}, outside the module")
+    assert "copy the file into the module's folder" in error.hint
+
+
+def test_notebook_in_a_subfolder_or_linked_within_the_module_is_taken(tmp_path: Path) -> None:
+    files = tmp_path / MODULE_DIR / "files"
+    (files / "sub").mkdir(parents=True)
+    (files / "sub" / "a.ipynb").write_text("{}")
+    (files.parent / "b.ipynb").write_text("{}")
+    (files / "b.ipynb").symlink_to("../b.ipynb")
+    exercises = exercise(yaml="notebooks:\n  - file: sub/a.ipynb\n    section: S\n  - file: b.ipynb\n    section: T")
+    [read] = load(tmp_path, quiz=question(), exercises=exercises)[0].modules[0].exercises
+    assert [link.file["en"] for link in read.notebooks] == ["sub/a.ipynb", "b.ipynb"]
+
+
+def test_paths_out_of_the_module_fail_the_build_and_the_check_alike(tmp_path: Path, caplog, capsys) -> None:
+    from zadachnik.cli import main
+
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    module = site / "exercises/demo/01-basics"
+    (tmp_path / "values.py").write_text("def values():\n    return {}\n", encoding="utf-8")
+    (tmp_path / "x.ipynb").write_text("{}")
+    (module / "module.yml").write_text((module / "module.yml").read_text() + "values: ../../../../values.py\n")
+    exercises = (module / "exercises.md").read_text()
+    (module / "exercises.md").write_text(exercises.replace("file: notebook.ipynb", "file: ../../../../../x.ipynb"))
+    line = line_of(exercises, "  - file: notebook.ipynb")
+    expected = [f"exercises/demo/01-basics/module.yml:5: the values file must be inside the module's folder: "
+                f"'../../../../values.py' is outside it ({VALUES_HINT})",
+                f"exercises/demo/01-basics/exercises.md:{line}: the notebook must be in this module's files/: "
+                "'../../../../../x.ipynb' is outside it"]
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert all(text in message for text in expected), message
+    assert "Traceback" not in message
+    capsys.readouterr()
+    assert main(["check", "--no-cache", "--config", str(site / "mkdocs.yml")]) == 1
+    report = capsys.readouterr().err
+    assert all(text in report for text in expected), report

@@ -145,6 +145,30 @@ def real_target(link: Path, module: Path, shown: str) -> Path:
     raise UnsafeLink(shown, "a loop of links that never reaches a file", "replace the links with the file itself")
 
 
+LINK_OUT_HINT = "copy the file into the module's folder instead of linking it"
+
+
+@dataclass
+class Outside:
+    """How a file an author names leaves the place it must be in."""
+
+    problem: str
+    # A link that leads out (the file is then to be copied in), rather than a path that does.
+    linked: bool
+
+
+def outside_of(folder: Path, name: str, module: Path) -> Outside | None:
+    """Whether the file `name`, written from `folder` (the module's folder or one in it), leaves: a path out of
+    `folder` (a parent, an absolute path), or one that goes through a link out of `module`. None when it stays."""
+    path = Path(os.path.normpath(folder / name))
+    if not path.is_relative_to(os.path.normpath(folder)):
+        return Outside(f"'{name}' is outside it", linked=False)
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(os.path.realpath(module)):
+        return Outside(f"'{name}' is a link to {real}, outside the module", linked=True)
+    return None
+
+
 def outside(shown: str, target: Path) -> UnsafeLink:
     return UnsafeLink(shown, f"a link to {target}, outside the module",
                       "the course-files zip is public: copy the file into the module's folder instead of linking it")

@@ -18,6 +18,7 @@ from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
 from zadachnik.qtypes.mixed import MixedKey
+from zadachnik.reading.coursefiles import LINK_OUT_HINT, outside_of
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
@@ -328,6 +329,14 @@ class Loader:
         them with its variant's own figures, later. `optional`: the file may define variant functions only.
         The values, or None when the file cannot give them (reported)."""
         path = module.path / str(name)
+        # Checked before the file runs: the build runs it, and only the module's own files are part of it.
+        leaving = outside_of(module.path, str(name), module.path)
+        if leaving is not None:
+            self.errors.append(SourceError(
+                self.shown(meta), line, f"the values file must be inside the module's folder: {leaving.problem}",
+                LINK_OUT_HINT if leaving.linked else "put the file into the module's folder and name it from there, "
+                "e.g. 'values: files/values.py'"))
+            return None
         try:
             if not path.is_file():
                 raise ValueError(f"'values' names {name}, which is not in the module's folder")
@@ -836,6 +845,12 @@ class BlockReader:
                     raise self.fail(str(problem), self.line_of((*where, key)), problem.hint) from None
             file, section = texts["file"], texts["section"]
             for name in dict.fromkeys(file[lang] for lang in self.languages):
+                # The page names the file for the module's zip of files/, which holds nothing else.
+                leaving = outside_of(self.path.parent / "files", name, self.path.parent)
+                if leaving is not None:
+                    raise self.fail(f"the notebook must be in this module's files/: {leaving.problem}",
+                                    self.line_of((*where, "file")), LINK_OUT_HINT if leaving.linked else
+                                    "put the notebook into files/ and name it from there, e.g. 'file: name.ipynb'")
                 if not (self.path.parent / "files" / name).is_file():
                     raise self.fail(f"the notebook '{name}' is not in this module's files/",
                                     self.line_of((*where, "file")), "put the notebook into files/ or fix the file name")
