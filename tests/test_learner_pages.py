@@ -67,3 +67,29 @@ def test_page_controls_stay_out_of_the_search_index(sample_site) -> None:
     assert not found, sorted(found)[:8]
     # The questions' own words are still found.
     assert any("Роллауты генерирует" in doc["text"] for doc in generated)
+
+
+@pytest.mark.parametrize(("path", "module", "kind"), [
+    ("rl-for-llm/12-infrastructure/quiz/index.html", "Модуль 12. ", "Тест"),
+    ("en/modern-llms/09-pretraining/exercises/index.html", "Module 9. ", "Exercises"),
+    ("modern-llms/09-pretraining/quiz/index.html", "Модуль 9. ", "Тест"),
+    ("en/modern-llms/09-pretraining/book/index.html", "Module 9. ", "Problem book"),
+    ("rl-for-llm/book/index.html", "RL для LLM · ", "Задачник курса"),
+])
+def test_a_generated_pages_title_names_its_module_and_the_navigation_stays_short(
+        sample_site, path: str, module: str, kind: str) -> None:
+    """Browser tabs and search results tell modules apart; the navigation, under the module, says the kind."""
+    import json
+
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((sample_site / path).read_text(encoding="utf-8"), "html.parser")
+    title = soup.title.get_text()
+    assert title.startswith(module) and kind in title, title
+    url = path.removesuffix("index.html")
+    index = json.loads((sample_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    entry = [doc for doc in index["docs"] if doc["location"] == url]
+    assert not entry or entry[0]["title"].startswith(module), entry
+    if "/book/" not in path:
+        links = {link.get_text(strip=True) for link in soup.select(".md-nav__link--active")}
+        assert kind in links, links

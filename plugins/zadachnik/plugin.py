@@ -56,7 +56,7 @@ from zadachnik.rendering.mathtex import (
     prefetch_formulas,
     shared_katex,
 )
-from zadachnik.rendering.nav import NavTypes, language_nav
+from zadachnik.rendering.nav import NavTypes, language_nav, short_nav_titles
 from zadachnik.rendering.pagecache import PageCache, site_digest
 from zadachnik.rendering.render import (
     MissingPiece,
@@ -216,6 +216,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                               + "\n".join(f"  {problem}" for problem in clashes))
         self.navs = {lang: language_nav(nav, self.courses, self.languages, lang, NAV_TYPES, self.page_at)
                      for lang in self.languages.codes}
+        short_nav_titles(self.plans, self.page_at)
         # Here every page is known, whichever plugin added it. The offline copy's pages link no translations in
         # their head (on_post_page): nothing asks for these there.
         taken = {file.dest_uri for file in files}

@@ -64,6 +64,10 @@ class BookPlan(PagePlan):
         t = strings(self.lang)
         return t["course_book"] if self.whole_course else t["book"]
 
+    @property
+    def full_title(self) -> str:
+        return f"{self.course.title[self.lang]} · {self.title}" if self.whole_course else super().full_title
+
     def prefix(self, module: Module) -> str:
         """What a module's anchors start with on this page: nothing in its own book, its number in the course's."""
         return f"m{module.number}-" if self.whole_course else ""

@@ -6,7 +6,7 @@ page, a section and a navigation come in as `NavTypes`, and pages are told from 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,3 +101,13 @@ def link_structure(items: list[Any], parent: Any, types: NavTypes) -> None:
         if isinstance(item, types.section):
             item.children = flatten(item.children)
             link_structure(item.children, item, types)
+
+
+def short_nav_titles(plans: Mapping[str, Any], page_at: Callable[[str], Any]) -> None:
+    """A generated page's title names its module, for browser tabs and search (its front matter); the
+    navigation, where the page sits under its module, calls it by its kind ("Quiz"). MkDocs' Page.title can be
+    set for good, and mkdocs-material's <title> and search read the front matter's."""
+    for uri, plan in plans.items():
+        page = page_at(uri)
+        if page is not None:
+            page.title = plan.title

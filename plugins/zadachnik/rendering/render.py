@@ -94,7 +94,14 @@ class PagePlan:
 
     @property
     def title(self) -> str:
+        """What the navigation calls the page, under its module: "Quiz"."""
         return strings(self.lang)[self.kind]
+
+    @property
+    def full_title(self) -> str:
+        """What a browser tab and a search result call it: "Module 12. RL infrastructure · Quiz"."""
+        t = strings(self.lang)
+        return f"{t['module'].format(number=self.module.number, title=self.module.title[self.lang])} · {self.title}"
 
     def anchors(self) -> str:
         """The ids the templates give this page's sections, questions and exercises, as empty elements before
@@ -109,7 +116,7 @@ class PagePlan:
 
     def markdown(self) -> str:
         """The generated page: front matter, then every piece of author text after its marker."""
-        parts = [f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n", self.anchors()]
+        parts = [f"---\ntitle: {json.dumps(self.full_title, ensure_ascii=False)}\n---\n", self.anchors()]
         for number, fragment in enumerate(self.pieces):
             parts.append(f"{_MARKER.format(number)}\n\n{fragment.markdown}\n")
         parts.append(_MARKER.format(len(self.pieces)))
