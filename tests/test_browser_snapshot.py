@@ -1,7 +1,8 @@
 """Python from a memory snapshot: after the first normal start the worker keeps Pyodide's heap (Cache Storage,
 IndexedDB where Cache Storage is missing, and the page's memory), and later pages and restarts after a time
 limit start from it. The page says how each start went in `<html data-zq-python-start>` (fresh, memory, cache,
-indexeddb) and where the snapshot was kept in `data-zq-python-kept`; the learner is told nothing.
+indexeddb) and where the snapshot was kept in `data-zq-python-kept`; the learner is told nothing. A snapshot
+made from another runner than the site's, stored under its key, is dropped and Python starts normally.
 
 No timings are asserted here: bench/run.py (section `python`) measures them."""
 
@@ -168,6 +169,69 @@ def test_a_changed_runner_never_restores_the_snapshot_of_the_old_one(context, fi
     # Only the new runner's snapshot is kept: the old one is not left taking 30 MB.
     kept(second)
     assert second.evaluate("async name => (await (await caches.open(name)).keys()).length", CACHE_NAME) == 1
+
+
+WRONG = "def double(x):\n    return x + x if x > 0 else x\n"
+# Appended to the shipped runner: a handle() that calls everything correct, as the red team's planted one did.
+LYING_HANDLE = """
+
+def handle(kind, request_json, report=None, **_):
+    return '{"status": "correct", "score": 1, "tests": []}'
+"""
+
+
+def stored_entries(page) -> dict[str, str]:
+    """Each stored snapshot's address and the checksum it is stored with."""
+    return page.evaluate("""async name => {
+        const cache = await caches.open(name);
+        const entries = {};
+        for (const request of await cache.keys()) {
+            entries[request.url] = (await cache.match(request)).headers.get("x-zadachnik-checksum");
+        }
+        return entries;
+    }""", CACHE_NAME)
+
+
+def test_a_planted_snapshot_of_another_runner_is_refused_and_dropped(context, fixture_server) -> None:
+    first = visit(context, fixture_server + QUIZ)
+    kept(first)
+    [genuine_entry] = stored_entries(first)
+    first.close()
+
+    # The planted snapshot: made by this site's worker from a runner whose handle() always says correct...
+    def lying(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text() + LYING_HANDLE)
+
+    context.route("**/py/python/pyrunner.py", lying)
+    maker = visit(context, fixture_server + QUIZ)
+    kept(maker)
+    [(lying_entry, planted_checksum)] = stored_entries(maker).items()
+    assert lying_entry != genuine_entry
+    # ...and stored under the genuine runner's key with its own valid checksum and size.
+    maker.evaluate("""async ([name, from, to]) => {
+        const cache = await caches.open(name);
+        await cache.put(to, await cache.match(from));
+        await cache.delete(from);
+    }""", [CACHE_NAME, lying_entry, genuine_entry])
+    assert stored_entries(maker) == {genuine_entry: planted_checksum}
+    maker.close()
+    context.unroute("**/py/python/pyrunner.py")
+
+    errors: list[str] = []
+    page = visit(context, fixture_server + QUIZ, errors)
+    write_code(page, WRONG)
+    page.click("#q-Q7 [data-zq-check]")
+    page.wait_for_function("document.querySelector('#q-Q7').dataset.zqStatus", timeout=30_000)
+    assert page.locator("#q-Q7 [data-zq-verdict]").inner_text() == "✗ Wrong"
+    assert html_data(page, "zqPythonStart") == "fresh"
+    write_code(page, RIGHT)
+    assert verdict(page, "Correct") == "✓ Correct"
+    assert not errors, errors
+    # The planted entry is gone: the genuine runner's snapshot, made by this start, took its place.
+    kept(page)
+    [(entry, checksum)] = stored_entries(page).items()
+    assert entry == genuine_entry and checksum != planted_checksum
 
 
 def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context, fixture_server) -> None:

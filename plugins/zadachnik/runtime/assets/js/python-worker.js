@@ -10,6 +10,12 @@
 // Cache Storage, or IndexedDB where there is none, and hands a copy to the page: later pages restore it instead
 // of starting Python anew, and so does the page's next worker after a time limit. Any trouble with a snapshot
 // means a normal start, said only in the console.
+//
+// Anything on this origin can store bytes under a snapshot's key (another page of a shared origin, an extension,
+// devtools), and a snapshot made from a changed runner would judge every later visit's answers its own way. So
+// the Python a snapshot is taken of keeps the text of the runner's files it imported, and a restored one is used
+// only if that is the text of the files this site serves; otherwise it is dropped. This refuses any snapshot
+// made from other runner files; it can't refuse one crafted to pass the comparison (nothing a browser keeps can).
 (() => {
   "use strict";
 
@@ -39,7 +45,7 @@
 
   // What the worker does before it takes a snapshot: change this when that changes, so no snapshot made the old
   // way is restored. Pyodide's version and the runner's files are part of each snapshot's key too.
-  const SNAPSHOT_LAYOUT = 1;
+  const SNAPSHOT_LAYOUT = 2;
   const SNAPSHOTS = "zadachnik-python";
   const CHECKSUM_HEADER = "x-zadachnik-checksum";
   const SIZE_HEADER = "x-zadachnik-size";
@@ -241,6 +247,12 @@
 
   const IMPORT_RUNNER = `import sys\nif '${HOME}' not in sys.path: sys.path.insert(0, '${HOME}')\n`
     + "import zadachnik.python.pyrunner\n";
+  // What a snapshot's Python keeps of the runner files it imported (`zadachnik.__made_from__`), and what a restored
+  // one must hold: their names and texts. Their code compiled again in the restored Python was tried too: it took
+  // 0.3-1 s of a restore on a loaded 2-core machine, this a few ms.
+  function madeFrom(source) {
+    return stringify(Object.entries(source.files));
+  }
 
   async function load(source, options) {
     try {
@@ -251,19 +263,33 @@
     }
   }
 
-  // Python from `snapshot` ({bytes, from}, bytes perhaps a promise); null when it does not restore (a normal
-  // start follows).
-  async function restore(source, snapshot) {
+  // Python from `snapshot` ({bytes, from, store}, bytes perhaps a promise); null when it does not restore or
+  // is not of this site's runner (a normal start follows). One of another runner is dropped from `store` at once.
+  async function restore(source, snapshot, entry) {
+    let pyodide;
     try {
-      const pyodide = await source.load({ _loadSnapshot: snapshot.bytes });
+      pyodide = await source.load({ _loadSnapshot: snapshot.bytes });
       writeFiles(pyodide, source.files);
-      // A snapshot freezes the state of `random` (imported before it was taken): each restore draws afresh.
-      pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()\n");
-      return pyodide;
     } catch (error) {
       console.info("Zadachnik: the Python snapshot did not restore; Python starts normally.", String(error));
       return null;
     }
+    try {
+      const runnerPackage = pyodide.pyimport("zadachnik");
+      const same = runnerPackage.__made_from__ === madeFrom(source);
+      runnerPackage.destroy();
+      if (same) {
+        // A snapshot freezes the state of `random` (imported before it was taken): each restore draws afresh.
+        pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()\n");
+        return pyodide;
+      }
+    } catch {
+      // a Python that can't even compare is not of this site's runner either
+    }
+    console.info("Zadachnik: the Python snapshot was not made from this site's runner; it is dropped and Python "
+      + "starts normally.");
+    if (snapshot.store) await snapshot.store.drop(entry).catch(() => {});
+    return null;
   }
 
   // A normal start, and the snapshot taken right after it (null when none can be restored later).
@@ -272,6 +298,9 @@
     const heap = pyodide._module.HEAP8.length;
     writeFiles(pyodide, source.files);
     pyodide.runPython(IMPORT_RUNNER);
+    const runnerPackage = pyodide.pyimport("zadachnik");
+    runnerPackage.__made_from__ = madeFrom(source);
+    runnerPackage.destroy();
     // Pyodide restores a snapshot only into the heap a new Python starts with (30 MiB): what is imported before
     // the snapshot must fit in it.
     if (pyodide._module.HEAP8.length > heap) {
@@ -322,7 +351,7 @@
       const stored = await findStored(entry);
       if (stored) snapshot = { bytes: stored.bytes, from: stored.store.name, store: stored.store };
     }
-    let pyodide = snapshot ? await restore(source, snapshot) : null;
+    let pyodide = snapshot ? await restore(source, snapshot, entry) : null;
     if (pyodide) snapshot.bytes = await snapshot.bytes;
     let started = snapshot && pyodide ? snapshot.from : "fresh";
     let made = null;
