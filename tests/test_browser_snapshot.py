@@ -321,3 +321,30 @@ def test_the_offline_copy_restarts_from_memory_and_a_second_visit_from_its_cache
     assert html_data(second, "zqPythonStart") == "cache"
     write_code(second, RIGHT)
     assert verdict(second, "Correct") == "✓ Correct"
+
+
+def test_the_status_line_says_when_a_start_will_take_long(context, fixture_server) -> None:
+    """A start without a snapshot takes seconds to half a minute: the learner is told, and that later pages
+    start faster; a start from the snapshot says only that Python is starting."""
+    import yaml
+    from conftest import ROOT
+
+    words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/en.yml").read_text(encoding="utf-8"))
+    long_start, short_start = words["runtime"]["python_starting_fresh"], words["runtime"]["python_starting"]
+    # Every text the status line shows, from the first.
+    context.add_init_script("""
+        window.zqStatusTexts = [];
+        new MutationObserver(() => {
+          const line = document.querySelector("[data-zq-python-status]");
+          if (line && line.textContent !== window.zqStatusTexts.at(-1)) window.zqStatusTexts.push(line.textContent);
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+    """)
+    first = visit(context, fixture_server + QUIZ)
+    assert html_data(first, "zqPythonStart") == "fresh"
+    first.wait_for_function("document.querySelector('[data-zq-python-status]').textContent !== ''")
+    assert long_start in first.evaluate("window.zqStatusTexts"), first.evaluate("window.zqStatusTexts")
+    kept(first)
+    second = visit(context, fixture_server + QUIZ)
+    assert html_data(second, "zqPythonStart") == "cache"
+    shown = second.evaluate("window.zqStatusTexts")
+    assert long_start not in shown and short_start in shown, shown

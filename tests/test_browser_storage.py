@@ -481,6 +481,8 @@ def test_stored_status_named_like_an_inherited_property_is_set_aside(page, fixtu
     open_page(page, fixture_server)
     assert_page_works(page)
     assert verdict(page, "Q7") == "✗ Неверно"
+    # …and its kind is never read from Object.prototype (a function's source shown as the error's words).
+    assert "native code" not in page.locator("#q-Q7").inner_text()
     assert "повреждена" in page.locator("[data-zq-storage]").inner_text()
     for qid, entry in (("Q1", question), ("Q3", field)):
         assert stored(page, qid) is None, qid

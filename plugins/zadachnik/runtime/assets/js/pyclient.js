@@ -65,7 +65,8 @@ const ERROR_WORDS = { exit: "error_exit", no_input: "error_no_input", bad_verdic
 // An error from pyrunner in words, with the line of the learner's code it happened on.
 export function describeError(error, say) {
   const where = error.lines && error.lines.length ? say("error_line", { line: error.lines[error.lines.length - 1] }) : "";
-  if (ERROR_WORDS[error.code]) {
+  // A stored verdict's code may be any word (toString…): only the table's own entries are words to say.
+  if (typeof error.code === "string" && Object.hasOwn(ERROR_WORDS, error.code)) {
     return say(ERROR_WORDS[error.code], { status: error.exit_status ?? 0, returned: error.returned ?? "" }) + where;
   }
   return `${error.type ? `${error.type}: ${error.message}` : error.text}${where}`;

@@ -356,6 +356,9 @@
     let started = snapshot && pyodide ? snapshot.from : "fresh";
     let made = null;
     if (!pyodide) {
+      // The page tells the learner that this start takes long (several seconds to half a minute) and later
+      // pages' are short: they restore the snapshot this one makes.
+      send({ starting: "fresh" });
       // A stored snapshot that did not restore is replaced by the one this start makes, or dropped: but only once
       // a normal start works, for if Pyodide's own files are missing the snapshot may be fine.
       ({ pyodide, snapshot: made } = await fresh(source));

@@ -124,6 +124,11 @@ export class Python {
   }
 
   received(data) {
+    if (data.starting === "fresh") {
+      // A start without a snapshot, the long one: the status line says so.
+      if (!this.ready) this.onState("starting", "fresh");
+      return;
+    }
     if (data.ready) {
       clearTimeout(this.startTimer);
       this.ready = true;

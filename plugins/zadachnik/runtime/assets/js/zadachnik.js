@@ -194,7 +194,8 @@ class Page {
     startPython((state, reason) => {
       if (!status) return;
       if (state !== "failed") {
-        status.textContent = this.say(`python_${state}`);
+        status.textContent = this.say(state === "starting" && reason === "fresh" ? "python_starting_fresh"
+          : `python_${state}`);
         return;
       }
       status.replaceChildren(this.say(`python_unavailable_${reason}`), " ", retryButton(this.say));
