@@ -445,6 +445,8 @@ def test_an_offline_zip_of_a_site_built_for_a_server_is_refused(tmp_path: Path, 
     ("use_directory_urls: true\n", "'offline: true' needs 'use_directory_urls: false'"),
     ("theme:\n  name: material\n  features: [navigation.instant]\n",
      "'offline: true' needs the theme feature 'navigation.instant' off"),
+    ("theme:\n  name: material\n  features: [navigation.instant.preview]\n",
+     "'offline: true' needs the theme feature 'navigation.instant.preview' off"),
 ])
 def test_an_offline_copy_that_could_not_work_from_disk_is_refused(tmp_path: Path, caplog, setting: str,
                                                                   expected: str) -> None:

@@ -191,9 +191,12 @@ def offline_config_problems(offline: bool, offline_zip: bool, use_directory_urls
     if use_directory_urls:
         problems.append("'offline: true' needs 'use_directory_urls: false' in mkdocs.yml "
                         "(pages opened from disk can't resolve folder links)")
-    if "navigation.instant" in features:
-        problems.append("'offline: true' needs the theme feature 'navigation.instant' off "
-                        "(instant navigation fetches pages, which browsers refuse on file://)")
+    # Instant navigation, and its previews and prefetching, fetch pages (and the sitemap), which browsers refuse on
+    # file://.
+    for feature in sorted(set(features)):
+        if feature == "navigation.instant" or feature.startswith("navigation.instant."):
+            problems.append(f"'offline: true' needs the theme feature '{feature}' off "
+                            "(it fetches pages, which browsers refuse on file://)")
     return problems
 
 
