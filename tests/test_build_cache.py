@@ -19,6 +19,7 @@ import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 from test_serve import site_files, two_module_site
 from zadachnik.core.blobs import BLOB_FORMAT, BlobFolder
+from zadachnik.core.shapes import Shape
 from zadachnik.rendering import mathtex
 
 CACHE = Path(".cache") / "zadachnik"
@@ -410,13 +411,15 @@ def test_two_builds_at_once_share_the_cache_safely(tmp_path: Path) -> None:
 
 def test_a_blob_reads_back_only_whole(tmp_path: Path) -> None:
     folder = BlobFolder(tmp_path / "blobs")
+    shape = Shape(dict[str, str | list[str]])
     folder.put("one", {"text": "Сколько будет 2+2?", "pieces": ["a", "b"]})
-    assert folder.get("one") == {"text": "Сколько будет 2+2?", "pieces": ["a", "b"]}
-    assert folder.get("two") is None
+    assert folder.get("one", shape) == {"text": "Сколько будет 2+2?", "pieces": ["a", "b"]}
+    assert folder.get("two", shape) is None
     for how in range(4):
         folder.put("one", list(range(100)))
+        assert folder.get("one", Shape(list[int])) == list(range(100))
         damage(folder.path("one"), how)
-        assert folder.get("one") is None
+        assert folder.get("one", Shape(list[int])) is None
     folder.put("kept", 1)
     stale = folder.folder / ".left-by-a-killed-build.tmp"
     stale.write_text("")
@@ -431,7 +434,7 @@ def test_a_blob_reads_back_only_whole(tmp_path: Path) -> None:
 def test_a_blob_holds_bytes_and_long_texts(tmp_path: Path, value) -> None:
     folder = BlobFolder(tmp_path)
     folder.put("value", value)
-    assert folder.get("value") == value
+    assert folder.get("value", Shape(type(value))) == value
 
 
 def test_a_site_whose_settings_name_functions_is_kept_too(tmp_path: Path, monkeypatch) -> None:

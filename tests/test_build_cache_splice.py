@@ -202,7 +202,7 @@ def test_only_a_page_utf8_holds_goes_in_as_bytes(tmp_path: Path, html: str, spli
     reference: such a page is written from its HTML, which the store gives back as it was."""
     store = BlobFolder(tmp_path)
     writer = pagecache.PageCache(store=store)
-    writer.write(pagecache.CachedPage("key", html, None, search="", final=html))
+    writer.write(pagecache.CachedPage("key", html, None, search="", final=html, anchors=[], links={}))
     writer.written()
     reader = pagecache.PageCache(store=store, splicing=True, keys={"page.md": "key"})
     page = reader.unchanged("page.md")

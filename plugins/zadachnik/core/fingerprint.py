@@ -16,7 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from zadachnik.core.blobs import BlobFolder
+from zadachnik.core.blobs import BlobFolder, open_regular
+from zadachnik.core.shapes import Shape, conforms
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # Shipped to the browser only: they make no page (KaTeX, which does, is keyed by its own script).
@@ -42,11 +43,13 @@ class InstalledDigests:
 
     KEY = "installed-packages"
     KEPT = 200
+    # By the files' stamps: a digest of their bytes ("files"), or the records' digest and the names they list.
+    SHAPE = Shape(dict[str, str | tuple[str, list[str]]])
 
     def __init__(self, store: BlobFolder | None = None) -> None:
         self.store = store
-        kept = store.get(self.KEY) if store is not None else None
-        self.known: dict[str, Any] = kept if isinstance(kept, dict) else {}
+        kept = store.get(self.KEY, self.SHAPE) if store is not None else None
+        self.known: dict[str, Any] = kept if kept is not None else {}
         self.used: dict[str, Any] = {}
         # The installation's stamp, worked out once for the build's fingerprint and its modules' key alike.
         self.installation: str | None = None
@@ -59,31 +62,26 @@ class InstalledDigests:
                 hashed.update(encoded(source.relative_to(folder).as_posix()) + b"\0" + file_bytes(source) + b"\0")
             return hashed.hexdigest()
 
-        return self.remembered("files", sources, made, lambda found: isinstance(found, str))
+        return self.remembered("files", sources, made, str)
 
     def records(self, records: list[Path]) -> tuple[str, set[str]]:
         """The distributions' records of what they installed in their folder (`record_rows`), and the names in the
         folder they list."""
-        def made() -> list[Any]:
+        def made() -> tuple[str, list[str]]:
             rows = sorted(row for record in records for row in record_rows(file_bytes(record)))
-            return [hashlib.sha256(encoded("\n".join(rows))).hexdigest(),
-                    sorted({row.split("/", 1)[0].split(",", 1)[0] for row in rows})]
+            return (hashlib.sha256(encoded("\n".join(rows))).hexdigest(),
+                    sorted({row.split("/", 1)[0].split(",", 1)[0] for row in rows}))
 
-        def valid(found: Any) -> bool:
-            return (isinstance(found, list) and len(found) == 2 and isinstance(found[0], str)
-                    and isinstance(found[1], list))
-
-        digest, listed = self.remembered("records", records, made, valid)
+        digest, listed = self.remembered("records", records, made, tuple[str, list[str]])
         return digest, set(listed)
 
-    def remembered(self, kind: str, sources: list[Path], made: Callable[[], Any], valid: Callable[[Any], bool]
-                   ) -> Any:
+    def remembered(self, kind: str, sources: list[Path], made: Callable[[], Any], shape: Any) -> Any:
         """What `made` gives for these files, from the memo while their stamps are the ones it was made with (a
-        value of the wrong shape, from a damaged or foreign memo, is made again)."""
+        value of another shape than `made` gives, from a damaged or foreign memo, is made again)."""
         stamps = hashlib.sha256(encoded(kind + "".join(f"\0{source}\0{stamp(source)}" for source in sources)))
         key = stamps.hexdigest()
         found = self.known.get(key)
-        if not valid(found):
+        if not conforms(found, shape):
             found = made()
         self.used[key] = found
         return found
@@ -242,9 +240,12 @@ def file_bytes(path: Path) -> bytes:
 
 
 def content_digest(path: Path) -> str:
-    """A file by the digest of its bytes; one that is missing, or cannot be read, by a word of its own."""
+    """A file by the digest of its bytes, read a block at a time; one that is missing, or cannot be read (or is no
+    regular file: a FIFO, a device), by a word of its own. A kept entry names the files: any it names costs the
+    build no more memory than a block."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open_regular(path) as opened:
+            return hashlib.file_digest(opened, "sha256").hexdigest()
     except FileNotFoundError:
         return "missing"
     except OSError:

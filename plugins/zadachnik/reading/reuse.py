@@ -10,10 +10,14 @@ passed are kept, so a module with a problem is read again, and reported again, u
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import operator
 import os
+import typing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Annotated, Any
 
 from zadachnik.core.blobs import BlobFolder
 from zadachnik.core.fingerprint import (
@@ -24,7 +28,11 @@ from zadachnik.core.fingerprint import (
     is_installed,
     module_code,
 )
-from zadachnik.reading.model import Course, Loader, Module
+from zadachnik.core.shapes import Shape
+from zadachnik.qtypes import QuestionType, registry
+from zadachnik.qtypes.mixed import AUTO_TYPES, MixedKey
+from zadachnik.reading.model import Course, Loader, Module, Question
+from zadachnik.reading.variants import Variant
 
 
 def folder_digest(folder: Path) -> str:
@@ -133,9 +141,9 @@ class ReusingLoader(Loader):
     def stored(self, folder: Path, digest: str) -> Module | None:
         if self.store is None:
             return None
-        found = self.store.get(stored_key(self.code, folder, digest))
+        found = self.store.get(stored_key(self.code, folder, digest), module_shape())
         # The folder is part of the key: a module's model holds its paths (and messages, the base's).
-        if isinstance(found, Module) and found.path == folder and unchanged_outside(found):
+        if found is not None and found.path == folder and unchanged_outside(found):
             return found
         return None
 
@@ -184,6 +192,38 @@ def read_digest(key: str) -> str:
         return "missing"
     except OSError:
         return "unreadable"
+
+
+def recorded_read(key: str) -> bool:
+    """What `read_outside` writes: a file or folder by its absolute path, none of the system's; or UNKNOWN_READS."""
+    kind, _, place = key.partition(":")
+    return key in UNKNOWN_READS or (kind in ("file", "folder") and os.path.isabs(place)
+                                    and not place.startswith(SYSTEM))
+
+
+@functools.cache
+def module_shape() -> Shape:
+    """What the store holds of a module: its model, whose `Any`s are known, each question's key (and each of its
+    variants') the one its type builds, and what its code read outside it as `read_outside` writes it."""
+    types = [type(qtype) for qtype in registry().values()]
+    built = {kind: typing.get_type_hints(kind.build)["return"] for kind in types}
+    question_types, keys = functools.reduce(operator.or_, types), functools.reduce(operator.or_, built.values())
+
+    def key_fits(qtype: QuestionType, key: Any) -> bool:
+        if type(key) is not built[type(qtype)]:
+            return False
+        return not isinstance(key, MixedKey) or (key.auto.name in AUTO_TYPES and key_fits(key.auto, key.key))
+
+    def keys_fit(question: Question) -> bool:
+        variants = question.variants.items if question.variants is not None else []
+        return all(key_fits(question.qtype, key) for key in [question.key, *(variant.key for variant in variants)])
+
+    return Shape(Module, fields={
+        Module: {"outside": dict[Annotated[str, recorded_read], str]},
+        Question: {"qtype": question_types, "key": keys},
+        Variant: {"key": keys},
+        MixedKey: {"auto": question_types, "key": keys},
+    }, rules={Question: keys_fit})
 
 
 def unchanged_outside(module: Module) -> bool:

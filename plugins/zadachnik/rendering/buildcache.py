@@ -23,6 +23,7 @@ from zadachnik.core.fingerprint import (
     installed_store,
     local_modules,
 )
+from zadachnik.core.shapes import Shape
 from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.pagecache import PageCache
 
@@ -185,6 +186,8 @@ def content_tests(templates: Iterable[str]) -> list[str] | None:
 # they go with (one of them edited makes every page afresh).
 MINIFIED = "minified-"
 LATER_CODE = "later-code-"
+# Both by file name: the texts (minified_texts), and the files' digests (code_digests).
+TEXTS = Shape(dict[str, str])
 
 
 @dataclass
@@ -221,10 +224,10 @@ class SiteCache:
         # What the last build with this code loaded as it ran (a local extension's helper, imported as it
         # converts), by its bytes now.
         self.code_at_start, self.modules_at_start = code, set(local_modules())
-        self.later_code = self.assets.get(LATER_CODE + code)
-        later = code_digests(self.later_code) if isinstance(self.later_code, dict) else {}
+        self.later_code = self.assets.get(LATER_CODE + code, TEXTS)
+        later = code_digests(self.later_code) if self.later_code is not None else {}
         self.code = code + "\0" + json.dumps(later, sort_keys=True)
-        self.minified_kept = self.assets.get(MINIFIED + code)
+        self.minified_kept = self.assets.get(MINIFIED + code, TEXTS)
 
     def close(self, cache_dir: Path, minified: Any) -> None:
         """Keeps the minified texts and the code loaded as the build ran for the next build with the same code, and

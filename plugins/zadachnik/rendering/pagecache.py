@@ -26,6 +26,7 @@ from typing import Any
 from markupsafe import Markup
 
 from zadachnik.core.blobs import BlobFolder
+from zadachnik.core.shapes import Shape
 from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.book import BookPlan
 from zadachnik.rendering.i18n import runtime_strings, strings
@@ -100,6 +101,12 @@ class Splice:
 
 PIECES = "-pieces"
 HTML = "-html"
+# What the store holds of a page (`write`): no HTML (a file of its own, HTML) nor pieces (PIECES), and all that
+# MkDocs' conversion learnt of it, its search text and its HTML's checksum.
+STORED_PAGE = Shape(CachedPage, fields={CachedPage: {
+    "content": None, "rendered": None, "final": None, "html": None, "search": str, "anchors": list[str],
+    "links": dict[str, dict[str, str]], "html_checksum": int}})
+STORED_PIECES = Shape(list[str])
 STAND_IN = "<!--zadachnik-kept-page {key}{tests}-->"
 
 
@@ -193,9 +200,7 @@ class PageCache:
         if page is None:
             return True
         if page.rendered is None and page.pieces_apart and self.store is not None:
-            found = self.store.get(page.key + PIECES)
-            if isinstance(found, list) and all(isinstance(piece, str) for piece in found):
-                page.rendered = found
+            page.rendered = self.store.get(page.key + PIECES, STORED_PIECES)
         return page.rendered is not None or not page.pieces_apart
 
     def reuse(self, uri: str) -> Callable[..., str]:
@@ -221,9 +226,9 @@ class PageCache:
             return page
         if key is None or self.store is None or uri in self.not_stored:
             return None
-        found = self.store.get(key)
-        html = self.store.get_bytes(key + HTML, found.html_checksum) if isinstance(found, CachedPage) else None
-        if not isinstance(found, CachedPage) or found.key != key or found.search is None or html is None:
+        found = self.store.get(key, STORED_PAGE)
+        html = self.store.get_bytes(key + HTML, found.html_checksum) if found is not None else None
+        if found is None or found.key != key or html is None:
             self.not_stored.add(uri)
             return None
         found.content, found.html = None, html
