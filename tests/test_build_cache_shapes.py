@@ -415,16 +415,29 @@ def test_an_entry_of_some_bytes_costs_no_more_memory_than_its_bytes(tmp_path: Pa
     assert all(missed and peak < 32 << 20 for peak, missed in peaks.values()), peaks
 
 
-def test_a_file_larger_than_any_entry_is_not_read(tmp_path: Path) -> None:
-    """A (sparse) file whose header says it holds 300 MB: more than any entry the build writes."""
+def larger_than_any_entry(path: Path) -> None:
+    """A (sparse) file whose header says it holds 300 MB, as it does: more than any entry the build writes."""
     from zadachnik.core.blobs import _HEADER, BLOB_FORMAT
 
+    with path.open("wb") as large:
+        large.write(BLOB_FORMAT + _HEADER.pack(BOMB_BYTES, 0))
+        large.truncate(len(BLOB_FORMAT) + _HEADER.size + BOMB_BYTES)
+
+
+NOT_ENTRIES = {
+    "larger than any entry": larger_than_any_entry,
+    "a FIFO, which waits for a writer": os.mkfifo,
+    "a device that never ends": lambda path: path.symlink_to("/dev/zero"),
+}
+
+
+@pytest.mark.parametrize("make", NOT_ENTRIES.values(), ids=NOT_ENTRIES.keys())
+def test_an_entry_file_that_holds_no_entry_is_not_read(tmp_path: Path, make) -> None:
     module = tmp_path / "module"
     bomb_folder(tmp_path / "cache", module, b"")
     for path in (tmp_path / "cache").rglob("*.blob"):
-        with path.open("wb") as large:
-            large.write(BLOB_FORMAT + _HEADER.pack(BOMB_BYTES, 0))
-            large.truncate(len(BLOB_FORMAT) + _HEADER.size + BOMB_BYTES)
+        path.unlink()
+        make(path)
     peaks = read_in_a_process(tmp_path / "cache", module)
     assert all(missed and peak < 32 << 20 for peak, missed in peaks.values()), peaks
 
