@@ -258,7 +258,15 @@ def values_error(tmp_path: Path, calc: str, files: dict[str, str] | None = None)
      "values() must return a dict of names to numbers"),
     ("def values():\n    return {'x': len(bytearray(10**10))}\n", "MemoryError (MemoryError at calc.py:2)",
      "values() must return a dict of names to numbers"),
-], ids=["sys.exit", "os._exit", "input", "nan", "inf", "text", "bool", "list", "BaseException", "memory"])
+    # Once an OverflowError traceback, from the page that wrote it.
+    ("def values():\n    return {'x': -10**400}\n",
+     "values() in calc.py gives an integer of 401 digits for 'x': each value must fit in a float (at most 1.8e308)",
+     "values() must return a dict of names to numbers"),
+    ("from fractions import Fraction\ndef values():\n    return {'x': Fraction(10**400, 3)}\n",
+     "values() in calc.py gives Fraction(100000000000000000000000000000000000000000000000000 for 'x': each value "
+     "must fit in a float (at most 1.8e308)", "values() must return a dict of names to numbers"),
+], ids=["sys.exit", "os._exit", "input", "nan", "inf", "text", "bool", "list", "BaseException", "memory", "huge-int",
+        "huge-fraction"])
 def test_values_files_that_exit_crash_or_give_no_numbers(tmp_path: Path, calc: str, message: str, hint: str) -> None:
     error = values_error(tmp_path, calc)
     assert (error.message, error.hint) == (f"cannot read the module's values: {message}", hint)

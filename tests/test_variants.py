@@ -330,6 +330,19 @@ def test_a_function_that_returns_no_numbers_is_reported_even_when_skipping(tmp_p
     assert error.hint == "memory(rng) returns a dict of names to finite numbers, e.g. {'N': 7e9, 'B': 12}"
 
 
+def test_a_figure_too_large_for_a_number_is_reported_even_when_skipping(tmp_path: Path) -> None:
+    # Once an OverflowError traceback, from writing the figure into the page.
+    functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
+                 "def memory(rng):\n    return {'N': 10**400, 'B': 2, 'total': 2e9}\n\n\n"
+                 "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
+    quiz = source().replace("  count: 6\n", "  count: 6\n  invalid: skip\n")
+    [error] = errors(tmp_path, quiz=quiz, functions=functions)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "variants:"))
+    assert error.message == ("variant 1 of P1 (seed 1): memory(rng) gives an integer of 401 digits for 'N': each "
+                             "value must fit in a float (at most 1.8e308)")
+    assert error.hint == "memory(rng) returns a dict of names to finite numbers, e.g. {'N': 7e9, 'B': 12}"
+
+
 def test_a_function_that_never_returns_is_stopped(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("zadachnik.reading.variants.VARIANTS_TIME_LIMIT", 1.0)
     functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"

@@ -464,11 +464,25 @@ def _numbers_of(result: Any, what: str) -> dict[str, Any]:
         if not _isinstance(value, Real) or _isinstance(value, _bool) or _is_bool(value):
             return {"error": {"text": f"{what} gives {_text_of(value, _repr)[:60]} for '{name}': "
                                       "each value must be a number"}}
-        number = _int(value) if _isinstance(value, Integral) else _float(value)
-        if _isinstance(number, _float) and not math.isfinite(number):
-            return {"error": {"text": f"{what} gives {number} for '{name}': each value must be a finite number"}}
-        numbers[_str(name)] = number
+        number = _int(value) if _isinstance(value, Integral) else None
+        try:
+            # The page writes each figure as a float would be written.
+            as_float = _float(value if number is None else number)
+        except OverflowError:
+            shown = f"an integer of {_digits(number)} digits" if number is not None else _text_of(value, _repr)[:60]
+            return {"error": {"text": f"{what} gives {shown} for '{name}': each value must fit in a float "
+                                      "(at most 1.8e308)"}}
+        if not math.isfinite(as_float):
+            return {"error": {"text": f"{what} gives {as_float} for '{name}': each value must be a finite number"}}
+        numbers[_str(name)] = as_float if number is None else number
     return {"numbers": numbers}
+
+
+def _digits(number: int) -> str:
+    try:
+        return _str(_len(_str(abs(number))))
+    except ValueError:  # past what Python writes as digits at all
+        return f"more than {sys.get_int_max_str_digits()}"
 
 
 def _place_in(error: BaseException, folder: Path) -> dict[str, Any]:
