@@ -1,19 +1,27 @@
 """Hostile or careless Python at build time: reference solutions, checkers and values files that loop, ignore the
-timer, fork, flood the output, exit, read input, write to fd 1, raise BaseException, recurse or eat memory.
+timer, fork, flood the output, exit, read input, write to fd 1, raise BaseException, recurse or eat memory, or
+reach for the build itself: signal it, read its environment, write into the installed package.
 
 Each is stopped with file:line and a message, and a build that meets one exits non-zero; nothing the code
-started is left running. Most cases grade a small course directly (`problems`); a few run `mkdocs build`.
+started is left running. Most cases grade a small course directly (`problems`); a few run `mkdocs build`, among
+them every case that aims at the build's own process.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+import tempfile
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import zadachnik
 from test_checks import problems
 from test_format_errors import MODULE, MODULE_YML, QUIZ, block, line_with, write_course
 from test_python_checks import checker_question, code_question
@@ -46,7 +54,8 @@ def pids_in(folder: Path) -> list[int]:
 
 def noting_pids(folder: Path) -> str:
     """Code for a solution: note(name, pid) writes a pid file whole (written, then renamed), wait_for(name)
-    waits until it is there, so no process is killed before the test knows of it."""
+    waits until it is there, so no process is killed before the test knows of it. (Without namespaces: in its
+    own PID namespace the code's pids are not the test's.)"""
     return (f"import os, time\nfolder = {str(folder)!r}\n"
             "def note(name, pid):\n    with open(f'{folder}/tmp-{name}', 'w') as file:\n        file.write(str(pid))\n"
             "    os.rename(f'{folder}/tmp-{name}', f'{folder}/pid-{name}')\n"
@@ -138,7 +147,8 @@ def test_huge_output_and_writes_to_fd_1_and_2_change_nothing(tmp_path: Path) -> 
         f"question Q1: the reference solution fails its own test: {TESTS_RU}")
 
 
-def test_fork_bomb_is_limited_and_ended(tmp_path: Path) -> None:
+@pytest.mark.parametrize("isolation", ["plain"], indirect=True)
+def test_fork_bomb_is_limited_and_ended(tmp_path: Path, isolation: str) -> None:
     bomb = noting_pids(tmp_path) + (
         "def f(x):\n    while True:\n        pid = os.fork()\n        if pid == 0:\n"
         "            note(os.getpid(), os.getpid())\n            os.fork()\n            time.sleep(300)\n"
@@ -152,7 +162,8 @@ def test_fork_bomb_is_limited_and_ended(tmp_path: Path) -> None:
     assert not [pid for pid in started if alive(pid)]
 
 
-def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path) -> None:
+@pytest.mark.parametrize("isolation", ["plain"], indirect=True)
+def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path, isolation: str) -> None:
     # A child that starts its own session, and a grandchild orphaned by its parent: neither outlives the check.
     code = noting_pids(tmp_path) + (
         "import subprocess\n"
@@ -314,7 +325,8 @@ def test_values_files_run_in_their_own_folder(tmp_path: Path) -> None:
     assert question.body["en"].markdown == "42"
 
 
-def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("isolation", ["plain"], indirect=True)
+def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path, isolation: str) -> None:
     exercises_dir = write_course(tmp_path / "course", quiz=block(), module=MODULE + "values: calc.py\n")
     calc = (f"import subprocess\nchild = subprocess.Popen(['/bin/sleep', '300'])\n"
             f"open({str(tmp_path)!r} + '/pid-sleep', 'w').write(str(child.pid))\n"
@@ -323,6 +335,145 @@ def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path) -> None
     load_courses(exercises_dir, ["ru", "en"], tmp_path / "course")
     [pid] = pids_in(tmp_path)
     assert not alive(pid)
+
+
+# -- the build's Python apart from the build --------------------------------------------------------------------
+
+PACKAGE = Path(zadachnik.__file__).resolve().parent
+TEMP = os.path.realpath(tempfile.gettempdir())
+
+
+def refused_write(path: Path | str) -> str:
+    return ("PermissionError: [Errno 13] at build time Python code may write only in the temp folder "
+            f"{TEMP}: {str(path)!r}")
+
+
+@pytest.fixture
+def probe() -> Iterator[Path]:
+    """A file in the installed package that no run may make (removed if one does, and the test fails)."""
+    path = PACKAGE / f"hostile-probe-{uuid.uuid4().hex}.txt"
+    yield path
+    path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def isolation(request, monkeypatch) -> Iterator[str]:
+    """The build's runner started with only the isolation the test names (it must be available here)."""
+    pythoncheck.stop_runner()
+    monkeypatch.setattr(pythoncheck, "ISOLATIONS", (request.param,))
+    yield request.param
+    pythoncheck.stop_runner()
+
+
+def test_code_runs_in_a_scratch_folder_removed_with_its_runner(tmp_path: Path) -> None:
+    # Once the folder holding the package: a relative path wrote beside it.
+    solution = (f"import os\nwith open('notes.txt', 'w') as file:\n    file.write('x')\n"
+                f"with open({str(tmp_path / 'cwd')!r}, 'w') as file:\n    file.write(os.getcwd())\n"
+                "def f(x):\n    return 2 * x if open('notes.txt').read() == 'x' else x")
+    beside_the_package = pythoncheck.PACKAGE_PARENT / "notes.txt"
+    try:
+        assert problems(tmp_path / "course", code_question(solution)) == []
+        assert not beside_the_package.exists()
+    finally:
+        beside_the_package.unlink(missing_ok=True)
+    scratch = Path((tmp_path / "cwd").read_text())
+    assert scratch.parent == Path(TEMP) and scratch.name.startswith("zadachnik-python-")
+    assert not scratch.exists()
+
+
+@pytest.mark.parametrize("write, refused", [
+    ("open(PROBE, 'w')", "PROBE"),
+    ("pathlib.Path(PROBE).write_text('x')", "PROBE"),
+    ("os.open(PROBE, os.O_WRONLY | os.O_CREAT)", "PROBE"),
+    ("open(os.path.join(SITE_PACKAGES, os.path.basename(PROBE)), 'a')", "SITE_PROBE"),
+    # Opened for writing, though nothing is written yet.
+    ("open(zadachnik.__file__, 'r+')", "PACKAGE_FILE"),
+    # A second name in the temp folder for a file of the package, to write through.
+    ("os.link(zadachnik.__file__, os.path.join(TEMP, os.path.basename(PROBE)))", "PACKAGE_FILE"),
+    ("pathlib.Path(TEMP, 'made').touch(); os.rename(os.path.join(TEMP, 'made'), PROBE)", "PROBE"),
+], ids=["open", "write_text", "os.open", "site-packages", "r+", "hard-link", "rename"])
+def test_code_cannot_write_into_the_installation(tmp_path: Path, probe: Path, write: str, refused: str) -> None:
+    site_packages = sysconfig.get_paths()["purelib"]
+    site_probe = Path(site_packages) / probe.name
+    places = {"PROBE": probe, "SITE_PROBE": site_probe, "PACKAGE_FILE": Path(zadachnik.__file__).resolve()}
+    solution = (f"import os, pathlib, zadachnik\nPROBE, SITE_PACKAGES, TEMP = {str(probe)!r}, {site_packages!r}, "
+                f"{str(tmp_path)!r}\n{write}\ndef f(x):\n    return 2 * x")
+    try:
+        message = solution_problem(tmp_path / "course", solution, limit=5)
+        assert not site_probe.exists() and not (tmp_path / probe.name).exists()
+    finally:
+        site_probe.unlink(missing_ok=True)
+    assert message == f"question Q1: the reference solution raised {refused_write(places[refused])} (line 3)"
+    assert not probe.exists()
+    assert Path(zadachnik.__file__).is_file()
+
+
+def test_a_values_file_cannot_write_into_the_installation(tmp_path: Path, probe: Path) -> None:
+    error = values_error(tmp_path, f"def values():\n    open({str(probe)!r}, 'w')\n    return {{'x': 1}}\n")
+    reason = refused_write(probe).removeprefix("PermissionError: ")
+    assert error.message == f"cannot read the module's values: {reason} (PermissionError at calc.py:2)"
+    assert not probe.exists()
+
+
+def test_code_writes_in_the_temp_folder_and_to_dev_null(tmp_path: Path) -> None:
+    solution = ("import os, subprocess, tempfile\nwith tempfile.NamedTemporaryFile('w') as file:\n"
+                "    file.write('x')\nsubprocess.run(['/bin/true'], stdout=subprocess.DEVNULL)\n"
+                f"os.mkdir({str(tmp_path / 'made')!r})\ndef f(x):\n    return 2 * x")
+    assert problems(tmp_path / "course", code_question(solution)) == []
+    assert (tmp_path / "made").is_dir()
+
+
+@pytest.mark.parametrize("isolation", ["namespaces"], indirect=True)
+def test_with_namespaces_no_process_the_code_starts_writes_outside_the_temp_folder(
+        tmp_path: Path, isolation: str, probe: Path) -> None:
+    # Past the audit hook: the file system itself is read-only there.
+    solution = (f"import subprocess\nsubprocess.run(['/bin/sh', '-c', 'echo x > {probe}'])\n"
+                f"subprocess.run(['/bin/sh', '-c', 'echo x > {tmp_path / 'allowed'}'])\ndef f(x):\n    return 2 * x")
+    assert problems(tmp_path / "course", code_question(solution)) == []
+    assert not probe.exists()
+    assert (tmp_path / "allowed").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("isolation", ["namespaces"], indirect=True)
+def test_with_namespaces_the_code_sees_no_process_but_its_own(isolation: str) -> None:
+    # A call leaves a process in a session of its own and an orphan; both end with the call, as without namespaces.
+    leaving = ("import os, subprocess, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(300)\n"
+               "subprocess.run(['/bin/sh', '-c', '/bin/sleep 300 &'])\n"
+               "while len([entry for entry in os.listdir('/proc') if entry.isdigit()]) < 4:\n    time.sleep(0.01)\n")
+    assert run_isolated("run", {"code": leaving}, 10)["error"] is None
+    code = "import os\nprint(os.getppid(), sorted(int(entry) for entry in os.listdir('/proc') if entry.isdigit()))"
+    result = run_isolated("run", {"code": code}, 10)
+    # Its runner is process 2 there; process 1 only waits for it.
+    assert result["output"] == [{"stream": "stdout", "text": "1 [1, 2]\n"}]
+    assert pythoncheck._runner.isolation == "namespaces"
+
+
+@pytest.mark.parametrize("isolation", ["namespaces"], indirect=True)
+def test_with_namespaces_the_code_has_no_capabilities_to_undo_them(isolation: str) -> None:
+    code = ("for line in open('/proc/self/status'):\n"
+            "    if line.startswith(('CapEff', 'CapBnd', 'CapAmb', 'NoNewPrivs')):\n        print(line.split())")
+    result = run_isolated("run", {"code": code}, 10)
+    assert result["output"] == [{"stream": "stdout", "text": "['CapEff:', '0000000000000000']\n"
+                                 "['CapBnd:', '0000000000000000']\n['CapAmb:', '0000000000000000']\n"
+                                 "['NoNewPrivs:', '1']\n"}]
+
+
+def test_where_namespaces_are_not_permitted_the_runner_starts_without(tmp_path: Path, monkeypatch,
+                                                                       probe: Path) -> None:
+    # In a user namespace without a mapped user, a process may not make another one: like a machine forbidding them.
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f"#!/bin/sh\nexec {shutil.which('unshare')} --user {sys.executable} \"$@\"\n")
+    wrapper.chmod(0o755)
+    pythoncheck.stop_runner()
+    monkeypatch.setattr(sys, "executable", str(wrapper))
+    try:
+        result = run_isolated("run", {"code": f"import os\nprint(os.getppid() > 1)\nopen({str(probe)!r}, 'w')"}, 10)
+        assert pythoncheck._runner.isolation == "plain"
+    finally:
+        pythoncheck.stop_runner()
+    assert result["output"] == [{"stream": "stdout", "text": "True\n"}]
+    assert result["error"]["text"] == f"{refused_write(probe)} (line 3)"
+    assert not probe.exists()
 
 
 # -- whole builds ----------------------------------------------------------------------------------------------
@@ -341,7 +492,13 @@ plugins:
 """
 
 
-def mkdocs_build(tmp_path: Path, quiz: str, module: str = MODULE, calc: str | None = None):
+# Runs mkdocs with only the isolation named (sys.argv: "-c", then mkdocs's arguments).
+WITH_ISOLATION = ("import runpy, sys\nimport zadachnik.python.runner as runner\nrunner.ISOLATIONS = ({!r},)\n"
+                  "sys.argv[0] = 'mkdocs'\nrunpy.run_module('mkdocs', run_name='__main__', alter_sys=True)")
+
+
+def mkdocs_build(tmp_path: Path, quiz: str, module: str = MODULE, calc: str | None = None,
+                 isolation: str | None = None, env: dict[str, str] | None = None, timeout: float = 120):
     site = tmp_path / "site"
     site.mkdir()
     (site / "old.html").write_text("an earlier build")
@@ -352,9 +509,11 @@ def mkdocs_build(tmp_path: Path, quiz: str, module: str = MODULE, calc: str | No
     exercises_dir = write_course(tmp_path, quiz=quiz, module=module)
     if calc is not None:
         (exercises_dir / "course/01-m/calc.py").write_text(calc)
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml")],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    start = ["-m", "mkdocs"] if isolation is None else ["-c", WITH_ISOLATION.format(isolation)]
+    # A session of its own: code that signals the build's process group must not reach the tests.
+    return subprocess.run([sys.executable, *start, "build", "--strict", "-f", str(tmp_path / "mkdocs.yml")],
+                          capture_output=True, text=True, timeout=timeout, cwd=tmp_path, start_new_session=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})})
 
 
 @pytest.mark.parametrize("call", ["sys.exit(0)", "os._exit(0)"])
@@ -373,13 +532,63 @@ def test_a_build_with_a_solution_that_hangs_on_fd_1_fails_with_its_place_and_lea
         "        time.sleep(300)\n    note('b', subprocess.Popen(['/bin/sleep', '300']).pid)\n    wait_for('a')\n"
         "    while True:\n        pass")
     # The limit leaves time to start both processes; then the loop ignores it.
-    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 2\n"))
+    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 2\n"), isolation="plain")
     assert built.returncode != 0
     assert f"{QUIZ}:1: question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})" in built.stderr
     assert "Traceback" not in built.stderr
     started = pids_in(tmp_path)
     assert len(started) == 2
     assert not [pid for pid in started if alive(pid)]
+
+
+REFUSED_SIGNAL = ("question Q1: the reference solution raised PermissionError: [Errno 1] at build time Python code "
+                  "may signal only the processes it started (line 3)")
+KILLED_BY_SIGTERM = "question Q1: the reference solution crashed the Python process running it (killed by SIGTERM)"
+
+
+@pytest.mark.parametrize("isolation, attack, expected", [
+    # Once a build stopped for good, and a build ended by SIGTERM with no word of why.
+    ("namespaces", "os.kill(os.getppid(), signal.SIGSTOP)", REFUSED_SIGNAL),
+    ("plain", "os.kill(os.getppid(), signal.SIGSTOP)", REFUSED_SIGNAL),
+    ("plain", "os.killpg(os.getpgid(os.getppid()), signal.SIGTERM)", REFUSED_SIGNAL),
+    # Past the audit hook: with namespaces the build is out of reach, without them the runner's keeper is hit.
+    ("namespaces", "libc.kill(os.getppid(), signal.SIGSTOP)", None),
+    ("namespaces", "libc.killpg(os.getpgid(os.getppid()), signal.SIGTERM)", None),
+    ("plain", "libc.kill(os.getppid(), signal.SIGSTOP)", None),
+    # It waits: the runner outlives its keeper only as long as the kernel takes to end it.
+    ("plain", "libc.killpg(os.getpgid(os.getppid()), signal.SIGTERM); time.sleep(10)", KILLED_BY_SIGTERM),
+], ids=["stop-namespaces", "stop-plain", "killpg-plain", "libc-stop-namespaces", "libc-killpg-namespaces",
+        "libc-stop-plain", "libc-killpg-plain"])
+def test_code_that_signals_the_build_neither_stops_nor_ends_it(tmp_path: Path, isolation: str, attack: str,
+                                                              expected: str | None) -> None:
+    solution = f"import ctypes, os, signal, time\nlibc = ctypes.CDLL(None)\n{attack}\ndef f(x):\n    return 2 * x"
+    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 10\n"), isolation=isolation,
+                         timeout=60)
+    assert "Traceback" not in built.stderr
+    if expected is None:
+        assert built.returncode == 0, built.stderr
+    else:
+        assert built.returncode == 1
+        assert f"{QUIZ}:1: {expected}" in built.stderr
+
+
+SECRET = "ZADACHNIK_HOSTILE_SECRET"
+READ_IN_PYTHON = ("import os\ndef environments():\n    for entry in os.listdir('/proc'):\n        try:\n"
+                  "            with open(f'/proc/{entry}/environ', 'rb') as file:\n                yield file.read()\n"
+                  "        except OSError:\n            pass\n"
+                  f"seen = any(b{SECRET!r} in environment for environment in environments())\n")
+READ_WITH_A_SHELL = (f"import subprocess\nseen = seen or b{SECRET!r} in subprocess.run(['/bin/sh', '-c', "
+                     "'cat /proc/[0-9]*/environ'], capture_output=True).stdout\n")
+
+
+@pytest.mark.parametrize("isolation, reader", [("namespaces", READ_IN_PYTHON + READ_WITH_A_SHELL),
+                                               ("plain", READ_IN_PYTHON)])
+def test_code_cannot_read_the_builds_environment(tmp_path: Path, isolation: str, reader: str) -> None:
+    # The solution fails its test if it saw the build's variable.
+    solution = reader + "def f(x):\n    return x if seen else 2 * x"
+    built = mkdocs_build(tmp_path, code_question(solution, extra="time_limit: 10\n"), isolation=isolation,
+                         env={SECRET: "1"}, timeout=60)
+    assert built.returncode == 0, built.stderr
 
 
 def test_the_runner_protocol_ignores_what_code_writes_to_fd_1() -> None:

@@ -6,7 +6,8 @@ only the standard library and `zadachnik.core.numbers`, which travel with it.
 
 The entry point is `handle(kind, request_json, report)`. Each call runs in a fresh namespace, and whatever the
 code patched (builtins, this module, the number reader, sys.modules, sys.path …) is put back when the call
-ends, so a patch never makes a later check pass. At build time `serve()` is the runner process's loop.
+ends, so a patch never makes a later check pass. At build time zadachnik.python.serve, which stays with the
+build, runs it in a process of its own.
 """
 
 from __future__ import annotations
@@ -517,13 +518,14 @@ class Snapshot:
     """The interpreter state learner code could patch to fool later checks, taken before the first call and put
     back after every one: a few dictionaries compared by identity, so it costs well under a millisecond."""
 
-    def __init__(self) -> None:
+    def __init__(self, hosts: tuple[types.ModuleType, ...] = ()) -> None:
+        """`hosts`: modules of whoever runs the harness (the build's serve loop), put back as the harness is."""
         import zadachnik
         import zadachnik.core
         import zadachnik.python
 
         this = sys.modules[__name__]
-        harness = [this, _numbers]
+        harness = [this, _numbers, *hosts]
         self.namespaces = [(module, _dict(vars(module))) for module in
                            (builtins, zadachnik, zadachnik.core, zadachnik.python, *harness, json, json.decoder,
                             json.encoder, json.scanner, traceback, io, os, types)]
@@ -619,208 +621,3 @@ def handle(kind: str, request_json: str, report: Report | None = None, *,
 
 def _stop_host_clock() -> None:
     """Replaced by the build's runner: the timer must not fire while the harness puts things back."""
-
-
-# -- the build's runner process ------------------------------------------------------------------------------
-
-# Address space for the runner: far beyond what an exercise needs, well short of taking the machine's memory.
-MEMORY_LIMIT = 2 * 1024**3
-# What a call read (its code's imports included), by the build's runner only: what the call's result depends on
-# besides its request, for the build's cache. Files opened ("file:…"), folders listed ("folder:…"); a None for
-# what cannot be told (more than any module reads, a database, a subprocess, a library loaded by hand). Emptied
-# in place, never rebound: the snapshot puts this module's names back after every call.
-_OPENED: list[str | None] = []
-MAX_FILES_OPENED = 10_000
-_LISTINGS = ("os.listdir", "os.scandir")
-_UNTOLD = ("sqlite3.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
-           "socket.connect", "ctypes.dlopen", "urllib.Request")
-
-
-def _note_open(event: str, arguments: tuple[Any, ...]) -> None:
-    if _OPENED and _OPENED[-1] is None:
-        return
-    try:
-        if event == "open" or event in _LISTINGS:
-            target = arguments[0] if arguments else None
-            if event in _LISTINGS and target is None:
-                target = "."
-            if _isinstance(target, (str, bytes)) or _isinstance(target, os.PathLike):
-                kind = "file:" if event == "open" else "folder:"
-                _OPENED.append(kind + os.path.abspath(os.fsdecode(target)) if len(_OPENED) < MAX_FILES_OPENED
-                               else None)
-            elif event in _LISTINGS:
-                _OPENED.append(None)  # a folder listed by its descriptor
-        elif event in _UNTOLD:
-            _OPENED.append(None)
-    except _BaseException:  # noqa: BLE001 - noting a file must never make the code's own open() fail
-        pass
-
-
-def _opened_now() -> list[str] | None:
-    """What the call read, and every module file loaded so far (a helper two modules import is loaded once,
-    by the first: the second reads it too)."""
-    if None in _OPENED:
-        return None
-    loaded = {"file:" + module.__file__ for module in list(sys.modules.values())
-              if _isinstance(getattr(module, "__file__", None), str)}
-    return sorted(set(_OPENED) | loaded)
-
-
-def serve(requests_fd: int, replies_fd: int) -> None:
-    """The build's runner: one JSON request per line on its own pipe, events and the result as JSON lines on
-    another. Learner code's fd 1 and 2 point elsewhere (the parent passes /dev/null), so nothing it prints, even
-    with os.write, can garble the replies. Each step has its own time limit, timed with SIGALRM; the parent
-    kills the process group if a limit is ever ignored."""
-    import resource
-    import signal
-
-    global _stop_host_clock
-    runner_pid = os.getpid()
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ValueError, OSError):
-        pass  # a lower limit already set by whoever started the build stands
-
-    def send(line: str) -> None:
-        if os.getpid() != runner_pid:
-            # A process the code forked came back into the harness: it ends here, silently.
-            assert _REAL_EXIT is not None
-            _REAL_EXIT(0)
-        data = (line + "\n").encode("utf-8")
-        while data:
-            data = data[os.write(replies_fd, data):]
-
-    def arm(seconds: float) -> None:
-        Clock.expired = False
-        signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
-
-    def stop_clock() -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-    def report(event_json: str) -> None:
-        event = _json_loads(event_json)
-        if event.get("event") == "step":
-            arm(event["time_limit"])
-        send(event_json)
-
-    _stop_host_clock = stop_clock
-    sys.addaudithook(_note_open)
-    become_subreaper()
-    requests = os.fdopen(requests_fd, "rb", buffering=0)
-    reader = io.BufferedReader(requests)
-    # Time limits count from here: starting Python on a busy machine is no part of anyone's run.
-    send('{"event": "ready"}')
-    for line in reader:
-        envelope = _json_loads(line)
-        kind, limit = envelope["kind"], envelope["time_limit"]
-        signal.signal(signal.SIGALRM, time_is_up)
-        _OPENED.clear()
-        try:
-            if kind != "check":
-                arm(limit)
-            reply = handle(kind, _json_dumps(envelope["request"]), report)
-        except TimeLimit:
-            reply = _json_dumps({"status": "wrong", "score": 0, "timeout": limit})
-        except _BaseException as error:  # noqa: BLE001 - the runner reports instead of dying
-            reply = _json_dumps({"status": "unreadable", "error": {"type": _type(error).__name__,
-                                                                   "text": _text_of(error), "lines": []}})
-        finally:
-            stop_clock()
-        # What the call opened, not what the harness opens to clean up after it.
-        opened = _json_dumps(_opened_now())
-        _OPENED.clear()
-        reap_children()
-        end_strays(runner_pid)
-        reap_children()
-        send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false")
-             + ', "opened": ' + opened + "}")
-
-
-def _threads_left() -> bool:
-    """Threads the code started keep running after the call: the runner is replaced rather than trusted."""
-    threading = sys.modules.get("threading")
-    return threading is not None and threading.active_count() > 1
-
-
-def strays(runner_pid: int) -> list[int]:
-    """Live processes the runner's code started: its descendants (by parent links; the runner is their
-    subreaper, so orphans stay linked) and the members of its process group, on Linux (/proc)."""
-    table: dict[int, tuple[int, int, bytes]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        # After the name: state, ppid, pgrp, …
-        table[_int(entry)] = (_int(fields[1]), _int(fields[2]), fields[0])
-    found = {pid for pid, (_parent, group, _state) in table.items() if group == runner_pid}
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _group, _state) in table.items():
-        children.setdefault(parent, []).append(pid)
-    frontier = [runner_pid]
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            if child not in found:
-                found.add(child)
-                frontier.append(child)
-    found.discard(runner_pid)
-    return [pid for pid in found if table[pid][2] != b"Z"]
-
-
-def end_strays(runner_pid: int) -> None:
-    """Kill what the code started once its call is over (again while any appear: one may fork meanwhile)."""
-    import signal
-
-    if not has_children(runner_pid):
-        return  # the common case, told from one small file instead of a scan of every process
-    for _attempt in range(50):
-        found = strays(runner_pid)
-        if not found:
-            break
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-
-
-def has_children(pid: int) -> bool:
-    """Whether the process has a child (alive or not yet collected). The runner is a subreaper, so whatever its
-    code started and is still alive is one of its children or below one: no child, nothing to end."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-        return any(Path(f"/proc/{pid}/task/{task}/children").read_bytes().strip() for task in tasks)
-    except OSError:
-        return True  # no way to tell (no /proc, or no children files): look everywhere
-
-
-def become_subreaper() -> None:
-    """Processes orphaned below the runner are re-parented to it, not to init, so `strays` still finds them."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        pass  # not Linux: the process group is what is left to end
-
-
-def reap_children() -> None:
-    """Collect the exit status of processes the code forked, so none is left a zombie of the runner."""
-    while True:
-        try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
-if __name__ == "__main__":
-    serve(_int(sys.argv[1]), _int(sys.argv[2]))

@@ -1,26 +1,36 @@
 """Running Python at build time: reference solutions, checkers and values files in a separate CPython process,
 one for the whole build, so a hundred code exercises don't cost a hundred interpreter start-ups.
 
-The runner (pyrunner.serve) speaks over two pipes of its own, never over the code's stdout, and runs in its own
-session: its fd 1 and 2 go to /dev/null, its memory is limited, each step of a run has a time limit its own
-timer enforces, and a watchdog here kills the whole process group when code ignores that timer. Whatever
-happens, the caller gets a result dict, never an exception.
+The runner (zadachnik.python.serve) speaks over two pipes of its own, never over the code's stdout, and runs
+apart from the build: below a keeper process of its own, in a session of its own, in a scratch folder, with none
+of the build's environment; on Linux, where the system permits, in namespaces where the build's process does not
+exist and nothing but the temp folder is writable (ISOLATIONS: tried in order). Its fd 1 and 2 go to /dev/null,
+its memory is limited, each step of a run has a time limit its own timer enforces, and a watchdog here kills the
+keeper and everything below it when code ignores that timer. Whatever happens, the caller gets a result dict,
+never an exception.
 """
 
 from __future__ import annotations
 
 import atexit
 import json
+import logging
 import os
 import select
+import shutil
 import signal
+import site
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from zadachnik.python.serve import UNAVAILABLE, end_strays, inside
 
 # The folder holding the zadachnik package, for the runner's PYTHONPATH.
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
@@ -30,6 +40,10 @@ READ_SIZE = 1 << 16
 # For the runner to start and say it is ready (the time limits of runs count only after that).
 STARTUP_LIMIT = 60.0
 ENDED = object()
+# How the runner is kept apart from the build, the first the system permits: "namespaces" (Linux: user, mount and
+# PID namespaces of its own), then "plain" (a keeper process between them, and the runner's audit hook).
+ISOLATIONS = ("namespaces", "plain") if sys.platform.startswith("linux") else ("plain",)
+_log = logging.getLogger("mkdocs.plugins.zadachnik")
 
 
 class Runner:
@@ -39,20 +53,47 @@ class Runner:
         self.replies = -1
         self.pending = b""
         self.opened: list[str] | None = None
+        self.scratch = ""
+        # The isolation the running runner has (ISOLATIONS), once it said it is ready.
+        self.isolation = ""
 
     def start(self) -> subprocess.Popen[bytes]:
         if self.process is not None and self.process.poll() is None:
             return self.process
         self.stop()
+        for isolation in ISOLATIONS:
+            process = self.launch(isolation)
+            message = self.next_message(time.monotonic() + STARTUP_LIMIT)
+            if message is ENDED and ends_soon(process) and process.returncode == UNAVAILABLE \
+                    and isolation != ISOLATIONS[-1]:
+                self.stop()
+                continue
+            break
+        if not isinstance(message, dict) or message.get("event") != "ready":
+            self.stop()
+            raise NotStarted(f"the Python runner did not start within {STARTUP_LIMIT:g} s"
+                             if process.poll() is None or process.returncode == -signal.SIGKILL
+                             else f"the Python runner did not start: this system does not permit {isolation}"
+                             if process.returncode == UNAVAILABLE
+                             else f"the Python runner did not start (exit status {process.returncode})")
+        self.isolation = str(message.get("isolation"))
+        _log.debug("Python at build time runs with isolation '%s'", self.isolation)
+        return process
+
+    def launch(self, isolation: str) -> subprocess.Popen[bytes]:
+        """The keeper, in a scratch folder of its own (its TMPDIR too), with none of the build's environment."""
         to_runner, requests = os.pipe()
         replies, from_runner = os.pipe()
+        self.scratch = tempfile.mkdtemp(prefix="zadachnik-python-")
+        settings = {"isolation": isolation, **writable_places()}
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "zadachnik.python.pyrunner", str(to_runner), str(from_runner)],
+                [sys.executable, "-m", "zadachnik.python.serve", str(to_runner), str(from_runner),
+                 json.dumps(settings)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(to_runner, from_runner), cwd=PACKAGE_PARENT, start_new_session=True,
+                pass_fds=(to_runner, from_runner), cwd=self.scratch, start_new_session=True,
                 env={"PYTHONPATH": str(PACKAGE_PARENT), "PYTHONIOENCODING": "utf-8", "PATH": "",
-                     "PYTHONDONTWRITEBYTECODE": "1",
+                     "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": self.scratch,
                      # A BLAS library reserves memory per thread: on a many-core machine, under the runner's
                      # memory limit, NumPy could fail to start at all.
                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
@@ -61,16 +102,10 @@ class Runner:
             os.close(to_runner)
             os.close(from_runner)
         self.requests, self.replies, self.pending = requests, replies, b""
-        if self.next_message(time.monotonic() + STARTUP_LIMIT) != {"event": "ready"}:
-            process = self.process
-            self.stop()
-            raise NotStarted(f"the Python runner did not start within {STARTUP_LIMIT:g} s"
-                             if process.poll() is None or process.returncode == -signal.SIGKILL
-                             else f"the Python runner did not start (exit status {process.returncode})")
         return self.process
 
     def stop(self) -> None:
-        """End the runner and everything it started (its whole process group)."""
+        """End the runner and everything it started (its keeper and all below it), and remove its scratch folder."""
         process, self.process = self.process, None
         if process is not None:
             end_group(process.pid)
@@ -82,6 +117,9 @@ class Runner:
                 os.close(fd)
         self.requests = self.replies = -1
         self.pending = b""
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = ""
 
     def run(self, kind: str, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
         # What the run opened, as its result message says (None until then: a run that dies cannot tell).
@@ -103,7 +141,8 @@ class Runner:
         while True:
             message = self.next_message(deadline)
             if message is ENDED:
-                process.wait()
+                # The keeper ends as the runner ended, unless the code stopped it: then it is killed.
+                ends_soon(process)
                 return self.failed(process)
             if message is None and process.poll() is not None:
                 return self.failed(process)
@@ -165,6 +204,29 @@ class NotStarted(Exception):
     pass
 
 
+def ends_soon(process: subprocess.Popen[bytes]) -> bool:
+    """Whether the process ends within GRACE (collected if so)."""
+    try:
+        process.wait(GRACE)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def writable_places() -> dict[str, list[str]]:
+    """Where the code may write (the temp folder, and shared memory for multiprocessing), and the installation's
+    folders (this package, Python's own, the site-packages), which it may not write in even there."""
+    writable = [os.path.realpath(tempfile.gettempdir())] + (["/dev/shm"] if os.path.isdir("/dev/shm") else [])
+    paths = sysconfig.get_paths()
+    installation = {Path(__file__).resolve().parents[1], sys.prefix, sys.exec_prefix, sys.base_prefix,
+                    sys.base_exec_prefix, site.getusersitepackages(), *site.getsitepackages(),
+                    *(paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths)}
+    protected = sorted({os.path.realpath(place) for place in installation})
+    # A Python installed at / or in the temp folder's parent protects no more than its own folders can.
+    protected = [place for place in protected if not any(inside(folder, place) for folder in writable)]
+    return {"writable": writable, "protected": protected}
+
+
 def died(cause: str) -> dict[str, Any]:
     text = f"the Python process running it stopped ({cause})"
     return {"status": "wrong", "score": 0, "error": {"type": "ProcessDied", "message": cause, "lines": [],
@@ -172,10 +234,8 @@ def died(cause: str) -> dict[str, Any]:
 
 
 def end_group(leader: int) -> None:
-    """Kill the runner's descendants while it still links them (even those that left its group with setsid),
-    then its whole process group."""
-    from zadachnik.python.pyrunner import end_strays
-
+    """Kill the keeper's descendants while it still links them (the runner, and what its code started even when
+    it left the group with setsid), then the keeper's whole process group."""
     end_strays(leader)
     try:
         os.killpg(leader, signal.SIGKILL)

@@ -1,0 +1,567 @@
+"""The build's Python runner process (never shipped to the browser): how it starts apart from the build, its loop
+over two pipes, the audit hook that keeps the code it runs to the temp folder and to its own processes, and how
+it ends what that code started.
+
+`python -m zadachnik.python.serve REQUESTS REPLIES SETTINGS` is the keeper, the build's child: it forks the
+runner and waits for it, so the runner's parent is never the build, and it ends as the runner ended (the build
+reports how). SETTINGS is JSON: the isolation ("namespaces" or "plain"), the folders the code may write in, and
+the installation's folders, which it may not write in even there.
+
+With "namespaces" (Linux) the keeper first makes user, mount and PID namespaces of its own. Its child is process
+1 of the new PID namespace: the build has no pid there to signal and no /proc entry to read; every file system
+is read-only but the writable folders; and the runner, process 2, keeps no capabilities. A system that does not
+permit that gets UNAVAILABLE as the keeper's exit status before any code runs, and the build starts a "plain"
+keeper instead: there the audit hook is what stands between the code and the build (Python's own open, os.kill
+and the like; a subprocess or ctypes passes it).
+"""
+
+from __future__ import annotations
+
+import _thread
+import ctypes
+import errno
+import io
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from zadachnik.python import pyrunner
+from zadachnik.python.pyrunner import (
+    _REAL_EXIT,
+    Clock,
+    Snapshot,
+    TimeLimit,
+    _BaseException,
+    _int,
+    _isinstance,
+    _json_dumps,
+    _json_loads,
+    _text_of,
+    _type,
+    handle,
+    time_is_up,
+)
+
+# The keeper's exit status when the system does not permit the namespaces (the build then starts a plain one).
+UNAVAILABLE = 75
+# Address space for the runner: far beyond what an exercise needs, well short of taking the machine's memory.
+MEMORY_LIMIT = 2 * 1024**3
+
+# -- the keeper and, with namespaces, process 1 -------------------------------------------------------------
+
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x1000, 0x4000, 1 << 18
+MOUNT_ATTR_RDONLY, AT_FDCWD, AT_RECURSIVE, SYS_MOUNT_SETATTR = 1, -100, 0x8000, 442
+PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 38, 47, 4
+PR_SET_CHILD_SUBREAPER = 36
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class MountAttributes(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
+                ("userns_fd", ctypes.c_uint64)]
+
+
+def _libc() -> Any:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def main(argv: list[str]) -> NoReturn:
+    requests_fd, replies_fd, settings = _int(argv[1]), _int(argv[2]), _json_loads(argv[3])
+    isolated = settings["isolation"] == "namespaces"
+    if isolated:
+        try:
+            enter_namespaces()
+        except (OSError, AttributeError):
+            os._exit(UNAVAILABLE)
+    child = os.fork()
+    if child == 0:
+        _in_child(lambda: be_process_one(requests_fd, replies_fd, settings) if isolated
+                  else be_runner(requests_fd, replies_fd, settings, keeper=os.getppid()))
+    # Only the runner holds the pipes: when it dies, the build reads the end of its replies at once.
+    os.close(requests_fd)
+    os.close(replies_fd)
+    _pid, status = os.waitpid(child, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if isolated and code > 128:
+        code = 128 - code  # process 1's way of saying its runner died of signal (code - 128)
+    if code < 0:
+        die_of(-code)
+    os._exit(code)
+
+
+def _in_child(body: Any) -> NoReturn:
+    """A forked process never returns into its parent's code, whatever happens."""
+    status = 1
+    try:
+        body()
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def die_of(number: int) -> NoReturn:
+    """End by the signal the runner ended by, so the build can say which (and no core file is left)."""
+    import resource
+
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(number, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass  # SIGKILL and SIGSTOP keep their default anyway
+    os.kill(os.getpid(), number)
+    os._exit(128 + number)
+
+
+def enter_namespaces() -> None:
+    """New user, mount and PID namespaces (the PID one for the keeper's children), as the same user."""
+    user, group = os.geteuid(), os.getegid()
+    _check(_libc().unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID), "unshare")
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"{user} {user} 1")
+    Path("/proc/self/gid_map").write_text(f"{group} {group} 1")
+
+
+def be_process_one(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> NoReturn:
+    """Process 1 of the runner's PID namespace: it makes the mounts, starts the runner, collects every orphan, and
+    ends when the runner ends (taking the namespace's other processes with it), with an exit status that says how."""
+    os.setsid()
+    try:
+        make_mounts(settings["writable"], settings["protected"])
+    except (OSError, AttributeError):
+        os._exit(UNAVAILABLE)
+    runner = os.fork()
+    if runner == 0:
+        _in_child(lambda: be_runner(requests_fd, replies_fd, settings, keeper=0))
+    os.close(requests_fd)
+    os.close(replies_fd)
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == runner:
+            code = os.waitstatus_to_exitcode(status)
+            # Process 1 cannot die of a signal of its own: the keeper turns 128 + n back into signal n.
+            os._exit(128 - code if code < 0 else code)
+
+
+def make_mounts(writable: list[str], protected: list[str]) -> None:
+    """The namespace's /proc, and every file system read-only but the writable folders (the installation's
+    folders inside them read-only again)."""
+    libc = _libc()
+
+    def mount(source: str | None, target: str, kind: str | None, flags: int) -> None:
+        _check(libc.mount(source and source.encode(), target.encode(), kind and kind.encode(), ctypes.c_ulong(flags),
+                          None), f"mount {target}")
+
+    def read_only(target: str, yes: bool) -> None:
+        attributes = MountAttributes(MOUNT_ATTR_RDONLY if yes else 0, 0 if yes else MOUNT_ATTR_RDONLY, 0, 0)
+        _check(libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, target.encode(), AT_RECURSIVE, ctypes.byref(attributes),
+                            ctypes.sizeof(attributes)), f"mount_setattr {target}")
+
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    read_only("/", True)
+    for folder in writable:
+        if os.path.isdir(folder):
+            mount(folder, folder, None, MS_BIND | MS_REC)
+            read_only(folder, False)
+    for folder in protected:
+        if os.path.isdir(folder) and any(inside(folder, place) for place in writable):
+            mount(folder, folder, None, MS_BIND | MS_REC)
+            read_only(folder, True)
+    # The folder the keeper started in, as the new mounts show it (a writable folder is now a mount of its own).
+    os.chdir(os.getcwd())
+
+
+def drop_capabilities() -> None:
+    """The runner keeps none of the capabilities its user namespace gave it (it could undo the mounts), and no
+    program it starts gains any."""
+    libc = _libc()
+    for capability in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            break  # past the last capability this kernel knows
+    _check(libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "clear ambient capabilities")
+    _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
+    header = (ctypes.c_uint32 * 2)(LINUX_CAPABILITY_VERSION_3, 0)
+    nothing = (ctypes.c_uint32 * 6)()
+    _check(libc.capset(header, nothing), "capset")
+
+
+def be_runner(requests_fd: int, replies_fd: int, settings: dict[str, Any], keeper: int) -> None:
+    """`keeper`: the parent whose end the runner must not outlive (0 with namespaces: process 1's end ends it)."""
+    os.setsid()
+    if keeper:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != keeper:
+            return  # it ended already
+    else:
+        try:
+            drop_capabilities()
+        except (OSError, AttributeError):
+            os._exit(UNAVAILABLE)
+    serve(requests_fd, replies_fd, settings)
+
+
+def inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+# -- the audit hook: what the code may touch, and what it read ----------------------------------------------
+
+# Set once the runner starts (the snapshot then keeps them): where code may write, what it may never write,
+# the runner's pid, and whether /proc tells processes apart.
+_WRITABLE: list[str] = []
+_PROTECTED: list[str] = []
+_RUNNER: list[int] = [0]
+_PROC: list[bool] = [False]
+# The threads inside the hook: what the hook itself opens is neither checked nor noted.
+_BUSY: set[int] = set()
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+# Events that change the file system: (index of a path, index of its dir_fd or None, whether a symlink there is
+# followed to what it names).
+_WRITES: dict[str, tuple[tuple[int, int | None, bool], ...]] = {
+    "os.remove": ((0, 1, False),), "os.rmdir": ((0, 1, False),), "os.mkdir": ((0, 2, False),),
+    "os.rename": ((0, 2, False), (1, 3, False)), "os.link": ((0, 2, True), (1, 3, False)),
+    "os.symlink": ((1, 2, False),), "shutil.rmtree": ((0, 1, False),), "os.chmod": ((0, 2, True),),
+    "os.chown": ((0, 3, True),), "os.utime": ((0, 3, True),), "os.truncate": ((0, None, True),),
+    "os.chflags": ((0, None, True),), "os.setxattr": ((0, None, True),), "os.removexattr": ((0, None, True),)}
+_SIGNALS = ("os.kill", "os.killpg")
+_PROC_ENTRY = re.compile(r"/proc/(\d+)(?:/(.*))?\Z", re.DOTALL)
+WRITE_REFUSED = "at build time Python code may write only in the temp folder {}"
+SIGNAL_REFUSED = "at build time Python code may signal only the processes it started"
+PROC_REFUSED = "at build time Python code may read only its own processes in /proc"
+
+# What a call read (its code's imports included): what the call's result depends on besides its request, for the
+# build's cache. Files opened ("file:…"), folders listed ("folder:…"); a None for what cannot be told (more than
+# any module reads, a database, a subprocess, a library loaded by hand). Emptied in place, never rebound.
+_OPENED: list[str | None] = []
+MAX_FILES_OPENED = 10_000
+_LISTINGS = ("os.listdir", "os.scandir")
+_UNTOLD = ("sqlite3.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+           "socket.connect", "ctypes.dlopen", "urllib.Request")
+_WATCHED = frozenset(("open", *_WRITES, *_LISTINGS, *_SIGNALS, *_UNTOLD))
+
+
+def _audit(event: str, arguments: tuple[Any, ...]) -> None:
+    # Called for every event (each import raises several): most are none of the hook's business.
+    if event not in _WATCHED:
+        return
+    thread = _thread.get_ident()
+    if thread in _BUSY:
+        return
+    _BUSY.add(thread)
+    try:
+        _guard(event, arguments)
+    finally:
+        _BUSY.discard(thread)
+    _note_open(event, arguments)
+
+
+def _guard(event: str, arguments: tuple[Any, ...]) -> None:
+    """Refuses (PermissionError, at the code's own line) a write outside the writable folders, a signal to a process
+    the runner did not start, and a look into such a process's /proc entries."""
+    if event == "open" and _len_at_least(arguments, 3):
+        path, mode, flags = arguments[:3]
+        if _isinstance(path, int):
+            return  # a descriptor already open
+        if (flags & _WRITE_FLAGS) if _isinstance(flags, int) else any(sign in str(mode or "") for sign in "wax+"):
+            _check_write(path, None, True)
+        _check_proc(path)
+    elif event in _WRITES:
+        for index, dir_fd_index, follows in _WRITES[event]:
+            if index < len(arguments):
+                dir_fd = arguments[dir_fd_index] if dir_fd_index is not None and dir_fd_index < len(arguments) \
+                    else None
+                _check_write(arguments[index], dir_fd, follows)
+    elif event in _LISTINGS and arguments and not _isinstance(arguments[0], int) and arguments[0] is not None:
+        _check_proc(arguments[0])
+    elif event in _SIGNALS and _len_at_least(arguments, 2) and _PROC[0]:
+        target, number = arguments[:2]
+        if number != 0 and _isinstance(target, int) and not _may_signal(event, target):
+            raise PermissionError(errno.EPERM, SIGNAL_REFUSED)
+
+
+def _len_at_least(arguments: tuple[Any, ...], count: int) -> bool:
+    return _isinstance(arguments, tuple) and len(arguments) >= count
+
+
+def _check_write(path: Any, dir_fd: Any, follows: bool) -> None:
+    place = _where(path, dir_fd, follows)
+    if place is None or place == os.devnull:
+        return
+    if any(inside(place, folder) for folder in _WRITABLE) and not any(inside(place, folder) for folder in _PROTECTED):
+        return
+    raise PermissionError(errno.EACCES, WRITE_REFUSED.format(_WRITABLE[0] if _WRITABLE else "(none)"),
+                          _shown(path))
+
+
+def _check_proc(path: Any) -> None:
+    # By the path as written: every file read through a symlink would cost the code far more than the check saves.
+    if not _PROC[0] or not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
+        return
+    entry = _PROC_ENTRY.match(os.path.abspath(os.fsdecode(path)))
+    # Every process's stat stays readable: the runner reads them to find what the code started.
+    if entry is not None and entry[2] != "stat" and not _ours(_int(entry[1])):
+        raise PermissionError(errno.EACCES, PROC_REFUSED, _shown(path))
+
+
+def _shown(path: Any) -> str:
+    return os.fsdecode(path) if _isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike) else str(path)
+
+
+def _where(path: Any, dir_fd: Any, follows: bool) -> str | None:
+    """The absolute place a path names (through symlinks when `follows`, else up to its last part); None when it
+    cannot be told (a descriptor where no /proc tells its file)."""
+    if _isinstance(path, int):
+        return os.path.realpath(f"/proc/self/fd/{path}") if _PROC[0] else None
+    if not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
+        return None
+    text = os.fsdecode(path)
+    if not os.path.isabs(text) and _isinstance(dir_fd, int) and dir_fd >= 0:
+        if not _PROC[0]:
+            return None
+        text = os.path.join(os.path.realpath(f"/proc/self/fd/{dir_fd}"), text)
+    text = os.path.abspath(text)
+    if follows:
+        return os.path.realpath(text)
+    folder, name = os.path.split(text)
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _may_signal(event: str, target: int) -> bool:
+    """os.kill(pid) or os.killpg(group); os.kill(0) and os.kill(-group) name groups too, os.kill(-1) everyone."""
+    if event == "os.kill" and target > 0:
+        return _ours(target)
+    if event == "os.kill" and target == -1:
+        return False
+    group = -target if event == "os.kill" else target
+    return _ours(group or os.getpgrp())
+
+
+def _ours(pid: int) -> bool:
+    """Whether the process (or the group it leads) is the runner or one it started, by parent links in /proc."""
+    for _step in range(256):
+        if pid == _RUNNER[0] or pid == os.getpid():
+            return True
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                pid = _int(stat.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return False
+        if pid <= 1:
+            return False
+    return False
+
+
+def _note_open(event: str, arguments: tuple[Any, ...]) -> None:
+    if _OPENED and _OPENED[-1] is None:
+        return
+    try:
+        if event == "open" or event in _LISTINGS:
+            target = arguments[0] if arguments else None
+            if event in _LISTINGS and target is None:
+                target = "."
+            if _isinstance(target, (str, bytes)) or _isinstance(target, os.PathLike):
+                kind = "file:" if event == "open" else "folder:"
+                _OPENED.append(kind + os.path.abspath(os.fsdecode(target)) if len(_OPENED) < MAX_FILES_OPENED
+                               else None)
+            elif event in _LISTINGS:
+                _OPENED.append(None)  # a folder listed by its descriptor
+        elif event in _UNTOLD:
+            _OPENED.append(None)
+    except _BaseException:  # noqa: BLE001 - noting a file must never make the code's own open() fail
+        pass
+
+
+def _opened_now() -> list[str] | None:
+    """What the call read, and every module file loaded so far (a helper two modules import is loaded once,
+    by the first: the second reads it too)."""
+    if None in _OPENED:
+        return None
+    loaded = {"file:" + module.__file__ for module in list(sys.modules.values())
+              if _isinstance(getattr(module, "__file__", None), str)}
+    return sorted(set(_OPENED) | loaded)
+
+
+# -- the loop ----------------------------------------------------------------------------------------------
+
+
+def serve(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> None:
+    """One JSON request per line on its own pipe, events and the result as JSON lines on another. Learner code's
+    fd 1 and 2 point elsewhere (the build passes /dev/null), so nothing it prints, even with os.write, can garble
+    the replies. Each step has its own time limit, timed with SIGALRM; the build kills the keeper and all below
+    it if a limit is ever ignored."""
+    import resource
+
+    runner_pid = os.getpid()
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ValueError, OSError):
+        pass  # a lower limit already set by whoever started the build stands
+
+    def send(line: str) -> None:
+        if os.getpid() != runner_pid:
+            # A process the code forked came back into the harness: it ends here, silently.
+            assert _REAL_EXIT is not None
+            _REAL_EXIT(0)
+        data = (line + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(replies_fd, data):]
+
+    def arm(seconds: float) -> None:
+        Clock.expired = False
+        signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+
+    def stop_clock() -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def report(event_json: str) -> None:
+        event = _json_loads(event_json)
+        if event.get("event") == "step":
+            arm(event["time_limit"])
+        send(event_json)
+
+    _WRITABLE[:] = settings["writable"]
+    _PROTECTED[:] = settings["protected"]
+    _RUNNER[0] = runner_pid
+    _PROC[0] = os.path.isdir(f"/proc/{runner_pid}")
+    pyrunner._stop_host_clock = stop_clock
+    # This module's state is put back after every call too, as the harness's is.
+    pyrunner._snapshot = Snapshot(hosts=(sys.modules[__name__],))
+    sys.addaudithook(_audit)
+    become_subreaper()
+    requests = os.fdopen(requests_fd, "rb", buffering=0)
+    reader = io.BufferedReader(requests)
+    # Time limits count from here: starting Python on a busy machine is no part of anyone's run.
+    send(_json_dumps({"event": "ready", "isolation": settings["isolation"]}))
+    for line in reader:
+        envelope = _json_loads(line)
+        kind, limit = envelope["kind"], envelope["time_limit"]
+        signal.signal(signal.SIGALRM, time_is_up)
+        _OPENED.clear()
+        try:
+            if kind != "check":
+                arm(limit)
+            reply = handle(kind, _json_dumps(envelope["request"]), report)
+        except TimeLimit:
+            reply = _json_dumps({"status": "wrong", "score": 0, "timeout": limit})
+        except _BaseException as error:  # noqa: BLE001 - the runner reports instead of dying
+            reply = _json_dumps({"status": "unreadable", "error": {"type": _type(error).__name__,
+                                                                   "text": _text_of(error), "lines": []}})
+        finally:
+            stop_clock()
+        # What the call opened, not what the harness opens to clean up after it.
+        opened = _json_dumps(_opened_now())
+        _OPENED.clear()
+        # The harness's own signals and reads: past the audit hook's checks.
+        _BUSY.add(_thread.get_ident())
+        try:
+            reap_children()
+            end_strays(runner_pid)
+            reap_children()
+        finally:
+            _BUSY.clear()
+        send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false")
+             + ', "opened": ' + opened + "}")
+
+
+def _threads_left() -> bool:
+    """Threads the code started keep running after the call: the runner is replaced rather than trusted."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
+
+
+# -- what the code started ---------------------------------------------------------------------------------
+
+
+def strays(runner_pid: int) -> list[int]:
+    """Live processes the runner's code started: its descendants (by parent links; the runner is their
+    subreaper, so orphans stay linked) and the members of its process group, on Linux (/proc)."""
+    table: dict[int, tuple[int, int, bytes]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        # After the name: state, ppid, pgrp, …
+        table[_int(entry)] = (_int(fields[1]), _int(fields[2]), fields[0])
+    found = {pid for pid, (_parent, group, _state) in table.items() if group == runner_pid}
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _group, _state) in table.items():
+        children.setdefault(parent, []).append(pid)
+    frontier = [runner_pid]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            if child not in found:
+                found.add(child)
+                frontier.append(child)
+    found.discard(runner_pid)
+    return [pid for pid in found if table[pid][2] != b"Z"]
+
+
+def end_strays(runner_pid: int) -> None:
+    """Kill what the code started once its call is over (again while any appear: one may fork meanwhile)."""
+    if not has_children(runner_pid):
+        return  # the common case, told from one small file instead of a scan of every process
+    for _attempt in range(50):
+        found = strays(runner_pid)
+        if not found:
+            break
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def has_children(pid: int) -> bool:
+    """Whether the process has a child (alive or not yet collected). The runner is a subreaper, so whatever its
+    code started and is still alive is one of its children or below one: no child, nothing to end."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        return any(Path(f"/proc/{pid}/task/{task}/children").read_bytes().strip() for task in tasks)
+    except OSError:
+        return True  # no way to tell (no /proc, or no children files): look everywhere
+
+
+def become_subreaper() -> None:
+    """Processes orphaned below the runner are re-parented to it, not to init, so `strays` still finds them
+    (not on other systems than Linux: the process group is what is left to end there)."""
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _prctl(option: int, value: int) -> None:
+    try:
+        _libc().prctl(option, value, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux
+
+
+def reap_children() -> None:
+    """Collect the exit status of processes the code forked, so none is left a zombie of the runner."""
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+if __name__ == "__main__":
+    main(sys.argv)
