@@ -528,18 +528,23 @@ def test_a_snippet_from_outside_the_module_is_included_anew(tmp_path: Path) -> N
     assert "New note." in page(tmp_path / "warm")
 
 
-def test_a_values_file_outside_the_module_folder_is_read_anew(tmp_path: Path) -> None:
-    """module.yml's `values:` may name a file beside the module (`../shared.py`, one course's figures): what the
-    module's code opened outside its folder is part of it."""
+def test_a_file_the_values_file_reads_outside_the_module_folder_is_read_anew(tmp_path: Path) -> None:
+    """A module's values file lies in its folder (one named outside it is refused), but what it opens may lie
+    beside the module (`../shared.txt`, one course's figures): what the module's code opened outside its folder
+    is part of it."""
     site = fixture_copy(tmp_path)
-    shared = site / "exercises/demo/shared.py"
-    shared.write_text("def values():\n    return {'n': 4}\n")
-    meta = site / "exercises/demo/01-basics/module.yml"
-    meta.write_text(meta.read_text() + "values: ../shared.py\n")
+    shared = site / "exercises/demo/shared.txt"
+    shared.write_text("4\n")
+    module = site / "exercises/demo/01-basics"
+    (module / "figures.py").write_text(
+        "from pathlib import Path\n\n\ndef values():\n"
+        "    return {'n': int((Path(__file__).parent.parent / 'shared.txt').read_text())}\n")
+    meta = module / "module.yml"
+    meta.write_text(meta.read_text() + "values: figures.py\n")
     edit(site / QUIZ, "What is $2+2$?", "What is $2+2$ (about {{ n }})?")
     def change() -> None:
         assert "about 4" in page(tmp_path / "cold")
-        shared.write_text("def values():\n    return {'n': 5}\n")
+        shared.write_text("5\n")
 
     cold_warm_uncached(site, tmp_path, change)
     assert "about 5" in page(tmp_path / "warm")
