@@ -4,7 +4,9 @@ KaTeX (build-time math and its CSS and fonts), Pyodide (Python in the browser's 
 and iframe-worker (the search shim for file:// pages) come from their official npm packages. The copies are
 git-ignored and shipped in the sdist and the wheel, so a site never loads them from another host. Each
 package's licence travels with it. KaTeX's CSS lists woff2, woff and ttf fonts; every browser we support reads
-woff2, so only those are shipped and the CSS names only them.
+woff2, so only those are shipped and the CSS names only them. Our own scripts and stylesheets, and the runtime's
+offline bundle, are minified by esbuild (an npm development dependency) into vendor/minified, so a site built
+from an installed package needs no Node.
 
 `make setup` runs this script, and so does the build hook (hatch_build.py) when the package is built from a
 source checkout: the file lists below are the one list both use, and `missing_files` is what the hook checks
@@ -23,9 +25,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The file lists live in the package (the plugin checks them too); loaded by path, as nothing is installed yet.
-_spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins/zadachnik/runtime/vendored.py")
-vendored = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(vendored)
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(f"zadachnik_{name}", ROOT / f"plugins/zadachnik/runtime/{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+vendored, bundler = load("vendored"), load("bundle")
 KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES = (
     vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES)
 NODE = ROOT / "node_modules"
@@ -33,9 +40,11 @@ VENDOR = ROOT / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor"
 # Written last, so a copy that was interrupted is never taken for a complete one.
 STAMP = VENDOR / ".stamp"
 # What the vendored files are made from: when one of these changes, the copies are made again.
-INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py")
+INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py",
+          "plugins/zadachnik/runtime/bundle.py")
 
-NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker")
+NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker", "esbuild")
+
 
 def vendored_files(vendor: Path = VENDOR) -> list[str]:
     return vendored.vendored_files(vendor)
@@ -47,7 +56,8 @@ def missing_files(vendor: Path = VENDOR) -> list[str]:
 
 def fingerprint(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
-    for name in INPUTS:
+    own = [(vendored.ASSETS / name).relative_to(ROOT).as_posix() for name in vendored.own_assets()]
+    for name in (*INPUTS, *own):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -104,6 +114,15 @@ def vendor_iframe_worker() -> None:
     shutil.copy2(source / "LICENSE", target / "LICENSE")
 
 
+def vendor_minified() -> None:
+    """Our scripts and stylesheets and the offline bundle, minified, each under the name its source gives it."""
+    texts = {name: (vendored.ASSETS / name).read_text(encoding="utf-8") for name in vendored.own_assets()}
+    texts[bundler.RUNTIME_BUNDLE] = bundler.runtime_bundle()
+    target = fresh(vendored.MINIFIED)
+    for name, text in vendored.esbuild_minify(texts, NODE / ".bin" / "esbuild").items():
+        (target / vendored.minified_name(name, texts[name])).write_text(text, encoding="utf-8")
+
+
 def vendor_all() -> list[str]:
     """Copy everything; the problems that stop it (an npm package or a copied file missing), empty when done."""
     absent = [package for package in NPM_PACKAGES if not (NODE / package).is_dir()]
@@ -114,6 +133,10 @@ def vendor_all() -> list[str]:
     vendor_pyodide()
     vendor_ace()
     vendor_iframe_worker()
+    try:
+        vendor_minified()
+    except vendored.MinifyError as error:
+        return [str(error)]
     missing = missing_files()
     if missing:
         return [f"{VENDOR.relative_to(ROOT) / name} was not copied" for name in missing]
@@ -126,7 +149,7 @@ def main() -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if not problems:
-        print(f"vendored KaTeX, Pyodide, Ace and the search shim into {VENDOR.relative_to(ROOT)}")
+        print(f"vendored KaTeX, Pyodide, Ace, the search shim and our minified scripts into {VENDOR.relative_to(ROOT)}")
     return 1 if problems else 0
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
-from zadachnik.runtime.minify import minify_js
-from zadachnik.runtime.shipping import SEARCH_LANGUAGE_SCRIPT
+from zadachnik.runtime.shipping import SEARCH_LANGUAGE_SCRIPT, minified
 
 WRAPPER = ROOT / "plugins/zadachnik/runtime/assets/js/search-lang.js"
 ITEMS = ".md-search-result__list > li.md-search-result__item"
@@ -119,7 +118,8 @@ def test_the_site_gets_the_wrapper_after_the_search_shim_with_its_languages(offl
     shipped = (offline_site / SEARCH_LANGUAGE_SCRIPT).read_text(encoding="utf-8")
     data, rest = shipped.split("\n", 1)
     assert data == 'window.__zqSearchLanguages = {"default": "ru", "others": ["en"]};'
-    assert rest == minify_js(WRAPPER.read_text(encoding="utf-8")), "the package's file, minified as every script"
+    assert rest == minified("js/search-lang.js", WRAPPER.read_text(encoding="utf-8")), \
+        "the package's file, minified as every script"
 
 
 def test_a_one_language_site_gets_no_wrapper(tmp_path: Path) -> None:

@@ -156,9 +156,9 @@ def test_minified_assets_follow_the_minifier_after_an_upgrade(tmp_path: Path, mo
     monkeypatch.setattr(shipping, "_minified", {})
     build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
     # A new process after an upgrade whose minifier writes CSS otherwise.
-    minify_css = shipping.minify_css
+    minified_copy = shipping.minified_copy
     monkeypatch.setattr(fingerprint, "own_code", lambda: "another version")
-    monkeypatch.setattr(shipping, "minify_css", lambda text: "/* v2 */" + minify_css(text))
+    monkeypatch.setattr(shipping, "minified_copy", lambda name, text: "/* v2 */" + minified_copy(name, text))
     monkeypatch.setattr(shipping, "_minified", {})
     build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
     monkeypatch.setattr(shipping, "_minified", {})

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
-from zadachnik.runtime.minify import minify_js
+from zadachnik.runtime.shipping import minified
 
 QUIZ = "demo/01-basics/quiz.html"
 
@@ -47,7 +47,8 @@ def test_zip_holds_the_site_and_no_pyodide_outside_the_embed(offline_copy: Path)
 def test_the_offline_worker_runs_the_same_worker_code_as_the_http_site(offline_copy: Path) -> None:
     embed_script = (offline_copy / "assets/zadachnik/pyodide-embed.js").read_text(encoding="utf-8")
     embed = json.loads(embed_script.removeprefix("window.__zqPyodideEmbed = ").removesuffix(";\n"))
-    worker = minify_js((ROOT / "plugins/zadachnik/runtime/assets/js/python-worker.js").read_text(encoding="utf-8"))
+    worker = minified("js/python-worker.js",
+                      (ROOT / "plugins/zadachnik/runtime/assets/js/python-worker.js").read_text(encoding="utf-8"))
     # Pyodide's classic loader and engine, then the very file the http site runs as its module worker (both
     # minified alike).
     assert embed["worker"].endswith("\n" + worker)

@@ -16,10 +16,18 @@ _IMPORT_NAMED = re.compile(r'^import \{([^}]*)\} from "([^"]+)";\n', re.MULTILIN
 _IMPORT_ALL = re.compile(r'^import \* as (\w+) from "([^"]+)";\n', re.MULTILINE)
 _EXPORT = re.compile(r"^export (async function|function|const|let|class) (\w+)", re.MULTILINE)
 _DYNAMIC_IMPORT = re.compile(r'await import\("([^"]+)"\)')
+# The runtime's modules, and the name its bundle is minified under (by the plugin, and when the package is made).
+RUNTIME_FOLDER = Path(__file__).parent / "assets" / "js"
+RUNTIME_BUNDLE = "js/zadachnik.bundle.js"
 
 
 def module_var(path: str) -> str:
     return "__zq_" + re.sub(r"\W", "_", path.removesuffix(".js"))
+
+
+def runtime_bundle() -> str:
+    """The page runtime as one classic script, made from its readable modules."""
+    return bundle(RUNTIME_FOLDER, "zadachnik.js")
 
 
 def bundle(folder: Path, entry: str) -> str:

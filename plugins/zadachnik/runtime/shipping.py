@@ -3,21 +3,21 @@ opened from disk, the runtime as one classic script with Pyodide embedded."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+
 from zadachnik.reading.model import Course
 from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
-from zadachnik.runtime.bundle import bundle
-from zadachnik.runtime.minify import MinifyError, minify_css, minify_js
+from zadachnik.runtime.bundle import RUNTIME_BUNDLE, runtime_bundle
 from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
-from zadachnik.runtime.vendored import missing_files
+from zadachnik.runtime.vendored import ESBUILD, MINIFIED, MinifyError, esbuild_minify, minified_name, missing_files
 
 PACKAGE = Path(__file__).resolve().parents[1]
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -57,7 +57,8 @@ def missing_assets(with_python: bool) -> list[Path]:
 def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]:
     """(folder, path in it, place in the site) of every file the runtime ships: Pyodide and Ace only for a site
     with Python, and Pyodide's own files not in an offline copy, which carries it embedded."""
-    skipped = () if with_python else PYTHON_ASSETS
+    # The minified copies go out in their sources' places (own_asset_text).
+    skipped = ("vendor/minified/",) if with_python else ("vendor/minified/", *PYTHON_ASSETS)
     if offline:
         skipped = (*skipped, "vendor/pyodide")
     shipped = []
@@ -71,23 +72,35 @@ def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]
     return shipped
 
 
-# Minified texts by a digest of what was minified: made once per process, and with `use_minified`, once for as
-# long as the site's cache keeps them (minifying our scripts was a twentieth of a build whose pages were cached).
+# Minified texts by a digest of what was minified: read once per process, and with `use_minified`, kept for as
+# long as the site's cache keeps them (in a source checkout, a script edited since `make setup` is minified anew).
 _minified: dict[str, str] = {}
 _minified_now: set[str] = set()
 
 
+def minified_copy(name: str, text: str) -> str:
+    """`text` minified: the copy made when the package was (scripts/vendor_assets.py), or in a source checkout
+    where `text` has changed since, esbuild's from node_modules."""
+    copy = MINIFIED / minified_name(name, text)
+    if copy.is_file():
+        return copy.read_text(encoding="utf-8")
+    if not ESBUILD.is_file():
+        raise PluginError(f"Zadachnik: {name} has no minified copy in the package, which was changed after it "
+                          "was made: install Zadachnik again, or set 'minify: false' under the zadachnik plugin")
+    try:
+        return esbuild_minify({name: text})[name]
+    except MinifyError as error:
+        raise PluginError(f"Zadachnik: {name}: {error}") from None
+
+
 def minified(name: str, text: str) -> str:
-    """One of our own scripts or stylesheets as the site gets it (`name` ends in .js or .css)."""
-    key = hashlib.sha256(f"{name}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    """One of our own scripts or stylesheets as the site gets it (`name`, its path under the package's assets,
+    ends in .js or .css)."""
+    key = minified_name(name, text)
     _minified_now.add(key)
     found = _minified.get(key)
-    if found is not None:
-        return found
-    try:
-        found = _minified[key] = minify_css(text) if name.endswith(".css") else minify_js(text)
-    except MinifyError as error:
-        raise MinifyError(f"{name}: {error}") from None
+    if found is None:
+        found = _minified[key] = minified_copy(name, text)
     return found
 
 
@@ -114,8 +127,8 @@ def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:
 def offline_runtime(minify: bool = True) -> str:
     """The page runtime as one classic script: browsers refuse ES modules from file://. Bundled from the
     readable modules (the bundler reads their import lines), then minified as a whole."""
-    script = bundle(ASSETS / "js", "zadachnik.js")
-    return minified("zadachnik.bundle.js", script) if minify else script
+    script = runtime_bundle()
+    return minified(RUNTIME_BUNDLE, script) if minify else script
 
 
 def offline_pyodide(minify: bool = True) -> str:
@@ -123,7 +136,7 @@ def offline_pyodide(minify: bool = True) -> str:
     sources = {name: (PACKAGE / name).read_text(encoding="utf-8") for name in PYTHON_MODULES}
     worker = WORKER_SCRIPT.read_text(encoding="utf-8")
     return pyodide_embed(ASSETS / "vendor" / "pyodide", sources,
-                         minified(WORKER_SCRIPT.name, worker) if minify else worker)
+                         minified("js/" + WORKER_SCRIPT.name, worker) if minify else worker)
 
 
 def runtime_script(offline: bool) -> tuple[str, str | None]:
