@@ -1,5 +1,5 @@
 """Build hook: the wheel and the sdist always carry the vendored browser assets (KaTeX, Pyodide, Ace, the search
-shim and their licences).
+shim and their licences, and our own scripts and stylesheets minified by esbuild).
 
 Built from an sdist, the assets are already there and nothing runs (no npm, no network). Built from a source
 checkout (`pip install <git URL>`, `pip install .`, `python -m build`), the hook does what `make setup` does:
@@ -21,8 +21,8 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 NEEDS_NPM = (
     "Building Zadachnik from source needs Node 20 or later with npm, and npm is not on the PATH: npm fetches KaTeX, "
-    "Pyodide and the Ace editor from package-lock.json. Install Node and npm, or install a released wheel or sdist "
-    "of Zadachnik instead, which carries these files."
+    "Pyodide, the Ace editor and esbuild (which minifies Zadachnik's scripts) from package-lock.json. Install Node "
+    "and npm, or install a released wheel or sdist of Zadachnik instead, which carries these files."
 )
 
 
@@ -58,7 +58,7 @@ def vendor_assets(root: Path) -> None:
         npm = shutil.which("npm")
         if npm is None:
             raise SystemExit(NEEDS_NPM)
-        print("Zadachnik: npm ci (KaTeX, Pyodide, Ace from package-lock.json)", file=sys.stderr, flush=True)
+        print("Zadachnik: npm ci (KaTeX, Pyodide, Ace, esbuild from package-lock.json)", file=sys.stderr, flush=True)
         result = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=root, stdout=sys.stderr)
         if result.returncode != 0:
             raise SystemExit(f"npm ci failed (exit code {result.returncode}), see its output above; building "

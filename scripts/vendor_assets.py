@@ -64,7 +64,8 @@ def fingerprint(root: Path = ROOT) -> str:
 
 def up_to_date() -> bool:
     """Complete, and made from the package-lock.json and the copy step that are here now."""
-    return not missing_files() and STAMP.is_file() and STAMP.read_text(encoding="utf-8").strip() == fingerprint()
+    return (not missing_files() and all((VENDOR / name).is_file() for name in minified_files()) and STAMP.is_file()
+            and STAMP.read_text(encoding="utf-8").strip() == fingerprint())
 
 
 def fresh(target: Path) -> Path:
@@ -114,10 +115,22 @@ def vendor_iframe_worker() -> None:
     shutil.copy2(source / "LICENSE", target / "LICENSE")
 
 
-def vendor_minified() -> None:
-    """Our scripts and stylesheets and the offline bundle, minified, each under the name its source gives it."""
+def minified_sources() -> dict[str, str]:
+    """What the package ships minified, by name: our scripts and stylesheets, and the offline bundle."""
     texts = {name: (vendored.ASSETS / name).read_text(encoding="utf-8") for name in vendored.own_assets()}
     texts[bundler.RUNTIME_BUNDLE] = bundler.runtime_bundle()
+    return texts
+
+
+def minified_files() -> list[str]:
+    """The minified copies a complete package holds under assets/vendor, named by the sources it holds."""
+    folder = vendored.MINIFIED.relative_to(VENDOR).as_posix()
+    return sorted(f"{folder}/{vendored.minified_name(name, text)}" for name, text in minified_sources().items())
+
+
+def vendor_minified() -> None:
+    """Our scripts and stylesheets and the offline bundle, minified, each under the name its source gives it."""
+    texts = minified_sources()
     target = fresh(vendored.MINIFIED)
     for name, text in vendored.esbuild_minify(texts, NODE / ".bin" / "esbuild").items():
         (target / vendored.minified_name(name, texts[name])).write_text(text, encoding="utf-8")

@@ -25,9 +25,9 @@ from zadachnik.rendering import mathtex
 from zadachnik.runtime import shipping
 
 
-def load_vendor_script() -> ModuleType:
+def load_vendor_script(root: Path = ROOT) -> ModuleType:
     """scripts/vendor_assets.py: the copy step's own file list, the one the build hook checks."""
-    spec = importlib.util.spec_from_file_location("vendor_assets", ROOT / "scripts" / "vendor_assets.py")
+    spec = importlib.util.spec_from_file_location("vendor_assets", root / "scripts" / "vendor_assets.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -164,6 +164,8 @@ class Release:
                 environment(self.no_node))
         (self.wheel,) = dist.glob("zadachnik-*.whl")
         self.vendored = vendor_assets.vendored_files(unpacked / "plugins/zadachnik/runtime/assets/vendor")
+        # Named by the released sources (this checkout's may have changed since HEAD).
+        self.vendored += load_vendor_script(unpacked).minified_files()
         self._venv: Path | None = None
 
     def venv(self) -> Path:
@@ -283,6 +285,10 @@ def test_installed_wheel_builds_the_sample_course_without_node(release, tmp_path
     assert fonts and all(f"fonts/{font.name}" in css for font in fonts)
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "ace/ace.js", "ace/mode-python.js"):
         assert (assets / name).stat().st_size > 0, name
+    # Our scripts go out as the copies esbuild made with the package: there is no Node here to make them.
+    copies = Path(where[0]).parent / "runtime/assets/vendor/minified"
+    assert (assets / "js/zadachnik.js").read_text(encoding="utf-8") in {
+        path.read_text(encoding="utf-8") for path in copies.iterdir()}
     assert (site / "index.html").is_file() and (site / "en" / "index.html").is_file()
 
 
