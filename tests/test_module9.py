@@ -264,19 +264,19 @@ PLACED = [
     # quiz.md
     ("quiz.md", "{{ e1_c:.2e }}", r"$C\approx7{,}23\cdot 10^{23}$", r"$C\approx7.23\cdot 10^{23}$"),
     ("quiz.md", "{{ e1_c:.3e }}", r"$C=7{,}227\cdot 10^{23}$", r"$C=7.227\cdot 10^{23}$"),
-    ("quiz.md", "{{ e1_n_opt_b:.1f }}", r"$N^*\approx35{,}7$ млрд", r"$N^*\approx35.7$ billion"),
-    ("quiz.md", "{{ e1_d_opt_t:.2f }}", r"$D^*\approx3{,}38$ трлн", r"$D^*\approx3.38$ trillion"),
-    ("quiz.md", "{{ e1_ratio:.1f }}", "Около 94,7 — почти сотня", "About 94.7, nearly a hundred"),
-    ("quiz.md", "{{ llama_d_over_n:.0f }}", "Около 1868, как у Llama 3 8B", "About 1868, as for Llama 3 8B"),
+    ("quiz.md", "{{ e1_n_opt_b:.1f }}", r"$N^*\approx35{,}7$ млрд", r"$N^*\approx35.7$ billion"),
+    ("quiz.md", "{{ e1_d_opt_t:.2f }}", r"$D^*\approx3{,}38$ трлн", r"$D^*\approx3.38$ trillion"),
+    ("quiz.md", "{{ e1_ratio:.1f }}", "Около 94,7 — почти сотня", "About 94.7, nearly a hundred"),
+    ("quiz.md", "{{ llama_d_over_n:,.0f }}", "Около 1 868, как у Llama 3 8B", "About 1868, as for Llama 3 8B"),
     ("quiz.md", "{{ e1_d_opt_t:.3f }}", r"$D^*/N^*=\frac{3{,}377", r"$D^*/N^*=\frac{3.377"),  # times a typed 10^12
     ("quiz.md", "{{ e1_n_opt_b:.3f }}", r"}{35{,}663", r"}{35.663"),  # times a typed 10^9
     ("quiz.md", "{{ n_opt_exponent:.3f }}", r"=C^{0{,}452}", r"=C^{0.452}"),
     ("quiz.md", "{{ d_opt_exponent:.3f }}", r"=C^{0{,}548}", r"=C^{0.548}"),
     ("quiz.md", "{{ ratio_opt_exponent:.3f }}", r"\propto C^{0{,}097}", r"\propto C^{0.097}"),
-    ("quiz.md", "{{ epochs_domain_tokens_b:.0f }}", "то есть 200 млрд токенов", "i.e. 200 billion tokens"),
+    ("quiz.md", "{{ epochs_domain_tokens_b:.0f }}", "то есть 200 млрд токенов", "i.e. 200 billion tokens"),
     ("quiz.md", "{{ epochs_small_domain:.0f }}", "в среднем 4 раза", "shows up 4 times"),
     ("quiz.md", "{{ epochs_large_domain:.1f }}", "это 0,4 эпохи", "is 0.4 epochs"),
-    ("quiz.md", "{{ dclm_trained_of_pool_pct:.0f }}", "(около 1 %)", "(about 1%)"),
+    ("quiz.md", "{{ dclm_trained_of_pool_pct:.0f }}", "(около 1 %)", "(about 1%)"),
     ("quiz.md", "{{ rule20_n_b:.1f }}", r"$N\approx77{,}6$", r"$N\approx77.6$"),
     ("quiz.md", "{{ rule20_d_t:.2f }}", r"$D\approx1{,}55$", r"$D\approx1.55$"),
     ("quiz.md", "{{ rule20_extra_loss:.4f }}", r"примерно на $0{,}0066$", r"about $0.0066$ above"),
@@ -289,8 +289,8 @@ PLACED = [
     ("quiz.md", "{{ e2_delta_c:.2e }}", r"$2{,}63\cdot 10^{23}$", r"$2.63\cdot 10^{23}$"),
     ("quiz.md", "{{ e2_extra_per_token:.2e }}", r"$1{,}24\cdot 10^{11}$", r"$1.24\cdot 10^{11}$"),
     ("quiz.md", "{{ e2_t_star:.2e }}", r"$2{,}12\cdot 10^{12}$", r"$2.12\cdot 10^{12}$"),
-    ("quiz.md", "{{ gram_entries_transposed }}", "1024 элемента", "1024 entries"),
-    ("quiz.md", "{{ gram_entries_plain }}", "вместо 4096", "instead of 4096"),
+    ("quiz.md", "{{ gram_entries_transposed:,.0f }}", "1 024 элемента", "1024 entries"),
+    ("quiz.md", "{{ gram_entries_plain:,.0f }}", "вместо 4 096", "instead of 4096"),
     ("quiz.md", "{{ gram_mults_transposed:,d }}", r"=65\,536$", r"=65536$"),
     ("quiz.md", "{{ gram_mults_plain:,d }}", r"$131\,072$", r"$131072$"),
     ("quiz.md", "{{ square_mults_transposed:,d }}", r"=32\,768$", r"=32768$"),
@@ -301,22 +301,22 @@ PLACED = [
     ("quiz.md", "{{ square_saving_4096x1024 }}", "и 64, так что", "and 64, so"),
     ("quiz.md", "{{ ns_diag_large:.3f }}", "получаются 0,753", "yields 0.753"),
     ("quiz.md", "{{ ns_diag_small:.3f }}", "и 1,134, а не", "and 1.134 rather"),
-    ("quiz.md", "{{ e3_zero3_gb:.2f }}", "это 1,75 GB", "that is 1.75 GB"),
-    ("quiz.md", "{{ e5_peak_gb_zero3_p8:.2f }}", "пик 5,25 GB", "peaks at 5.25 GB"),
-    ("quiz.md", "{{ e5_naive_gb_p8:.0f }}", "границе 2 GB", "bound of 2 GB"),
+    ("quiz.md", "{{ e3_zero3_gb:.2f }}", "это 1,75 GB", "that is 1.75 GB"),
+    ("quiz.md", "{{ e5_peak_gb_zero3_p8:.2f }}", "пик 5,25 GB", "peaks at 5.25 GB"),
+    ("quiz.md", "{{ e5_naive_gb_p8:.0f }}", "границе 2 GB", "bound of 2 GB"),
     ("quiz.md", "{{ e3_min_microbatches }}", "\n134\n128\n", "\n134\n128\n"),  # 9.15.2, option B
     ("quiz.md", "{{ e3_min_microbatches }}", "должна вернуть 134.", "must return 134."),
     ("quiz.md", "{{ e3_bubble_134_pct:.3f }}", r"\approx4{,}965\,\%", r"\approx4.965\%"),
     ("quiz.md", "{{ e3_bubble_128_pct:.2f }}", r"\approx5{,}19\,\%", r"\approx5.19\%"),
-    ("quiz.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
-    ("quiz.md", "{{ days_8b_mfu30:.1f }}", "около 27,5 суток", "about 27.5 days"),
+    ("quiz.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
+    ("quiz.md", "{{ days_8b_mfu30:.1f }}", "около 27,5 суток", "about 27.5 days"),
     # exercises.md: E1
-    ("exercises.md", "{{ e1_c:.3e }}", r"=7{,}227\cdot 10^{23}$ FLOP", r"=7.227\cdot 10^{23}$ FLOP"),
+    ("exercises.md", "{{ e1_c:.3e }}", r"=7{,}227\cdot 10^{23}$ FLOP", r"=7.227\cdot 10^{23}$ FLOP"),
     ("exercises.md", "{{ e1_param_term:.6f }}", r"\approx0{,}174321", r"\approx0.174321"),
     ("exercises.md", "{{ e1_data_term:.6f }}", r"\approx0{,}083988", r"\approx0.083988"),
     ("exercises.md", "{{ e1_loss_8b:.6f }}", r"=1{,}948310.", r"=1.948310."),
-    ("exercises.md", "{{ e1_n_opt_b:.3f }}", r"$N^*=35{,}663$ млрд", r"$N^*=35.663$ billion"),
-    ("exercises.md", "{{ e1_d_opt_t:.3f }}", r"$D^*=3{,}377$ трлн", r"$D^*=3.377$ trillion"),
+    ("exercises.md", "{{ e1_n_opt_b:.3f }}", r"$N^*=35{,}663$ млрд", r"$N^*=35.663$ billion"),
+    ("exercises.md", "{{ e1_d_opt_t:.3f }}", r"$D^*=3{,}377$ трлн", r"$D^*=3.377$ trillion"),
     ("exercises.md", "{{ e1_ratio:.2f }}", r"$D^*/N^*=94{,}70$", r"$D^*/N^*=94.70$"),
     ("exercises.md", "{{ e1_opt_param_term:.6f }}", r"$0{,}105002$", r"$0.105002$"),
     ("exercises.md", "{{ e1_opt_data_term:.6f }}", r"$0{,}127503$", r"$0.127503$"),
@@ -329,21 +329,21 @@ PLACED = [
     ("exercises.md", "{{ e2_big_data_term:.6f }}", r"\approx0{,}174822", r"\approx0.174822"),
     ("exercises.md", "{{ e2_d70:.6e }}", r"=1{,}094026\cdot 10^{12}\ \text{токенов}",
      r"=1.094026\cdot 10^{12}\ \text{tokens}"),
-    ("exercises.md", "{{ e2_c70:.5e }}", r"=4{,}59491\cdot 10^{23}$ FLOP", r"=4.59491\cdot 10^{23}$ FLOP"),
+    ("exercises.md", "{{ e2_c70:.5e }}", r"=4{,}59491\cdot 10^{23}$ FLOP", r"=4.59491\cdot 10^{23}$ FLOP"),
     ("exercises.md", "{{ e2_delta_c:.5e }}", r"=2{,}63209\cdot 10^{23}\ \text{FLOP}",
      r"=2.63209\cdot 10^{23}\ \text{FLOP}"),
-    ("exercises.md", "{{ e2_extra_per_token:.4e }}", r"=1{,}2394\cdot 10^{11}$ FLOP", r"=1.2394\cdot 10^{11}$ FLOP"),
+    ("exercises.md", "{{ e2_extra_per_token:.4e }}", r"=1{,}2394\cdot 10^{11}$ FLOP", r"=1.2394\cdot 10^{11}$ FLOP"),
     ("exercises.md", "{{ e2_t_star:.5e }}", r"\mathbf{2{,}12368\cdot 10^{12}}", r"\mathbf{2.12368\cdot 10^{12}}"),
-    ("exercises.md", "{{ e2_t_star_days:.1f }}", "через 21,2 суток", "after about 21.2 days"),
-    ("exercises.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
-    ("exercises.md", "{{ days_70b_mfu40:.1f }}", "около 13,1 суток", "about 13.1 days"),
+    ("exercises.md", "{{ e2_t_star_days:.1f }}", "через 21,2 суток", "after about 21.2 days"),
+    ("exercises.md", "{{ days_8b_mfu40:.1f }}", "около 20,6 суток", "about 20.6 days"),
+    ("exercises.md", "{{ days_70b_mfu40:.1f }}", "около 13,1 суток", "about 13.1 days"),
     # E3
     ("exercises.md", "{{ e3_state_gb:.0f }}", r"=112\ \text{GB}", r"=112\ \text{GB}"),
     ("exercises.md", "{{ e3_state_gib:.3f }}", r"=104{,}308\ \text{GiB}", r"=104.308\ \text{GiB}"),
-    ("exercises.md", "{{ e3_zero3_gb:.2f }}", r"=1{,}75$ GB", r"=1.75$ GB"),
-    ("exercises.md", "{{ e3_zero3_gib:.3f }}", r"$1{,}630$ GiB", r"$1.630$ GiB"),
-    ("exercises.md", "{{ e3_zero1_gb:.2f }}", "то есть 29,31 GB", "i.e. 29.31 GB"),
-    ("exercises.md", "{{ e3_zero2_gb:.2f }}", "— 15,53 GB", "as well, 15.53 GB"),
+    ("exercises.md", "{{ e3_zero3_gb:.2f }}", r"=1{,}75$ GB", r"=1.75$ GB"),
+    ("exercises.md", "{{ e3_zero3_gib:.3f }}", r"$1{,}630$ GiB", r"$1.630$ GiB"),
+    ("exercises.md", "{{ e3_zero1_gb:.2f }}", "то есть 29,31 GB", "i.e. 29.31 GB"),
+    ("exercises.md", "{{ e3_zero2_gb:.2f }}", "— 15,53 GB", "as well, 15.53 GB"),
     ("exercises.md", "{{ e3_bubble_32:.5f }}", r"\approx0{,}17949", r"\approx0.17949"),
     ("exercises.md", "{{ e3_bubble_32_pct:.1f }}", r"\mathbf{17{,}9\,\%}", r"\mathbf{17.9\%}"),
     ("exercises.md", "{{ e3_bubble_128:.5f }}", r"\approx0{,}05185", r"\approx0.05185"),
@@ -351,24 +351,24 @@ PLACED = [
     ("exercises.md", "{{ e3_min_microbatches }}", "**134**", "**134**"),
     # E4
     ("exercises.md", "{{ e4_similarity_d2_d1:.3f }}", "(сходство 0,882)", "(similarity 0.882)"),
-    ("exercises.md", "{{ e4_language_out }}", "→ 6 | 75,0 %", "→ 6 | 75.0%"),
-    ("exercises.md", "{{ e4_language_of_input_pct:.1f }}", "| 75,0 % | 75,0 % |", "| 75.0% | 75.0% |"),
-    ("exercises.md", "{{ e4_language_of_pool_pct:.1f }}", "75,0 % |\n| качество", "75.0% |\n| quality"),
-    ("exercises.md", "{{ e4_quality_out }}", "→ 4 | 66,7 %", "→ 4 | 66.7%"),
-    ("exercises.md", "{{ e4_quality_of_input_pct:.1f }}", "| 66,7 % |", "| 66.7% |"),
-    ("exercises.md", "{{ e4_quality_of_pool_pct:.1f }}", "| 50,0 % |", "| 50.0% |"),
-    ("exercises.md", "{{ e4_dedup_out }}", "→ 3 | 75,0 %", "→ 3 | 75.0%"),
-    ("exercises.md", "{{ e4_dedup_of_input_pct:.1f }}", "| 75,0 % | 37,5 % |", "| 75.0% | 37.5% |"),
-    ("exercises.md", "{{ e4_dedup_of_pool_pct:.1f }}", "| 37,5 % |", "| 37.5% |"),
-    ("exercises.md", "{{ e4_words_of_pool_pct:.1f }}", "остаётся 40,7 %", "40.7% of the pool"),
+    ("exercises.md", "{{ e4_language_out }}", "→ 6 | 75,0 %", "→ 6 | 75.0%"),
+    ("exercises.md", "{{ e4_language_of_input_pct:.1f }}", "| 75,0 % | 75,0 % |", "| 75.0% | 75.0% |"),
+    ("exercises.md", "{{ e4_language_of_pool_pct:.1f }}", "75,0 % |\n| качество", "75.0% |\n| quality"),
+    ("exercises.md", "{{ e4_quality_out }}", "→ 4 | 66,7 %", "→ 4 | 66.7%"),
+    ("exercises.md", "{{ e4_quality_of_input_pct:.1f }}", "| 66,7 % |", "| 66.7% |"),
+    ("exercises.md", "{{ e4_quality_of_pool_pct:.1f }}", "| 50,0 % |", "| 50.0% |"),
+    ("exercises.md", "{{ e4_dedup_out }}", "→ 3 | 75,0 %", "→ 3 | 75.0%"),
+    ("exercises.md", "{{ e4_dedup_of_input_pct:.1f }}", "| 75,0 % | 37,5 % |", "| 75.0% | 37.5% |"),
+    ("exercises.md", "{{ e4_dedup_of_pool_pct:.1f }}", "| 37,5 % |", "| 37.5% |"),
+    ("exercises.md", "{{ e4_words_of_pool_pct:.1f }}", "остаётся 40,7 %", "40.7% of the pool"),
     ("exercises.md", "{{ e4_similarity_d6_d5:.3f }}", "(сходство 0,762)", "(similarity 0.762)"),
-    ("exercises.md", "{{ e4_reordered_of_pool_pct:.1f }}", "25,0 % пула", "25.0% of the pool"),
+    ("exercises.md", "{{ e4_reordered_of_pool_pct:.1f }}", "25,0 % пула", "25.0% of the pool"),
     ("exercises.md", "{{ e4_similarity_d8_d1:.3f }}", "0,591)", "0.591 with D1"),
     # E5 (the rows of its table are in E5_TABLE below)
-    ("exercises.md", "{{ e5_state_gb:.0f }}", "Деление 16 GB", "Dividing 16 GB"),
+    ("exercises.md", "{{ e5_state_gb:.0f }}", "Деление 16 GB", "Dividing 16 GB"),
     ("exercises.md", "{{ e5_naive_gb_p1:.0f }}", "даёт 16,", "gives 16,"),
-    ("exercises.md", "{{ e5_naive_gb_p2:.0f }}", "8 и 2 GB", "8 and 2 GB"),
-    ("exercises.md", "{{ e5_naive_gb_p8:.0f }}", "и 2 GB, и", "and 2 GB, and"),
+    ("exercises.md", "{{ e5_naive_gb_p2:.0f }}", "8 и 2 GB", "8 and 2 GB"),
+    ("exercises.md", "{{ e5_naive_gb_p8:.0f }}", "и 2 GB, и", "and 2 GB, and"),
     ("exercises.md", "{{ e5_peak_over_naive_p1:.2f }}", "в 1,19,", "factor of 1.19,"),
     ("exercises.md", "{{ e5_peak_over_naive_p2:.2f }}", "1,41 и", "1.41 and"),
     ("exercises.md", "{{ e5_peak_over_naive_p8:.2f }}", "и 2,63 раза", "and 2.63."),
@@ -389,7 +389,7 @@ TYPED = [
     ("quiz.md", "≈ 0,0519", "≈ 0.0519", pc.bubble_fraction(8, 128)),
     ("quiz.md", "нужно 134 микропакета", "need 134 micro-batches", pc.min_microbatches(8)),
     ("quiz.md", "ответ 58", "stages need 58", pc.min_microbatches(4)),
-    ("quiz.md", "для двух — 20", "two stages need 20", pc.min_microbatches(2)),
+    ("quiz.md", "для двух — 20", "two stages need 20", pc.min_microbatches(2)),
     ("quiz.md", "нужно 64 микропакета", "need 64 micro-batches", pc.min_microbatches(8, 0.1)),
 ]
 
@@ -400,7 +400,7 @@ _NUMBER = re.compile(r"(\d+(?:\.\d+)?)(?:\\cdot ?10\^\{?(-?\d+)\}?)?")
 def shown_number(text: str, lang: str) -> tuple[float, float]:
     """The first number written in `text` and half a unit of its last digit: the rounding it can hide."""
     if lang == "ru":
-        text = text.replace(r"\,", "").replace("\u2009", "").replace("{,}", ".").replace(",", ".")
+        text = re.sub(r"\\,|[\u2009\u00a0\u202f]", "", text).replace("{,}", ".").replace(",", ".")
     else:
         text = text.replace("{,}", "").replace(",", "")
     match = _NUMBER.search(text)
@@ -521,7 +521,7 @@ def test_e5_statement_adds_the_gather_buffer_where_the_table_does(module9: Modul
     assert all(row.gather_gb == (0.25 if (stage, processes) in ((3, 2), (3, 8)) else 0.0)
                for (stage, processes), row in ZERO_TABLE.items())
     statement = {e.id: e for e in module9.exercises}["E5"].statement
-    expected = (("ru", "0,25 GB", "на нескольких процессах"), ("en", "0.25 GB", "more than one process"))
+    expected = (("ru", "0,25 GB", "на нескольких процессах"), ("en", "0.25 GB", "more than one process"))
     for lang, buffer, where in expected:
         sentence = next(s for s in re.split(r"(?<=[.?!])\s+", statement[lang].markdown) if buffer in s)
         assert "ZeRO-3" in sentence and where in sentence, (lang, sentence)
