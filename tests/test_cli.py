@@ -1,5 +1,6 @@
-"""The `zadachnik` command: `check` finds what the build finds, with the build's messages, without MkDocs;
-`new` writes a starter site that builds as it is. Run as the installed console script and as `python -m`."""
+"""The `zadachnik` command: `check` finds what the build finds, with the build's messages, reading mkdocs.yml as
+MkDocs does; `new` writes a starter site that builds as it is. Run as the installed console script and as
+`python -m`."""
 
 from __future__ import annotations
 
@@ -83,13 +84,82 @@ def test_languages_option_overrides_the_config() -> None:
     assert f"{INFRA}/quiz.md:" in result.stderr and "unknown language 'ru'" in result.stderr
 
 
-def test_check_does_not_import_mkdocs() -> None:
-    program = ("import sys\nfrom zadachnik.cli import main\ncode = main(['check', 'exercises'])\n"
-               "print(sorted(name for name in sys.modules if name.split('.')[0] in ('mkdocs', 'material')))\n"
-               "sys.exit(code)")
-    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=300)
+def new_site(folder: Path) -> Path:
+    """The starter site (ru, en), written by `zadachnik new`: small, and it passes the check."""
+    assert zadachnik("new", "site", cwd=folder).returncode == 0
+    return folder / "site"
+
+
+def kept_modules(site: Path) -> list[Path]:
+    return list(site.glob(".cache/zadachnik/*/modules/*"))
+
+
+def test_check_reads_the_config_as_mkdocs_does(tmp_path: Path, monkeypatch) -> None:
+    # The plugin's options in an INHERITed file, two of them from the environment, typed as YAML types them.
+    site = new_site(tmp_path)
+    base = (site / "mkdocs.yml").read_text(encoding="utf-8")
+    options = "      exercises_dir: exercises\n      languages: [ru, en]\n"
+    assert options in base
+    (site / "base.yml").write_text(base.replace(options, (
+        "      exercises_dir: !ENV [ZQ_TEST_EXERCISES, exercises]\n      languages: [en, ru]\n"
+        "      cache: !ENV [ZQ_TEST_CACHE, true]\n")), encoding="utf-8")
+    (site / "mkdocs.yml").write_text("INHERIT: base.yml\nsite_name: Inherited\n", encoding="utf-8")
+    shutil.copytree(site / "exercises", site / "course")
+    monkeypatch.delenv("ZQ_TEST_EXERCISES", raising=False)
+    monkeypatch.delenv("ZQ_TEST_CACHE", raising=False)
+    result = zadachnik("check", cwd=site)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "[]"
+    assert "in exercises are fine (en, ru)" in result.stdout
+    assert kept_modules(site), "the default of 'cache' is true: the check keeps the modules it read"
+    shutil.rmtree(site / ".cache")
+    monkeypatch.setenv("ZQ_TEST_EXERCISES", "course")
+    monkeypatch.setenv("ZQ_TEST_CACHE", "false")
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 0, result.stderr
+    assert "in course are fine (en, ru)" in result.stdout
+    assert kept_modules(site) == [], "'false' from the environment is YAML's false: nothing is kept"
+
+
+def test_check_takes_the_plugins_defaults_from_its_schema(tmp_path: Path, monkeypatch, capsys) -> None:
+    # In-process, with the schema's default changed: the check has no default of its own to fall back on.
+    from zadachnik.cli import main
+    from zadachnik.config import ZadachnikConfig
+
+    site = new_site(tmp_path)
+    edit(site / "mkdocs.yml", "      exercises_dir: exercises\n", "")
+    (site / "exercises").rename(site / "course")
+    monkeypatch.setattr(ZadachnikConfig.exercises_dir, "default", "course")
+    monkeypatch.chdir(site)
+    assert main(["check"]) == 0, capsys.readouterr().err
+    assert "in course are fine (ru, en)" in capsys.readouterr().out
+
+
+WRONG_OPTIONS = {
+    "one language code": ("languages: [ru, en]", "languages: en"),
+    "no language": ("languages: [ru, en]", "languages: []"),
+    "a number for a folder": ("exercises_dir: exercises", "exercises_dir: 5"),
+    "a word for a switch": ("languages: [ru, en]", "languages: [ru, en]\n      cache: sometimes"),
+}
+
+
+@pytest.mark.parametrize("name", WRONG_OPTIONS)
+def test_a_wrong_option_gets_the_builds_message(name: str, tmp_path: Path, caplog) -> None:
+    # The plugin's own schema judges its options, in the check as in the build: one line, naming the file.
+    old, new = WRONG_OPTIONS[name]
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", old, new)
+    built = build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
+    assert built.startswith("Config value 'plugins': Plugin 'zadachnik' option "), built
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr == f"zadachnik check: mkdocs.yml: {built}\n"
+
+
+def test_one_language_code_gets_the_list_to_write(tmp_path: Path) -> None:
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: en")
+    result = zadachnik("check", cwd=site)
+    assert "write e.g. 'languages: [en]'" in result.stderr, result.stderr
 
 
 def bad_answer_key(site: Path) -> None:
@@ -184,11 +254,19 @@ def test_formula_in_code_is_not_a_formula(tmp_path: Path) -> None:
 
 
 CONFIG_MISTAKES = {
-    "not YAML": ("site_name: [unclosed\n", "cannot read"),
-    "languages not a list": ("site_name: S\nplugins:\n  - zadachnik:\n      languages: en\n", "is a list of codes"),
+    "not YAML": ("site_name: [unclosed\n", "MkDocs encountered an error parsing the configuration file"),
+    "not a mapping": ("5\n", "not a mapping of options"),
+    "a list, not a mapping": ("- site_name: S\n", "Expected a key-value mapping"),
+    "inherits a file that is not there": ("INHERIT: nowhere.yml\nsite_name: S\n",
+                                          "Inherited config file 'nowhere.yml' does not exist"),
+    "plugins not a list": ("site_name: S\nplugins: 5\n", "Config value 'plugins': Invalid Plugins configuration"),
+    "plugin options not a mapping": ("site_name: S\nplugins:\n  - zadachnik: [en]\n",
+                                     "Invalid config options for the 'zadachnik' plugin"),
     "unknown extension": ("site_name: S\nmarkdown_extensions:\n  - no_such_extension_here\n",
-                          "cannot load the site's Markdown extensions"),
-    "unknown Python name": ("site_name: S\nx: !!python/name:no_such_module.thing\n", "cannot read"),
+                          "Config value 'markdown_extensions': Failed to load extension 'no_such_extension_here'. "
+                          "ModuleNotFoundError: No module named 'no_such_extension_here'"),
+    "unknown Python name": ("site_name: S\nx: !!python/name:no_such_module.thing\n",
+                            "MkDocs encountered an error parsing the configuration file"),
 }
 
 
@@ -199,7 +277,8 @@ def test_a_config_it_cannot_use_is_one_line_not_a_traceback(name: str, tmp_path:
     (site / "mkdocs.yml").write_text(config, encoding="utf-8")
     result = zadachnik("check", cwd=site)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert expected in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.startswith("zadachnik check: mkdocs.yml: "), result.stderr
+    assert expected in result.stderr and "Traceback" not in result.stderr and '  File "' not in result.stderr
 
 
 def test_a_package_without_its_katex_says_how_to_reinstall(tmp_path: Path) -> None:

@@ -1,29 +1,26 @@
 """The `zadachnik` command for authors: `new` writes a starter site, `check` checks course sources as the build
-does, without MkDocs: the same stages the plugin calls (reading, answer keys, Python, values, formulas)."""
+does, without building: the same stages the plugin calls (reading, answer keys, Python, values, formulas), with
+mkdocs.yml read as MkDocs reads it (zadachnik.config.read_site_options)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zadachnik import __version__
 from zadachnik.starter import SUPPORTED as STARTER_LANGUAGES
 
+if TYPE_CHECKING:
+    from zadachnik.config import SiteOptions
+
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
-# MkDocs always adds these to a site's own extensions (mkdocs.config.defaults).
-MKDOCS_BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
 # Headings' ids and the contents change nothing the check reports.
 UNUSED_EXTENSIONS = {"toc", "markdown.extensions.toc"}
 # The name mathtex registers its inline pattern under.
 MATH_PATTERN = "zadachnik-math-inline"
-# The plugin's defaults (config.py, which imports MkDocs, so they are repeated here).
-DEFAULT_LANGUAGES = ["ru", "en"]
-DEFAULT_EXERCISES_DIR = "exercises"
 
 
 class CommandError(Exception):
@@ -177,7 +174,7 @@ def run_export(arguments: argparse.Namespace) -> int:
         raise CommandError(f"--config {config_file}: no such file")
     if config_file is None:
         config_file = find_config(exercises.parent)
-    site = read_site_config(config_file) if config_file is not None else SiteConfig()
+    site = read_site_config(config_file)
     base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
     languages = language_list(arguments.languages) if arguments.languages else site.languages
     if arguments.language not in languages:
@@ -257,8 +254,8 @@ def run_check(arguments: argparse.Namespace) -> int:
     if config_file is not None and not config_file.is_file():
         raise CommandError(f"--config {config_file}: no such file")
     if config_file is None:
-        config_file = find_config((arguments.exercises or Path.cwd() / DEFAULT_EXERCISES_DIR).resolve().parent)
-    site = read_site_config(config_file) if config_file is not None else SiteConfig()
+        config_file = find_config(arguments.exercises.resolve().parent if arguments.exercises else Path.cwd())
+    site = read_site_config(config_file)
     base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
     exercises = (arguments.exercises or base / site.exercises_dir).resolve()
     if not exercises.is_dir():
@@ -306,98 +303,26 @@ def find_config(start: Path) -> Path | None:
 
 
 class SiteConfig:
-    """What the check needs of mkdocs.yml: the plugin's options and the site's Markdown extensions."""
+    """What the commands need of mkdocs.yml (zadachnik.config.SiteOptions), in the names they use."""
 
-    def __init__(self, data: dict[str, Any] | None = None):
-        data = data or {}
-        options = zadachnik_options(data.get("plugins"))
-        self.exercises_dir = str(options.get("exercises_dir") or DEFAULT_EXERCISES_DIR)
+    def __init__(self, options: SiteOptions):
+        self.exercises_dir: str = options.plugin.exercises_dir
         # The build's cache of modules, which the check takes and adds to unless the site turns it off.
-        self.cache = options.get("cache", True) is not False
-        languages = options.get("languages") or DEFAULT_LANGUAGES
-        if not isinstance(languages, list):
-            # One code written alone is the likeliest slip: the list it meant, in its own language.
-            example = f"[{languages}]" if isinstance(languages, str) and languages.strip() else "[en]"
-            raise CommandError(f"the zadachnik plugin's 'languages' is a list of codes, not {languages!r} "
-                               f"(write e.g. 'languages: {example}'; one code makes a monolingual site)")
-        self.languages = [str(code) for code in languages]
-        theme = data.get("theme")
-        custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
-        self.custom_dir = str(custom_dir) if custom_dir else None
-        self.extensions: list[Any] = list(MKDOCS_BUILTIN_EXTENSIONS)
-        self.extension_configs: dict[str, dict[str, Any]] = {}
-        for item in data.get("markdown_extensions") or []:
-            name, settings = next(iter(item.items())) if isinstance(item, dict) else (item, None)
-            if name not in self.extensions:
-                self.extensions.append(name)
-            if isinstance(settings, dict):
-                self.extension_configs[name] = settings
+        self.cache: bool = options.plugin.cache
+        self.languages: list[str] = list(options.plugin.languages)
+        self.custom_dir: str | None = options.custom_dir
+        self.extensions: list[str] = options.markdown_extensions
+        self.extension_configs: dict[str, dict[str, Any]] = options.mdx_configs
 
 
-def zadachnik_options(plugins: Any) -> dict[str, Any]:
-    """The zadachnik plugin's options from `plugins:`, a list (of names or one-key mappings) or a mapping."""
-    items = plugins.items() if isinstance(plugins, dict) else (
-        (next(iter(item.items())) if isinstance(item, dict) else (item, None)) for item in plugins or [])
-    for name, options in items:
-        if str(name).split("/")[-1] == "zadachnik":
-            return options if isinstance(options, dict) else {}
-    return {}
-
-
-def read_site_config(path: Path) -> SiteConfig:
-    import yaml
-
-    class SiteLoader(yaml.SafeLoader):
-        """MkDocs' tags: !ENV takes its default, !relative the text, !!python/name imports the object."""
-
-    def environment(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-        values = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [
-            loader.construct_scalar(node)]
-        for name in values[:-1] if len(values) > 1 else values:
-            if str(name) in os.environ:
-                return os.environ[str(name)]
-        return values[-1] if len(values) > 1 else None
-
-    def python_name(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-        module, _, name = suffix.rpartition(".")
-        return getattr(importlib.import_module(module), name)
-
-    SiteLoader.add_constructor("!ENV", environment)
-    SiteLoader.add_constructor("!relative", lambda loader, node: loader.construct_scalar(node))
-    SiteLoader.add_multi_constructor("tag:yaml.org,2002:python/name:", python_name)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SiteLoader)  # noqa: S506 - SafeLoader's subclass
-    except (OSError, yaml.YAMLError, ImportError, AttributeError) as error:
-        raise CommandError(f"cannot read {path}: {error}") from None
-    if not isinstance(data, dict):
-        raise CommandError(f"{path} is not an MkDocs configuration")
-    inherited = data.pop("INHERIT", None)
-    if inherited:
-        parent = read_raw(path.parent / str(inherited), SiteLoader)
-        data = merged(parent, data)
-    return SiteConfig(data)
-
-
-def read_raw(path: Path, loader: Any) -> dict[str, Any]:
-    import yaml
+def read_site_config(path: Path | None) -> SiteConfig:
+    """The site's options from mkdocs.yml at `path` (none: the plugin's defaults), or its mistake in one line."""
+    from zadachnik.config import SiteOptionsError, read_site_options
 
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
-    except (OSError, yaml.YAMLError, ImportError, AttributeError) as error:
-        raise CommandError(f"cannot read {path}: {error}") from None
-    inherited = data.pop("INHERIT", None) if isinstance(data, dict) else None
-    if inherited:
-        data = merged(read_raw(path.parent / str(inherited), loader), data)
-    return data if isinstance(data, dict) else {}
-
-
-def merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
-    """MkDocs' INHERIT: mappings merge key by key, anything else (lists included) is replaced."""
-    result = dict(parent)
-    for key, value in child.items():
-        result[key] = merged(result[key], value) if isinstance(value, dict) and isinstance(
-            result.get(key), dict) else value
-    return result
+        return SiteConfig(read_site_options(path))
+    except SiteOptionsError as error:
+        raise CommandError(f"{shown(path, path.resolve().parent) if path else 'the defaults'}: {error}") from None
 
 
 Problems = list[tuple[str, list[str]]]

@@ -1,16 +1,40 @@
-"""The plugin's options, as in mkdocs-material's plugins: one flat Config of typed options."""
+"""The plugin's options, as in mkdocs-material's plugins: one flat Config of typed options; and mkdocs.yml read
+for the `zadachnik` commands as MkDocs reads it, with these options judged by this schema."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 from mkdocs.config import config_options as opt
-from mkdocs.config.base import Config
+from mkdocs.config.base import Config, ValidationError
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import ConfigurationError
+
+PLUGIN_NAME = "zadachnik"
+
+
+class LanguageCodes(opt.ListOfItems):
+    """A list of at least one language code; one code written alone is the likeliest slip: it gets the list it
+    meant."""
+
+    def run_validation(self, value: object) -> list[str]:
+        if isinstance(value, str):
+            example = f"[{value.strip()}]" if value.strip() else "[en]"
+            raise ValidationError(f"a list of language codes, not {value!r} (write e.g. 'languages: {example}'; "
+                                  "one code makes a monolingual site)")
+        if value == []:
+            raise ValidationError("no language: write at least one code, the site root's first (e.g. "
+                                  "'languages: [en]')")
+        return super().run_validation(value)
 
 
 class ZadachnikConfig(Config):
     # Folder of the course sources, relative to mkdocs.yml.
     exercises_dir = opt.Type(str, default="exercises")
     # Site languages; the first is served at the site root, each other one under its code (en/…).
-    languages = opt.ListOfItems(opt.Type(str), default=["ru", "en"])
+    languages = LanguageCodes(opt.Type(str), default=["ru", "en"])
     # A copy of the site that works opened from disk: the runtime as a classic script, Pyodide embedded.
     # Needs use_directory_urls: false, and mkdocs-material's offline plugin for search.
     offline = opt.Type(bool, default=False)
@@ -28,3 +52,74 @@ class ZadachnikConfig(Config):
     cache = opt.Type(bool, default=True)
     # A file in a module's files/ larger than this (bytes) gets a build warning.
     course_files_max_size = opt.Type(int, default=25 * 2**20)
+
+
+class SiteOptionsError(Exception):
+    """mkdocs.yml cannot be read, or an option the commands use is wrong: one line, in the build's words."""
+
+
+@dataclass
+class SiteOptions:
+    """What the commands need of mkdocs.yml: the plugin's options, the theme's custom_dir, the Markdown extensions
+    with MkDocs' built-in ones and their settings."""
+
+    plugin: ZadachnikConfig
+    custom_dir: str | None
+    markdown_extensions: list[str]
+    mdx_configs: dict[str, dict[str, Any]]
+
+
+def read_site_options(config_file: Path | None) -> SiteOptions:
+    """mkdocs.yml read by MkDocs' own loading (INHERIT, !ENV, !relative, !!python/name), the plugin's options
+    validated by its schema and the extensions by MkDocs' option; no file: every default. Nothing else is
+    validated: the site's other plugins and its theme are not loaded, as a command needs none of them."""
+    site = MkDocsConfig(config_file_path=str(config_file) if config_file is not None else None)
+    try:
+        if config_file is not None:
+            with config_file.open("rb") as source:
+                site.load_file(source)
+    except TypeError:
+        # yaml_load looks for INHERIT in whatever the file holds: a lone number or true is no mapping.
+        raise SiteOptionsError("not a mapping of options: write each as 'name: value' on its line") from None
+    except (OSError, ConfigurationError) as error:
+        raise SiteOptionsError(str(error)) from None
+    extensions = MkDocsConfig.markdown_extensions
+    extensions.pre_validation(site, "markdown_extensions")
+    try:
+        site["markdown_extensions"] = extensions.validate(site["markdown_extensions"])
+    except ValidationError as error:
+        raise SiteOptionsError(f"Config value 'markdown_extensions': {without_traceback(error)}") from None
+    extensions.post_validation(site, "markdown_extensions")
+    plugin = ZadachnikConfig(config_file_path=site.config_file_path)
+    try:
+        plugin.load_dict(plugin_options(site["plugins"]))
+    except ValidationError as error:
+        raise SiteOptionsError(f"Config value 'plugins': {error}") from None
+    errors, _ = plugin.validate()
+    if errors:
+        key, error = errors[0]
+        raise SiteOptionsError(f"Config value 'plugins': Plugin '{PLUGIN_NAME}' option '{key}': {error}")
+    theme = site["theme"]
+    custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
+    return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
+                       site["mdx_configs"])
+
+
+def plugin_options(plugins: object) -> dict[str, Any]:
+    """The zadachnik plugin's options in `plugins:` (a list or a mapping, parsed by MkDocs' own option); none when
+    the site does not use it."""
+    if not isinstance(plugins, (list, tuple, dict)):
+        raise ValidationError("Invalid Plugins configuration. Expected a list or dict.")
+    for name, options in opt.Plugins._parse_configs(plugins):
+        # "/zadachnik" is the name without the theme's namespace: the same plugin.
+        if name.lstrip("/") == PLUGIN_NAME:
+            if options is not None and not isinstance(options, dict):
+                raise ValidationError(f"Invalid config options for the '{PLUGIN_NAME}' plugin.")
+            return options or {}
+    return {}
+
+
+def without_traceback(error: ValidationError) -> str:
+    """MkDocs' message for an extension that fails to load lists the stack between its first and last lines."""
+    lines = str(error).splitlines()
+    return lines[0] if len(lines) < 2 else f"{lines[0]} {lines[-1]}"
