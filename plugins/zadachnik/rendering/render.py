@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,7 +159,12 @@ def split_pieces(plan: PagePlan, page_html: str) -> list[str]:
             raise MissingPiece(fragment)
     pieces = []
     for (_, _, end), (_, start, _) in zip(found, found[1:], strict=False):
-        pieces.append(page_html[end:start].strip())
+        # Stripped by its bounds, not by strip() on the slice: a piece can be megabytes, copied once.
+        while end < start and page_html[end].isspace():
+            end += 1
+        while start > end and page_html[start - 1].isspace():
+            start -= 1
+        pieces.append(page_html[end:start])
     return pieces
 
 
@@ -183,10 +189,16 @@ class Renderer:
         """The page's HTML from its pieces as MkDocs converted them (`page_html`). `reuse` may give a problem
         book's part of one module as an earlier build rendered it (rendering.pagecache)."""
         pieces = plan.rendered_pieces(page_html)
+        large = LargeTexts()
 
         def text(fragment: Fragment, block: bool = False) -> Markup:
             piece = pieces[plan.index(fragment)]
-            return Markup(piece if block else inline(piece))
+            return large.stand_in(piece if block else inline(piece))
+
+        def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> Markup:
+            """A book's part of a module, its large texts in place (`reuse` may keep it for a later build)."""
+            return large.stand_in((reuse or render_part)(name, module, lambda *given: large.filled(macro(*given)),
+                                                      *arguments))
 
         def name(fragment: Fragment, always: bool = False) -> str:
             """The accessible name a control labelled by this text needs: the words with each formula's TeX;
@@ -195,7 +207,7 @@ class Renderer:
             return spoken(piece) if always or has_math(piece) else ""
 
         template = self.environment.get_template(f"{plan.kind}.html")
-        return template.render(
+        return large.filled(template.render(
             plan=plan, course=plan.course, module=plan.module, lang=plan.lang, t=strings(plan.lang), text=text,
             auto_count=sum(1 for q in plan.module.questions if q.qtype.auto),
             spec=Markup(spec_json(plan.module)),
@@ -203,11 +215,39 @@ class Renderer:
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
             label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
-            reuse=reuse or render_part,
+            reuse=part,
             instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
-        )
+        ))
+
+
+# Past this many characters a text goes through the templates as a stand-in (LargeTexts).
+LARGE_TEXT = 4096
+
+
+@dataclass
+class LargeTexts:
+    """A page's large texts while its templates run, each as a short stand-in put in its place once the page is
+    rendered. Jinja copies what it outputs at every macro and include it passes through (a book nests three deep),
+    and each copy of a text of megabytes is memory fresh from the system: a 10 MB explanation's pages made
+    dozens. The same text has the same stand-in, so comparing rendered HTML (variants.py) still compares texts."""
+
+    # Random, so that no text an author writes can be taken for one.
+    nonce: str = field(default_factory=lambda: secrets.token_hex(8))
+    texts: dict[str, int] = field(default_factory=dict)
+
+    def stand_in(self, html: str) -> Markup:
+        if len(html) <= LARGE_TEXT:
+            return Markup(html)
+        return Markup(f"\x00{self.nonce}:{self.texts.setdefault(html, len(self.texts))}\x00")
+
+    def filled(self, html: str) -> str:
+        if not self.texts or f"\x00{self.nonce}:" not in html:
+            return html
+        texts = list(self.texts)
+        # One pass, one copy of each text into the page.
+        return re.sub(f"\x00{self.nonce}:(\\d+)\x00", lambda found: texts[int(found[1])], html)
 
 
 # A book's part of one module: its name ("statements", "answers"), the module, the macro that renders it and the
