@@ -134,6 +134,17 @@ def test_check_takes_the_plugins_defaults_from_its_schema(tmp_path: Path, monkey
     assert "in course are fine (ru, en)" in capsys.readouterr().out
 
 
+def test_check_takes_the_extensions_relative_paths(tmp_path: Path) -> None:
+    # !relative in an extension's settings: the config's folder, the docs folder, the page's (resolved by MkDocs'
+    # placeholders only when the extension uses them, as the pages are converted).
+    site = new_site(tmp_path)
+    edit(site / "mkdocs.yml", "  - toc:\n", "  - pymdownx.snippets:\n      check_paths: true\n      base_path:\n"
+         "        - !relative $config_dir/snippets\n        - !relative $docs_dir\n        - !relative\n  - toc:\n")
+    (site / "snippets").mkdir()
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 0, result.stderr
+
+
 WRONG_OPTIONS = {
     "one language code": ("languages: [ru, en]", "languages: en"),
     "no language": ("languages: [ru, en]", "languages: []"),

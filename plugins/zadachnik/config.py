@@ -3,8 +3,10 @@ for the `zadachnik` commands as MkDocs reads it, with these options judged by th
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from mkdocs.config import config_options as opt
@@ -73,7 +75,7 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     """mkdocs.yml read by MkDocs' own loading (INHERIT, !ENV, !relative, !!python/name), the plugin's options
     validated by its schema and the extensions by MkDocs' option; no file: every default. Nothing else is
     validated: the site's other plugins and its theme are not loaded, as a command needs none of them."""
-    site = MkDocsConfig(config_file_path=str(config_file) if config_file is not None else None)
+    site = MkDocsConfig(config_file_path=str(config_file.resolve()) if config_file is not None else None)
     try:
         if config_file is not None:
             with config_file.open("rb") as source:
@@ -83,13 +85,14 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         raise SiteOptionsError("not a mapping of options: write each as 'name: value' on its line") from None
     except (OSError, ConfigurationError) as error:
         raise SiteOptionsError(str(error)) from None
-    extensions = MkDocsConfig.markdown_extensions
-    extensions.pre_validation(site, "markdown_extensions")
-    try:
-        site["markdown_extensions"] = extensions.validate(site["markdown_extensions"])
-    except ValidationError as error:
-        raise SiteOptionsError(f"Config value 'markdown_extensions': {without_traceback(error)}") from None
-    extensions.post_validation(site, "markdown_extensions")
+    # The extensions' `!relative $docs_dir` is the validated docs_dir. The course sources of a site without its
+    # docs folder can still be checked: nothing is found in it either way.
+    with contextlib.suppress(SiteOptionsError):
+        validate_option(site, "docs_dir")
+    validate_option(site, "markdown_extensions")
+    # A bare `!relative` is the folder of the page being converted: the check converts generated pages, taken as
+    # at the docs root, as MkDocs takes them while it validates the extensions.
+    site._current_page = SimpleNamespace(file=SimpleNamespace(src_path=""))  # type: ignore[assignment]
     plugin = ZadachnikConfig(config_file_path=site.config_file_path)
     try:
         plugin.load_dict(plugin_options(site["plugins"]))
@@ -103,6 +106,17 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
                        site["mdx_configs"])
+
+
+def validate_option(site: MkDocsConfig, key: str) -> None:
+    """One option of `site` validated by MkDocs' own option for it, as MkDocs validates the whole config."""
+    option = getattr(MkDocsConfig, key)
+    option.pre_validation(site, key)
+    try:
+        site[key] = option.validate(site[key])
+    except ValidationError as error:
+        raise SiteOptionsError(f"Config value '{key}': {without_traceback(error)}") from None
+    option.post_validation(site, key)
 
 
 def plugin_options(plugins: object) -> dict[str, Any]:
