@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT, build_site, serve
 from playwright.sync_api import expect
 from test_variants import fixture_functions
+from zadachnik.python.pyrunner import variant_seed
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variants"
 
@@ -24,7 +25,7 @@ PROGRESS = {"ru": "Проверено: {checked} / 3 · Верно: {correct}", 
 
 
 def drawn(number: int) -> dict:
-    return fixture_functions.memory(random.Random(number))
+    return fixture_functions.memory(random.Random(variant_seed("P1", number)))
 
 
 def answer_of(number: int) -> float:
@@ -264,7 +265,7 @@ def test_choice_variants_show_their_options_and_grade_by_them(page, server) -> N
     open_quiz(page, server, "en")
     line = page.locator("#q-P2 [data-zq-variant-line]")
     number = int(re.search(r"Variant (\d+) of 10", line.inner_text())[1])
-    values = fixture_functions.speed(random.Random(number))
+    values = fixture_functions.speed(random.Random(variant_seed("P2", number)))
     expect(page.locator("#q-P2 .zq-question__body")).to_contain_text(f"do {values['T']} tokens take")
     expect(page.locator("#q-P2 [data-zq-option='A'] ~ .zq-option__text annotation")).to_have_text(
         str(values["fast"]))
@@ -277,7 +278,7 @@ def test_choice_variants_show_their_options_and_grade_by_them(page, server) -> N
     page.locator("#q-P2 [data-zq-new-variant]").click()
     moved = int(re.search(r"Variant (\d+) of 10", line.inner_text())[1])
     assert moved != number
-    moved_values = fixture_functions.speed(random.Random(moved))
+    moved_values = fixture_functions.speed(random.Random(variant_seed("P2", moved)))
     expect(option).to_have_attribute("aria-label", f"A. {moved_values['fast']} s")
     expect(page.locator("#q-P2 [data-zq-option='B'] ~ .zq-option__text annotation")).to_have_text(
         str(moved_values["slow"]))
@@ -351,7 +352,7 @@ def test_an_open_question_with_variants_keeps_notes_per_variant(page, server) ->
     line = page.locator("#q-N1 [data-zq-variant-line]")
     expect(line).to_have_text(re.compile(r"Variant \d of 4"))
     number = int(re.search(r"Variant (\d) of 4", line.inner_text())[1])
-    values = fixture_functions.speed(random.Random(number))
+    values = fixture_functions.speed(random.Random(variant_seed("N1", number)))
     expect(page.locator("#q-N1 .zq-question__body")).to_contain_text(f"Why do {values['T']} tokens take")
     notes = page.locator("#q-N1 [data-zq-notes]")
     notes.fill("my reasoning")
@@ -360,7 +361,7 @@ def test_an_open_question_with_variants_keeps_notes_per_variant(page, server) ->
     moved = int(re.search(r"Variant (\d) of 4", line.inner_text())[1])
     assert moved != number
     expect(notes).to_have_value("")
-    moved_values = fixture_functions.speed(random.Random(moved))
+    moved_values = fixture_functions.speed(random.Random(variant_seed("N1", moved)))
     expect(page.locator("#q-N1 .zq-question__body")).to_contain_text(f"Why do {moved_values['T']} tokens take")
     assert stored(page, f"N1@{number}")["notes"] == "my reasoning"
 

@@ -445,9 +445,9 @@ def test_the_guide_s_example_makes_the_variants_its_table_shows_and_exports_them
     [(_, sample)] = sample_modules()
     p02 = next(question for question in sample.questions if question.id == "P02")
     assert [item.values for item in p02.variants.items] == [item.values for item in question.variants.items]
-    # What the guide says of P05: seed 10 was turned down, so variant 10 comes from seed 20.
+    # What the guide says of P05: seed 5 was turned down, so variant 5 comes from seed 15.
     p05 = next(question for question in sample.questions if question.id == "P05")
-    assert p05.variants.invalid == "skip" and p05.variants.items[9].seed == 20
+    assert p05.variants.invalid == "skip" and p05.variants.items[4].seed == 15
     status = main(["export", "--format", "moodle", "--language", lang, "--languages", ",".join(LANGUAGES),
                    "--out", str(tmp_path / "out"), str(tmp_path / "exercises")])
     assert status == 0, capsys.readouterr().err

@@ -14,6 +14,7 @@ import pytest
 from conftest import ROOT, build_failure, build_site, copy_site
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.core.errors import SourceErrors
+from zadachnik.python.pyrunner import variant_seed
 from zadachnik.reading.model import load_courses
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variants"
@@ -59,6 +60,11 @@ def line_with(text: str, needle: str) -> int:
     return next(number for number, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
+def rng(question: str, seed: int) -> random.Random:
+    """The generator a question's variant function gets for a seed, as the build makes it."""
+    return random.Random(variant_seed(question, seed))
+
+
 # -- the model -----------------------------------------------------------------------------------------------
 
 
@@ -70,7 +76,7 @@ def test_variant_k_is_drawn_from_seed_k_and_its_key_computed_from_its_names(tmp_
     assert [item.number for item in variants.items] == [1, 2, 3, 4, 5, 6]
     assert [item.seed for item in variants.items] == [1, 2, 3, 4, 5, 6]
     for item in variants.items:
-        drawn = fixture_functions.memory(random.Random(item.seed))
+        drawn = fixture_functions.memory(rng(question.id, item.seed))
         assert item.values == drawn
         [field] = item.key.fields
         assert field.value == pytest.approx(drawn["N"] * 2 * drawn["B"] / 1e9)
@@ -101,7 +107,7 @@ def test_the_short_form_and_choice_options_with_figures(tmp_path: Path) -> None:
     question = course(tmp_path)[0].modules[0].questions[1]
     assert (question.variants.function, question.variants.count) == ("speed", 10)
     for item in question.variants.items:
-        drawn = fixture_functions.speed(random.Random(item.seed))
+        drawn = fixture_functions.speed(rng(question.id, item.seed))
         options = {entry.key: entry.text["en"].markdown for entry in item.lists["options"]}
         assert options == {"A": f"${drawn['fast']}$ s", "B": f"${drawn['slow']}$ s"}
         assert item.key.correct == ["A"]
@@ -141,7 +147,7 @@ Multiply.
 def test_a_mixed_question_has_variants_and_tolerances_may_use_names(tmp_path: Path) -> None:
     question = course(tmp_path, quiz=source() + MIXED)[0].modules[0].questions[4]
     for item in question.variants.items:
-        drawn = fixture_functions.memory(random.Random(item.seed))
+        drawn = fixture_functions.memory(rng(question.id, item.seed))
         [field] = item.key.key.fields
         assert (field.value, field.rtol) == (pytest.approx(drawn["N"] * drawn["B"] / 1e9), drawn["B"] / 1000)
     assert check_answer_keys(course(tmp_path / "again", quiz=source() + MIXED), LANGS, str) == []
@@ -184,7 +190,8 @@ def test_a_shuffled_mixed_choice_question_may_have_variants(tmp_path: Path) -> N
     question = course(tmp_path, quiz=source() + MIXED_CHOICE)[0].modules[0].questions[4]
     assert question.shuffle is True
     assert [item.key.key.correct for item in question.variants.items] == [["A"]] * 3
-    assert question.lists["options"][0].text["en"].markdown == f"${fixture_functions.speed(random.Random(1))['fast']}$"
+    fast = fixture_functions.speed(rng(question.id, 1))["fast"]
+    assert question.lists["options"][0].text["en"].markdown == f"${fast}$"
 
 
 def test_a_question_without_variants_is_untouched(tmp_path: Path) -> None:
@@ -198,7 +205,7 @@ def test_a_function_that_raises_names_the_variant_the_seed_and_the_line(tmp_path
                  "    if share < 0.3:\n        return {'N': 1 / 0}\n"
                  "    return {'N': 1e9, 'B': 2, 'total': 2e9}\n\n\n"
                  "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
-    failing = next(seed for seed in range(1, 7) if random.Random(seed).random() < 0.3)
+    failing = next(seed for seed in range(1, 7) if rng("P1", seed).random() < 0.3)
     [error] = errors(tmp_path, functions=functions)
     assert (error.path, error.line) == (QUIZ, line_with(source(), "variants:"))
     assert error.message == (f"variant {failing} of P1 (seed {failing}): memory() raised ZeroDivisionError in "
@@ -210,11 +217,11 @@ def test_skip_leaves_bad_draws_out_and_draws_seed_k_plus_count(tmp_path: Path) -
     functions = ("def values():\n    return {'bytes_per_param': 2}\n\n\n"
                  "def memory(rng):\n    share = rng.random()\n"
                  "    if share < 0.5:\n        raise ValueError('too small a share')\n"
-                 "    return {'N': 1e9, 'B': round(share * 100), 'total': 2e9}\n\n\n"
+                 "    return {'N': 1e9, 'B': round(share * 10**6), 'total': 2e9}\n\n\n"
                  "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
     quiz = source().replace("  count: 6\n", "  count: 6\n  invalid: skip\n")
     question = course(tmp_path, quiz=quiz, functions=functions)[0].modules[0].questions[0]
-    expected = [next(seed for seed in range(number, 61, 6) if random.Random(seed).random() >= 0.5)
+    expected = [next(seed for seed in range(number, 61, 6) if rng("P1", seed).random() >= 0.5)
                 for number in range(1, 7)]
     assert [item.seed for item in question.variants.items] == expected
     assert expected != [1, 2, 3, 4, 5, 6]
@@ -237,7 +244,7 @@ def test_an_answer_that_cannot_be_computed_is_skipped_or_reported(tmp_path: Path
                  "def memory(rng):\n    return {'N': 1e9, 'B': rng.randint(0, 1), 'total': 2e9}\n\n\n"
                  "def speed(rng):\n    return {'T': 1000, 'fast': 10, 'slow': 4}\n")
     quiz = source().replace('answer: "N*bytes_per_param*B/1e9"', 'answer: "N/B/1e9"')
-    first_zero = next(seed for seed in range(1, 7) if random.Random(seed).randint(0, 1) == 0)
+    first_zero = next(seed for seed in range(1, 7) if rng("P1", seed).randint(0, 1) == 0)
     [error] = errors(tmp_path / "a", quiz=quiz, functions=functions)
     assert (error.line, error.message) == (line_with(quiz, "gb: {answer"),
                                           f"variant {first_zero} of P1 (seed {first_zero}): 'N/B/1e9' divides by zero")
@@ -263,7 +270,7 @@ def test_a_function_may_be_assigned_or_imported_from_a_helper(tmp_path: Path) ->
                                              "'total': 1}\n", encoding="utf-8")
     questions = load_courses(site / "exercises", LANGS, site)[0].modules[0].questions
     items = questions[0].variants.items
-    assert [item.values["B"] for item in items] == [random.Random(item.seed).randint(2, 9) for item in items]
+    assert [item.values["B"] for item in items] == [rng("P1", item.seed).randint(2, 9) for item in items]
     assert questions[1].variants.items[0].values == {"T": 1000, "fast": 10, "slow": 4}
 
 
@@ -391,7 +398,7 @@ def test_each_variant_is_checked_against_its_own_key(tmp_path: Path) -> None:
                             f'  gb: {{answer: "N*bytes_per_param*B/1e9", atol: 0.5}}\n{check}')
     courses = course(tmp_path, quiz=quiz)
     problems = check_answer_keys(courses, LANGS, str)
-    drawn = [fixture_functions.memory(random.Random(seed)) for seed in range(1, 7)]
+    drawn = [fixture_functions.memory(rng("P1", seed)) for seed in range(1, 7)]
     first_large = next(k for k, values in enumerate(drawn, 1) if values["N"] * 2 * values["B"] / 1e9 >= 1000)
     [problem] = problems
     assert problem.message.startswith(f"variant {first_large} of P1 (seed {first_large}): question P1: its checker "
@@ -407,10 +414,10 @@ def test_a_draw_that_repeats_an_earlier_variant_is_drawn_again(tmp_path: Path) -
     quiz = source().replace("  count: 6\n", "  count: 3\n")
     question = course(tmp_path, quiz=quiz, functions=functions)[0].modules[0].questions[0]
     items = question.variants.items
-    assert [random.Random(seed).randint(2, 4) for seed in (1, 2, 3)] != [2, 3, 4], "seeds 1-3 repeat a figure"
+    assert len({rng("P1", seed).randint(2, 4) for seed in (1, 2, 3)}) < 3, "seeds 1-3 repeat a figure"
     assert sorted(item.values["B"] for item in items) == [2, 3, 4]
     for item in items:
-        assert (item.seed - item.number) % 3 == 0 and item.values["B"] == random.Random(item.seed).randint(2, 4)
+        assert (item.seed - item.number) % 3 == 0 and item.values["B"] == rng("P1", item.seed).randint(2, 4)
     assert question.variants.warning == ""
 
 
@@ -460,7 +467,7 @@ def templates_of(html: str, question: str) -> dict[int, str]:
 
 def test_the_page_shows_variant_1_and_carries_every_variant(variants_site: Path) -> None:
     html = page(variants_site, "en")
-    first = fixture_functions.memory(random.Random(1))
+    first = fixture_functions.memory(rng("P1", 1))
     assert f"the batch is {first['B']}." in html
     section = re.search(r'<section class="zq-question" id="q-P1".*?</section>', html, re.DOTALL)[0]
     assert 'data-zq-variants="6"' in section
@@ -468,14 +475,14 @@ def test_the_page_shows_variant_1_and_carries_every_variant(variants_site: Path)
     # Variant 1's template holds its own parts where another variant differs: what the page goes back to.
     assert sorted(templates) == [1, 2, 3, 4, 5, 6]
     for number, content in templates.items():
-        drawn = fixture_functions.memory(random.Random(number))
+        drawn = fixture_functions.memory(rng("P1", number))
         assert f"the batch is {drawn['B']}." in content
         # Only what differs: the field's input is never repeated, the label (the same in every variant) neither.
         assert "<input" not in content and "Gigabytes</label>" not in content
     specs = json.loads(re.search(r'<template class="zq-spec">(.*?)</template>', html, re.DOTALL)[1])
     answers = [spec["fields"][0]["answer"] for spec in specs["P1"]["variants"]]
     assert answers == pytest.approx([values["N"] * 2 * values["B"] / 1e9 for values in
-                                     (fixture_functions.memory(random.Random(seed)) for seed in range(1, 7))])
+                                     (fixture_functions.memory(rng("P1", seed)) for seed in range(1, 7))])
     assert specs["P1"]["fields"][0]["answer"] == answers[0]
     assert "variants" not in specs["P3"]
 
@@ -483,7 +490,7 @@ def test_the_page_shows_variant_1_and_carries_every_variant(variants_site: Path)
 def test_both_languages_carry_the_same_figures(variants_site: Path) -> None:
     ru, en = page(variants_site, "ru"), page(variants_site, "en")
     for number in range(2, 7):
-        drawn = fixture_functions.memory(random.Random(number))
+        drawn = fixture_functions.memory(rng("P1", number))
         assert f"пакет — {drawn['B']}." in templates_of(ru, "P1")[number]
         assert f"the batch is {drawn['B']}." in templates_of(en, "P1")[number]
     # The revealed answer, per language: a decimal comma in Russian.
@@ -494,7 +501,7 @@ def test_both_languages_carry_the_same_figures(variants_site: Path) -> None:
 
 def test_search_holds_variant_1_only(variants_site: Path) -> None:
     index = (variants_site / "search" / "search_index.json").read_text(encoding="utf-8")
-    first, second = (fixture_functions.memory(random.Random(seed)) for seed in (1, 2))
+    first, second = (fixture_functions.memory(rng("P1", seed)) for seed in (1, 2))
     assert f"the batch is {first['B']}" in index
     if first["B"] != second["B"]:
         assert f"the batch is {second['B']}." not in index
@@ -508,3 +515,21 @@ def test_a_variants_build_failure_names_file_line_and_seed(tmp_path: Path, caplo
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert (f"{QUIZ}:{line_with(source(), 'variants:')}: variant 1 of P1 (seed 1): memory() raised "
             "ZeroDivisionError in variants.py:") in message
+
+
+def test_a_draw_is_seeded_by_its_question_and_the_guides_recipe_reproduces_it() -> None:
+    """The guide: variant k of P05 is `p05(random.Random("P05/k"))`. Two questions drawing from one function get
+    different figures, which bare seeds 1, 2, 3 … gave them alike."""
+    module = ROOT / "exercises" / "rl-for-llm" / "12-infrastructure"
+    spec = importlib.util.spec_from_file_location("sample_variants", module / "variants.py")
+    functions = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(functions)
+    courses = load_courses(ROOT / "exercises", ["ru", "en"], ROOT)
+    course = next(course for course in courses if course.id == "rl-for-llm")
+    questions = [question for question in course.modules[0].questions if question.variants is not None]
+    assert questions
+    for question in questions:
+        for item in question.variants.items:
+            drawn = getattr(functions, question.variants.function)(random.Random(f"{question.id}/{item.seed}"))
+            assert {name: item.values[name] for name in drawn} == drawn, (question.id, item.number)
+    assert fixture_functions.speed(rng("P2", 1)) != fixture_functions.speed(rng("P4", 1))

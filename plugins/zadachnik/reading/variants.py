@@ -1,7 +1,7 @@
 """Variants: a question whose figures the author's Python draws afresh for every variant.
 
 `variants: p02` (or `variants: {from: p02, count: 10, invalid: error}`) names a function of the module's values
-file, `def p02(rng): return {"N": 7e9, "B": 12}`. Variant k is drawn with `random.Random(k)` (then k+count,
+file, `def p02(rng): return {"N": 7e9, "B": 12}`. Variant k is drawn with `random.Random("P02/k")` (then k+count,
 k+2·count … for a draw the author lets be skipped, or one that would show what an earlier variant shows), so every
 build makes the same variants. Each variant is a concrete question: its text with the variant's figures put in
 (`{{ N:.3g }}`, written per language as values are) and its numeric answers and tolerances computed from those
@@ -207,7 +207,7 @@ class Expander:
         for attempt in range(tries):
             seeds = [number + attempt * variants.count for number in pending]
             result = run_isolated("variants", {"path": str(self.values_file.resolve()), "function": variants.function,
-                                      "seeds": seeds}, VARIANTS_TIME_LIMIT)
+                                      "seeds": seeds, "question": question.id}, VARIANTS_TIME_LIMIT)
             drawn = self.results(question, result, seeds)
             still = []
             for number, seed, outcome in zip(pending, seeds, drawn, strict=True):
