@@ -4,8 +4,8 @@ KaTeX (build-time math and its CSS and fonts), Pyodide (Python in the browser's 
 and iframe-worker (the search shim for file:// pages) come from their official npm packages. The copies are
 git-ignored and shipped in the sdist and the wheel, so a site never loads them from another host. Each
 package's licence travels with it. KaTeX's CSS lists woff2, woff and ttf fonts; every browser we support reads
-woff2, so only those are shipped and the CSS names only them. Our own scripts and stylesheets, and the runtime's
-offline bundle, are minified by esbuild (an npm development dependency) into vendor/minified, so a site built
+woff2, so only those are shipped and the CSS names only them. Our own scripts and stylesheets are minified, and the
+runtime's offline bundle made, by esbuild (an npm development dependency) into vendor/minified, so a site built
 from an installed package needs no Node.
 
 `make setup` runs this script, and so does the build hook (hatch_build.py) when the package is built from a
@@ -25,14 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The file lists live in the package (the plugin checks them too); loaded by path, as nothing is installed yet.
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(f"zadachnik_{name}", ROOT / f"plugins/zadachnik/runtime/{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-vendored, bundler = load("vendored"), load("bundle")
+_spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins/zadachnik/runtime/vendored.py")
+vendored = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(vendored)
 KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES = (
     vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES)
 NODE = ROOT / "node_modules"
@@ -40,8 +35,7 @@ VENDOR = ROOT / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor"
 # Written last, so a copy that was interrupted is never taken for a complete one.
 STAMP = VENDOR / ".stamp"
 # What the vendored files are made from: when one of these changes, the copies are made again.
-INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py",
-          "plugins/zadachnik/runtime/bundle.py")
+INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py")
 
 NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker", "esbuild")
 
@@ -116,10 +110,11 @@ def vendor_iframe_worker() -> None:
 
 
 def minified_sources() -> dict[str, str]:
-    """What the package ships minified, by name: our scripts and stylesheets, and the offline bundle."""
+    """What the package ships made by esbuild, by name: our scripts and stylesheets, and the offline bundle
+    (minified and as written), with the sources each is named by."""
     texts = {name: (vendored.ASSETS / name).read_text(encoding="utf-8") for name in vendored.own_assets()}
-    texts[bundler.RUNTIME_BUNDLE] = bundler.runtime_bundle()
-    return texts
+    return {**texts, vendored.RUNTIME_BUNDLE: vendored.runtime_sources(),
+            vendored.READABLE_BUNDLE: vendored.runtime_sources()}
 
 
 def minified_files() -> list[str]:
@@ -129,11 +124,15 @@ def minified_files() -> list[str]:
 
 
 def vendor_minified() -> None:
-    """Our scripts and stylesheets and the offline bundle, minified, each under the name its source gives it."""
-    texts = minified_sources()
+    """Our scripts and stylesheets minified, and the offline bundle, each under the name its source gives it."""
+    sources = minified_sources()
+    esbuild = NODE / ".bin" / "esbuild"
+    made = vendored.esbuild_minify({name: sources[name] for name in vendored.own_assets()}, esbuild)
+    made[vendored.RUNTIME_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild)
+    made[vendored.READABLE_BUNDLE] = vendored.esbuild_bundle(False, esbuild=esbuild)
     target = fresh(vendored.MINIFIED)
-    for name, text in vendored.esbuild_minify(texts, NODE / ".bin" / "esbuild").items():
-        (target / vendored.minified_name(name, texts[name])).write_text(text, encoding="utf-8")
+    for name, text in made.items():
+        (target / vendored.minified_name(name, sources[name])).write_text(text, encoding="utf-8")
 
 
 def vendor_all() -> list[str]:

@@ -158,7 +158,7 @@ def test_minified_assets_follow_the_minifier_after_an_upgrade(tmp_path: Path, mo
     # A new process after an upgrade whose minifier writes CSS otherwise.
     minified_copy = shipping.minified_copy
     monkeypatch.setattr(fingerprint, "own_code", lambda: "another version")
-    monkeypatch.setattr(shipping, "minified_copy", lambda name, text: "/* v2 */" + minified_copy(name, text))
+    monkeypatch.setattr(shipping, "minified_copy", lambda *made: "/* v2 */" + minified_copy(*made))
     monkeypatch.setattr(shipping, "_minified", {})
     build_site(site / "mkdocs.yml", tmp_path / "warm", cache=True)
     monkeypatch.setattr(shipping, "_minified", {})

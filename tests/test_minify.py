@@ -5,6 +5,7 @@ Each minified module parses and passes the JavaScript unit tests, and `minify: f
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,9 +14,8 @@ import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 from mkdocs.exceptions import PluginError
 from zadachnik.runtime import shipping
-from zadachnik.runtime.bundle import RUNTIME_BUNDLE, bundle, runtime_bundle
 from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime
-from zadachnik.runtime.vendored import ESBUILD, MinifyError, esbuild_minify, minified_name, own_assets
+from zadachnik.runtime.vendored import ESBUILD, MinifyError, esbuild_bundle, esbuild_minify, minified_name, own_assets
 
 NODE = shutil.which("node") or "node"
 JS = ASSETS / "js"
@@ -69,12 +69,19 @@ def test_the_javascript_unit_tests_pass_on_the_minified_modules(tmp_path: Path) 
     assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
 
 
-def test_the_bundle_is_made_from_the_readable_modules_then_minified() -> None:
-    """The bundler reads the modules' import lines as the package writes them: minified first, it would find
-    none."""
-    readable = bundle(JS, "zadachnik.js")
-    assert runtime_bundle() == offline_runtime(minify=False) == readable
-    assert offline_runtime(minify=True) == esbuild_minify({RUNTIME_BUNDLE: readable})[RUNTIME_BUNDLE]
+def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() -> None:
+    """One classic script with every module, those imported by `import("./x.js")` too; `import.meta.url` stands
+    for each module's own place (Ace is found from js/types/code.js two folders up, as over http)."""
+    readable = offline_runtime(minify=False)
+    assert readable == esbuild_bundle(False)
+    assert offline_runtime(minify=True) == esbuild_bundle(True)
+    assert len(offline_runtime(minify=True)) < len(readable) * 0.6
+    assert "import(" not in readable and "import.meta" not in readable
+    assert not re.search(r"^\s*(?:import|export)\b", readable, re.MULTILINE)
+    for name in ("variants.js", "shuffle.js", "hints.js", "progress.js", "types/code.js"):
+        assert f"// {name}\n" in readable, f"{name} is in the bundle"
+    assert 'new URL("../../ace/ace.js", new URL("types/code.js", __zqBase).href)' in readable
+    assert 'new URL("../course-progress.js", new URL("progress.js", __zqBase).href)' in readable
 
 
 def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixture_site: Path,
@@ -125,14 +132,7 @@ def test_a_script_esbuild_cannot_read_is_refused_with_its_name_and_line() -> Non
         esbuild_minify({"js/fine.js": "export const a = 1;\n", "js/broken.js": "const a = 1;\nconst b = ;\n"})
 
 
-@pytest.mark.parametrize("line", [
-    'const load = () => import("./b.js");',
-    'const part = await import(`./${name}.js`);',
-])
-def test_the_bundler_refuses_a_dynamic_import_it_would_leave_as_it_is(tmp_path: Path, line: str) -> None:
-    """Was a bug: only `await import("…")` is bundled; any other import() stayed in the classic script, where the
-    offline copy fails at the first page that needs it."""
-    (tmp_path / "a.js").write_text(line + "\n", encoding="utf-8")
-    (tmp_path / "b.js").write_text("export const b = 1;\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="a.js: an import or export form the bundler does not know"):
-        bundle(tmp_path, "a.js")
+def test_what_esbuild_warns_about_is_refused_too() -> None:
+    """A warning is code that would not work as written: it is not shipped."""
+    with pytest.raises(MinifyError, match=r'"strng".*\s+js/typo\.js:1'):
+        esbuild_minify({"js/typo.js": 'export const isText = (value) => typeof value === "strng";\n'})

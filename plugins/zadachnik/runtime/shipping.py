@@ -15,9 +15,19 @@ from zadachnik.reading.model import Course
 from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
-from zadachnik.runtime.bundle import RUNTIME_BUNDLE, runtime_bundle
 from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
-from zadachnik.runtime.vendored import ESBUILD, MINIFIED, MinifyError, esbuild_minify, minified_name, missing_files
+from zadachnik.runtime.vendored import (
+    ESBUILD,
+    MINIFIED,
+    READABLE_BUNDLE,
+    RUNTIME_BUNDLE,
+    MinifyError,
+    esbuild_bundle,
+    esbuild_minify,
+    minified_name,
+    missing_files,
+    runtime_sources,
+)
 
 PACKAGE = Path(__file__).resolve().parents[1]
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -78,30 +88,34 @@ _minified: dict[str, str] = {}
 _minified_now: set[str] = set()
 
 
-def minified_copy(name: str, text: str) -> str:
-    """`text` minified: the copy made when the package was (scripts/vendor_assets.py), or in a source checkout
-    where `text` has changed since, esbuild's from node_modules."""
-    copy = MINIFIED / minified_name(name, text)
+def minified_copy(name: str, source: str, make: Callable[[], str]) -> str:
+    """What esbuild makes of `source`: the copy made with the package (scripts/vendor_assets.py), or in a source
+    checkout where `source` has changed since, `make()`'s, with esbuild from node_modules."""
+    copy = MINIFIED / minified_name(name, source)
     if copy.is_file():
         return copy.read_text(encoding="utf-8")
     if not ESBUILD.is_file():
         raise PluginError(f"Zadachnik: {name} has no minified copy in the package, which was changed after it "
                           "was made: install Zadachnik again, or set 'minify: false' under the zadachnik plugin")
     try:
-        return esbuild_minify({name: text})[name]
+        return make()
     except MinifyError as error:
         raise PluginError(f"Zadachnik: {name}: {error}") from None
+
+
+def esbuilt(name: str, source: str, make: Callable[[], str]) -> str:
+    key = minified_name(name, source)
+    _minified_now.add(key)
+    found = _minified.get(key)
+    if found is None:
+        found = _minified[key] = minified_copy(name, source, make)
+    return found
 
 
 def minified(name: str, text: str) -> str:
     """One of our own scripts or stylesheets as the site gets it (`name`, its path under the package's assets,
     ends in .js or .css)."""
-    key = minified_name(name, text)
-    _minified_now.add(key)
-    found = _minified.get(key)
-    if found is None:
-        found = _minified[key] = minified_copy(name, text)
-    return found
+    return esbuilt(name, text, lambda: esbuild_minify({name: text})[name])
 
 
 def use_minified(kept: Any) -> None:
@@ -125,10 +139,9 @@ def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:
 
 
 def offline_runtime(minify: bool = True) -> str:
-    """The page runtime as one classic script: browsers refuse ES modules from file://. Bundled from the
-    readable modules (the bundler reads their import lines), then minified as a whole."""
-    script = runtime_bundle()
-    return minified(RUNTIME_BUNDLE, script) if minify else script
+    """The page runtime as one classic script, bundled by esbuild: browsers refuse ES modules from file://."""
+    return esbuilt(RUNTIME_BUNDLE if minify else READABLE_BUNDLE, runtime_sources(),
+                   lambda: esbuild_bundle(minify))
 
 
 def offline_pyodide(minify: bool = True) -> str:

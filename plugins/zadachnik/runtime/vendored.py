@@ -1,11 +1,13 @@
 """The browser files a complete package holds under assets/vendor: one list for the copy step
 (scripts/vendor_assets.py, run by `make setup` and by the build hook) and for the plugin, which checks them
-before any page is rendered; and our own scripts and stylesheets minified by esbuild, which the copy step writes
-there too and the plugin ships. Standard library only: the build hook loads it before anything is installed."""
+before any page is rendered. The copy step also writes there what esbuild makes of our own scripts and
+stylesheets (minified) and of the runtime's modules (the offline bundle), which the plugin ships. Standard library
+only: the build hook loads it before anything is installed."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 import tempfile
@@ -18,6 +20,14 @@ VENDOR = ASSETS / "vendor"
 MINIFIED = VENDOR / "minified"
 # esbuild from package-lock.json, in a source checkout (an installed package carries the minified copies).
 ESBUILD = Path(__file__).resolve().parents[3] / "node_modules" / ".bin" / "esbuild"
+# The page runtime's modules, and the names its offline bundle is kept under, minified and as written.
+RUNTIME = ASSETS / "js"
+RUNTIME_ENTRY = "zadachnik.js"
+RUNTIME_BUNDLE, READABLE_BUNDLE = "js/zadachnik.bundle.js", "js/zadachnik.bundle.readable.js"
+# The bundle's first lines: the script's address (`document.currentScript` is gone once it has run), and a mark
+# that this is the copy opened from disk.
+BUNDLE_START = ('"use strict";\nconst __zqBase = document.currentScript ? document.currentScript.src : '
+                "location.href;\nconst __zqOfflineCopy = true;")
 
 KATEX_FILES = ("katex.min.js", "katex.min.css", "LICENSE")  # and the fonts that katex.min.css names
 # pyodide.js is the classic loader the offline build embeds (file:// pages refuse modules).
@@ -67,25 +77,48 @@ def minified_name(name: str, text: str) -> str:
     return digest + Path(name).suffix
 
 
+def run_esbuild(arguments: list[str], folder: Path, esbuild: Path) -> str:
+    """esbuild's output (stdout) run in `folder`, so that its messages name each file by its place there. A
+    warning refuses too: esbuild warns where the script would not work as written (`import.meta` in a classic
+    script, a `typeof` compared with a misspelt type)."""
+    try:
+        done = subprocess.run([str(esbuild), *arguments, "--charset=utf8", "--log-level=warning"], cwd=folder,
+                              capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise MinifyError(f"esbuild could not run ({esbuild}): {error}") from None
+    if done.returncode != 0 or done.stderr.strip():
+        raise MinifyError(f"esbuild refused our scripts:\n{done.stderr.strip()}")
+    return done.stdout
+
+
 def esbuild_minify(texts: dict[str, str], esbuild: Path = ESBUILD) -> dict[str, str]:
     """`texts` (by name, each ending in .js or .css) minified by one run of esbuild: comments and whitespace out,
     local names shortened; ES modules stay modules (exports and imports keep their names), and a classic script's
     top-level names stay as they are, since other scripts may use them."""
     with tempfile.TemporaryDirectory() as folder:
         sources, out = Path(folder) / "in", Path(folder) / "out"
-        sources.mkdir()
         for name, text in texts.items():
-            (sources / minified_name(name, text)).write_text(text, encoding="utf-8")
-        try:
-            # Run in the sources' folder, so that its messages name each file by itself.
-            done = subprocess.run([str(esbuild), *sorted(path.name for path in sources.iterdir()), "--minify",
-                                   "--charset=utf8", "--log-level=error", f"--outdir={out}"],
-                                  cwd=sources, capture_output=True, text=True, timeout=120)
-        except OSError as error:
-            raise MinifyError(f"esbuild could not run ({esbuild}): {error}") from None
-        if done.returncode != 0:
-            shown = done.stderr
-            for name, text in texts.items():
-                shown = shown.replace(minified_name(name, text), name)
-            raise MinifyError(f"esbuild refused our scripts:\n{shown.strip()}")
-        return {name: (out / minified_name(name, text)).read_text(encoding="utf-8") for name, text in texts.items()}
+            (sources / name).parent.mkdir(parents=True, exist_ok=True)
+            (sources / name).write_text(text, encoding="utf-8")
+        run_esbuild([*texts, "--minify", f"--outbase={sources}", f"--outdir={out}"], sources, esbuild)
+        return {name: (out / name).read_text(encoding="utf-8") for name in texts}
+
+
+def runtime_sources(folder: Path = RUNTIME) -> str:
+    """Every module of the page runtime in one text: what its offline bundle is made from, and named by."""
+    return json.dumps({path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+                       for path in sorted(folder.rglob("*.js"))}, ensure_ascii=False)
+
+
+def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD) -> str:
+    """The page runtime as one classic script, for pages opened from disk (browsers refuse ES modules there): its
+    modules from RUNTIME_ENTRY on, `import("./x.js")` included, each run when first imported. A module's
+    `import.meta.url` is its address as the site has it (taken from the bundle's, which sits in the same folder)."""
+    with tempfile.TemporaryDirectory() as work:
+        for path in folder.rglob("*.js"):
+            name = path.relative_to(folder).as_posix()
+            (Path(work) / name).parent.mkdir(parents=True, exist_ok=True)
+            (Path(work) / name).write_text(path.read_text(encoding="utf-8").replace(
+                "import.meta.url", f"new URL({json.dumps(name)}, __zqBase).href"), encoding="utf-8")
+        return run_esbuild([RUNTIME_ENTRY, "--bundle", "--format=iife", f"--banner:js={BUNDLE_START}",
+                            *(["--minify"] if minify else [])], Path(work), esbuild)
