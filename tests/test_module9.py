@@ -302,8 +302,8 @@ PLACED = [
     ("quiz.md", "{{ ns_diag_large:.3f }}", "получаются 0,753", "yields 0.753"),
     ("quiz.md", "{{ ns_diag_small:.3f }}", "и 1,134, а не", "and 1.134 rather"),
     ("quiz.md", "{{ e3_zero3_gb:.2f }}", "это 1,75 GB", "that is 1.75 GB"),
-    ("quiz.md", "{{ e5_peak_gb_zero3_p8:.2f }}", "пик 5,25 GB", "peaks at 5.25 GB"),
-    ("quiz.md", "{{ e5_naive_gb_p8:.0f }}", "границе 2 GB", "bound of 2 GB"),
+    ("quiz.md", "{{ e5_state_gb:.0f }}", "занимает 16 GB", "holds 16 GB of state"),
+    ("quiz.md", "{{ e5_peak_gb_zero0_p1:.2f }}", "активации — 19,00 GB", "peaks at 19.00 GB"),
     ("quiz.md", "{{ e3_min_microbatches }}", "\n134\n128\n", "\n134\n128\n"),  # 9.15.2, option B
     ("quiz.md", "{{ e3_min_microbatches }}", "должна вернуть 134.", "must return 134."),
     ("quiz.md", "{{ e3_bubble_134_pct:.3f }}", r"\approx4{,}965\,\%", r"\approx4.965\%"),

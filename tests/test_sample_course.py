@@ -7,7 +7,8 @@ in that text as one mark, so "$C=90$ с" is still a number before a unit; its Te
 element, is checked separately, for the digit grouping and the tuple rules.
 
 - Russian: a percent sign, a unit (`UNITS`) or an em dash follows a no-break space (U+00A0 or U+202F), never an
-  ordinary one or a line break.
+  ordinary one or a line break. A "с" after a number is read as seconds: the preposition is written otherwise
+  there ("6×3 и пакет", not "6×3 с пакетом").
 - English: prose quotes are curly (“…”, ‘…’, and the apostrophe ’); no straight " or ' in running text.
 - Russian pages write decimals with a comma, so a tuple of numbers separates its members with semicolons:
   "(1; 1; 1; 5)", `(4;\\,3;\\,2;\\,2)` in TeX; a comma between two numbers in parentheses, or a bare comma
