@@ -34,7 +34,7 @@ from zadachnik.rendering.i18n import (
     runtime_strings,
     strings,
 )
-from zadachnik.rendering.mathtex import MATH_START, PIECE_MARKER, MathError, for_search, line_of
+from zadachnik.rendering.mathtex import MATH_START, PIECE_MARKER, MathError, finished, for_search, line_of
 from zadachnik.rendering.site import Languages, module_page_uri
 from zadachnik.rendering.variants import add_variant_pieces, question_spec, slot, variant_templates
 
@@ -85,9 +85,11 @@ class PagePlan:
         self._index[id(fragment)] = self._index[id(same)]
 
     def rendered_pieces(self, page_html: str) -> list[str]:
-        """Each piece's HTML, in plan order, kept for the module's problem book."""
-        self.rendered = split_pieces(self, page_html)
-        return self.rendered
+        """Each piece's HTML, in plan order; kept for the module's problem books without the formulas' marks
+        (search reads no book), so that the books, which repeat the page's text twice, have none to take out."""
+        pieces = split_pieces(self, page_html)
+        self.rendered = [finished(piece) for piece in pieces]
+        return pieces
 
     @property
     def source(self) -> Path:
@@ -196,9 +198,10 @@ class Renderer:
             return large.stand_in(piece if block else inline(piece))
 
         def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> Markup:
-            """A book's part of a module, its large texts in place (`reuse` may keep it for a later build)."""
-            return large.stand_in((reuse or render_part)(name, module, lambda *given: large.filled(macro(*given)),
-                                                      *arguments))
+            """A book's part of a module; one that `reuse` may keep for a later build, with its large texts in."""
+            if reuse is None:
+                return Markup(macro(module, *arguments))
+            return large.stand_in(reuse(name, module, lambda *given: large.filled(macro(*given)), *arguments))
 
         def name(fragment: Fragment, always: bool = False) -> str:
             """The accessible name a control labelled by this text needs: the words with each formula's TeX;
@@ -253,10 +256,6 @@ class LargeTexts:
 # A book's part of one module: its name ("statements", "answers"), the module, the macro that renders it and the
 # macro's other arguments; what it returns is the part's HTML.
 Reuse = Callable[..., str]
-
-
-def render_part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> str:
-    return macro(module, *arguments)
 
 
 def auto_type(question: Question) -> str:
