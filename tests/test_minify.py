@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
-from mkdocs.exceptions import PluginError
 from zadachnik.runtime import shipping
 from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime
 from zadachnik.runtime.vendored import ESBUILD, MinifyError, esbuild_bundle, esbuild_minify, minified_name, own_assets
@@ -123,7 +122,7 @@ def test_a_copy_is_taken_for_its_very_source_only(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(shipping, "_minified", {})
     monkeypatch.setattr(shipping, "ESBUILD", tmp_path / "no-esbuild")
     assert minified("js/seed.js", source) == "// the package's copy\n"
-    with pytest.raises(PluginError, match=r"js/seed\.js has no minified copy .* 'minify: false'"):
+    with pytest.raises(MinifyError, match=r"js/seed\.js has no minified copy .* 'minify: false'"):
         minified("js/seed.js", edited)
 
 

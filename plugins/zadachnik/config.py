@@ -45,8 +45,8 @@ class ZadachnikConfig(Config):
     # The site's own page words, per language: single words over the shipped ones (`en: {check: Submit}`), or a
     # whole language, as a mapping or the name of a YAML file (relative to mkdocs.yml) shaped like words/en.yml.
     words = opt.Type(dict, default={})
-    # The site gets our scripts and stylesheets minified (comments and indentation out); false ships them as the
-    # package has them, to read in the browser while debugging.
+    # The site gets our scripts and stylesheets minified (by esbuild, when the package is made); false ships them
+    # as the package has them, to read in the browser while debugging.
     minify = opt.Type(bool, default=True)
     # Modules and pages a build made are kept in .cache/zadachnik beside mkdocs.yml, and a later build takes
     # each again while nothing it is made of changed (its sources, the site's settings, the code): false reads,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,7 @@ from zadachnik.runtime.shipping import (
     site_polyfills,
     use_minified,
 )
+from zadachnik.runtime.vendored import MinifyError
 
 log = get_plugin_logger(__name__)
 NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
@@ -589,15 +591,26 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
     missing = missing_assets(with_python)
     if missing:
         raise PluginError(str(KatexUnavailable.missing(missing[0])))
-    for folder, rel, dest in site_assets(with_python, offline):
-        # Our own scripts and stylesheets go out minified (`minify: false` ships them as they are).
-        text = own_asset_text(folder, rel, minify)
-        files.append(File(rel, str(folder), config.site_dir, config.use_directory_urls, dest_uri=dest) if text is None
-                     else File.generated(config, dest, content=text))
+    with minified_or_said():
+        for folder, rel, dest in site_assets(with_python, offline):
+            # Our own scripts and stylesheets go out minified (`minify: false` ships them as they are).
+            text = own_asset_text(folder, rel, minify)
+            files.append(File(rel, str(folder), config.site_dir, config.use_directory_urls, dest_uri=dest)
+                         if text is None else File.generated(config, dest, content=text))
 
 
 def add_offline_files(files: Files, config: MkDocsConfig, with_python: bool, minify: bool) -> None:
     """The classic-script runtime, and for a site with Python, Pyodide embedded for file:// pages."""
-    files.append(File.generated(config, runtime_script(offline=True)[0], content=offline_runtime(minify)))
-    if with_python:
-        files.append(File.generated(config, f"assets/zadachnik/{EMBED_NAME}", content=offline_pyodide(minify)))
+    with minified_or_said():
+        files.append(File.generated(config, runtime_script(offline=True)[0], content=offline_runtime(minify)))
+        if with_python:
+            files.append(File.generated(config, f"assets/zadachnik/{EMBED_NAME}", content=offline_pyodide(minify)))
+
+
+@contextmanager
+def minified_or_said() -> Iterator[None]:
+    """A script esbuild refused, or an installed package changed after its copies were made: one line."""
+    try:
+        yield
+    except MinifyError as error:
+        raise PluginError(f"Zadachnik: {error}") from None

@@ -1,11 +1,12 @@
 """Offline: the whole site as a zip that works opened from disk, Pyodide included.
 
 Chromium refuses ES modules, module workers and fetch() for file:// pages. So the offline build gives the page
-the runtime as one classic script (`bundle`), and Pyodide as one classic script that carries its loader, its
-engine turned from an ES module into a classic script, and its WebAssembly and standard library as base64
-text. The page hands those to a classic worker made from a Blob, which loads Pyodide from memory and runs the
-same worker code (assets/js/python-worker.js) as the http site, memory snapshots included: Chromium gives file://
-pages Cache Storage, so a second visit restores Python as over http, and a restart uses the page's copy.
+the runtime as one classic script (esbuild bundles it when the package is made), and Pyodide as one classic
+script that carries its loader, its engine turned from an ES module into a classic script, and its WebAssembly
+and standard library as base64 text. The page hands those to a classic worker made from a Blob, which loads
+Pyodide from memory and runs the same worker code (assets/js/python-worker.js) as the http site, memory snapshots
+included: Chromium gives file:// pages Cache Storage, so a second visit restores Python as over http, and a
+restart uses the page's copy.
 """
 
 from __future__ import annotations

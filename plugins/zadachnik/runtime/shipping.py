@@ -9,8 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from mkdocs.exceptions import PluginError
-
 from zadachnik.reading.model import Course
 from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import KINDS, module_has
@@ -95,12 +93,12 @@ def minified_copy(name: str, source: str, make: Callable[[], str]) -> str:
     if copy.is_file():
         return copy.read_text(encoding="utf-8")
     if not ESBUILD.is_file():
-        raise PluginError(f"Zadachnik: {name} has no minified copy in the package, which was changed after it "
-                          "was made: install Zadachnik again, or set 'minify: false' under the zadachnik plugin")
+        raise MinifyError(f"{name} has no minified copy in the package, which was changed after it was made: "
+                          "install Zadachnik again, or set 'minify: false' under the zadachnik plugin")
     try:
         return make()
     except MinifyError as error:
-        raise PluginError(f"Zadachnik: {name}: {error}") from None
+        raise MinifyError(f"{name}: {error}") from None
 
 
 def esbuilt(name: str, source: str, make: Callable[[], str]) -> str:
