@@ -195,7 +195,7 @@ def checker_accepting_a_wrong_answer(site: Path) -> None:
 
 
 def bad_formula(site: Path) -> None:
-    edit(site / INFRA / "quiz.md", "где 1 GB = $10^9$ байт;", "где 1 GB = $10^{9$ байт;")
+    edit(site / INFRA / "quiz.md", "где 1\u00a0GB = $10^9$\u00a0байт;", "где 1\u00a0GB = $10^{9$\u00a0байт;")
 
 
 def broken_values_file(site: Path) -> None:
@@ -259,7 +259,7 @@ def test_check_reports_what_the_build_reports(name: str, tmp_path: Path, caplog)
 def test_formula_in_code_is_not_a_formula(tmp_path: Path) -> None:
     # As in the build: a code span keeps its dollars, even with the inline patterns after math left out.
     site = sample_copy(tmp_path / "site")
-    edit(site / INFRA / "quiz.md", "где 1 GB = $10^9$ байт;", "где 1 GB = `$10^{9$` байт;")
+    edit(site / INFRA / "quiz.md", "где 1\u00a0GB = $10^9$\u00a0байт;", "где 1\u00a0GB = `$10^{9$`\u00a0байт;")
     result = zadachnik("check", cwd=site)
     assert result.returncode == 0, result.stderr
 
