@@ -13,10 +13,10 @@ WRONG = {"ru": "✗ неверно", "en": "✗ wrong"}
 DECIMALS = {"ru": "нужно не меньше {count} знаков после запятой", "en": "give at least {count} decimal places"}
 
 
-# Module 12's questions have variants, one per learner from a seed. These tests type the figures of the draws the
-# course had before variants (P02's variant 1, P03's 8, P05's 4, P08's 8, P10's 7), so they choose those first, as
-# a learner's stored choice would.
-OLD_FIGURES = {"P02": 1, "P03": 8, "P05": 4, "P08": 8, "P10": 7}
+# Module 12's questions have variants, one per learner from a seed. These tests type the figures of chosen
+# variants, so they choose those first, as a learner's stored choice would: P02's variant 2 (91.26961… GiB), P03's 8
+# (64 GiB), P05's 1 (1200 s, 725 s, a speedup of 1.65517…), P10's 3 (2629.068… s, 43.8178… min).
+OLD_FIGURES = {"P02": 2, "P03": 8, "P05": 1, "P10": 3}
 
 
 def with_old_figures(page) -> None:
@@ -55,10 +55,10 @@ def message(page, qid: str, field: str) -> str:
 def test_precision_note_only_when_right_at_the_digits_typed(page, sample_server, lang: str) -> None:
     """`atol: 0.000001` means exact: "12" there is wrong at any precision, so no "type 12.000000"."""
     open_quiz(page, sample_server, lang)
-    check(page, "P02", {"gb": "80", "gib": "78,2" if lang == "ru" else "78.2"})
+    check(page, "P02", {"gb": "80", "gib": "91,3" if lang == "ru" else "91.3"})
     assert WRONG[lang] in field_text(page, "P02", "gb")
     assert message(page, "P02", "gb") == ""
-    assert DECIMALS[lang].format(count=2) in message(page, "P02", "gib"), "78.2 is 78.23… to one decimal"
+    assert DECIMALS[lang].format(count=2) in message(page, "P02", "gib"), "91.3 is 91.27… to one decimal"
 
     check(page, "P03", {"kv_gib": "17.18"})
     assert WRONG[lang] in field_text(page, "P03", "kv_gib")
@@ -66,8 +66,8 @@ def test_precision_note_only_when_right_at_the_digits_typed(page, sample_server,
 
     check(page, "P05", {"seq": "12", "pipe": "390", "speedup": "1.6"})
     assert message(page, "P05", "seq") == ""
-    assert message(page, "P05", "speedup") == "", "1.6 is not 1.538… to one decimal"
-    check(page, "P05", {"speedup": "1.54"})
+    assert message(page, "P05", "speedup") == "", "1.6 is not 1.655… to one decimal"
+    check(page, "P05", {"speedup": "1.66"})
     assert DECIMALS[lang].format(count=3) in message(page, "P05", "speedup")
     assert message(page, "P05", "seq") == ""
 
@@ -84,17 +84,17 @@ def check_until(page, qid: str, answers: dict[str, str], status: str) -> None:
 
 
 def test_an_ambiguous_number_is_asked_about_never_guessed(page, sample_server) -> None:
-    """On an English page "1,538" could be 1538 or 1.538: the learner is told both and how to write each, and
-    the question is not marked wrong for it (the answer here is 1.538…)."""
+    """On an English page "1,655" could be 1655 or 1.655: the learner is told both and how to write each, and
+    the question is not marked wrong for it (the answer here is 1.655…)."""
     open_quiz(page, sample_server, "en")
-    check_until(page, "P05", {"seq": "600", "pipe": "390", "speedup": "1,538"}, "unreadable")
+    check_until(page, "P05", {"seq": "1200", "pipe": "725", "speedup": "1,655"}, "unreadable")
     assert message(page, "P05", "speedup") == (
-        "“1,538” could mean 1538 or 1.538. Type 1538 for the first or 1.538 for the second.")
+        "“1,655” could mean 1655 or 1.655. Type 1655 for the first or 1.655 for the second.")
     assert page.locator("#q-P05 [data-zq-field=speedup]").get_attribute("data-zq-status") == "unreadable"
     assert reading(page, "P05", "speedup") == ""
-    assert "1538" not in page.locator("#q-P05 [data-zq-verdict]").inner_text()
-    check_until(page, "P05", {"speedup": "1.538"}, "correct")
-    assert reading(page, "P05", "speedup") == "read as 1.538"
+    assert "1655" not in page.locator("#q-P05 [data-zq-verdict]").inner_text()
+    check_until(page, "P05", {"speedup": "1.655"}, "correct")
+    assert reading(page, "P05", "speedup") == "read as 1.655"
 
 
 def test_a_stored_ambiguous_verdict_with_bad_readings_is_shown_without_failing(page, sample_server) -> None:
@@ -106,14 +106,14 @@ def test_a_stored_ambiguous_verdict_with_bad_readings_is_shown_without_failing(p
     key = "zadachnik:" + page.locator(".zq-page").get_attribute("data-zq-course") + "/" \
         + page.locator(".zq-page").get_attribute("data-zq-module") + f"/P05@{OLD_FIGURES['P05']}"
     verdict = {"status": "unreadable", "fields": {"speedup": {"status": "unreadable", "error": "ambiguous",
-                                                              "grouped": "1538", "decimal": None}}}
-    entry = {"v": 1, "t": 1, "answer": {"fields": {"seq": "600", "pipe": "390", "speedup": "1,538"}},
+                                                              "grouped": "1655", "decimal": None}}}
+    entry = {"v": 1, "t": 1, "answer": {"fields": {"seq": "1200", "pipe": "725", "speedup": "1,655"}},
              "verdict": verdict}
     page.evaluate("([key, entry]) => localStorage.setItem(key, JSON.stringify(entry))", [key, entry])
     page.reload()
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-    assert message(page, "P05", "speedup").startswith("“1,538” could mean")
-    check_until(page, "P05", {"speedup": "1.538"}, "correct")
+    assert message(page, "P05", "speedup").startswith("“1,655” could mean")
+    check_until(page, "P05", {"speedup": "1.655"}, "correct")
 
 
 @pytest.mark.parametrize(("lang", "typed", "echo"), [
@@ -132,7 +132,7 @@ def test_the_pages_own_way_of_writing_reads(page, sample_server, lang: str, type
 @pytest.mark.parametrize(("lang", "typed", "said"), [
     ("en", "seventy", "“seventy” does not read as a number. These do: 3.14, 16/7, 2.12e12, 2.12·10^12."),
     ("ru", "семьдесят", "«семьдесят» не читается как число. Подойдут, например: 3,14; 16/7; 2,12e12; 2,12·10^12."),
-    ("en", "1,2.3", "“1,2.3”: the separators don't make a number here. Write it like 2,629.07."),
+    ("en", "1,2.3", "“1,2.3”: the separators don’t make a number here. Write it like 2,629.07."),
     ("ru", "1,2.3", "«1,2.3»: с такими разделителями число не читается. Запишите его, например, так: 2\u00a0629,07."),
 ])
 def test_messages_write_their_numbers_the_pages_way(page, sample_server, lang: str, typed: str, said: str) -> None:
@@ -142,8 +142,8 @@ def test_messages_write_their_numbers_the_pages_way(page, sample_server, lang: s
 
 def test_a_lone_comma_is_decimal_on_a_russian_page(page, sample_server) -> None:
     open_quiz(page, sample_server, "ru")
-    check_until(page, "P05", {"seq": "600", "pipe": "390", "speedup": "1,538"}, "correct")
-    assert reading(page, "P05", "speedup") == "прочитано как 1,538"
+    check_until(page, "P05", {"seq": "1200", "pipe": "725", "speedup": "1,655"}, "correct")
+    assert reading(page, "P05", "speedup") == "прочитано как 1,655"
 
 
 LONG_MESSAGES = {

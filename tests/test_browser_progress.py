@@ -319,7 +319,7 @@ def test_the_home_page_works_with_storage_broken(page, sample_server, case) -> N
     expect_mark(page, RL_QUIZ, "new", "en")
     note = page.locator("[data-zq-storage]")
     if said:
-        expect(note).to_have_text(re.compile("^Progress can't be saved in this browser"))
+        expect(note).to_have_text(re.compile("^Progress can’t be saved in this browser"))
     else:
         expect(note).to_be_hidden()
     expect(page.locator("[data-zq-continue]")).to_be_hidden()
@@ -329,7 +329,7 @@ def test_the_home_page_works_with_storage_broken(page, sample_server, case) -> N
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     answer_p01(page)
     expect_mark(page, RL_QUIZ, "started", "en")
-    expect(page.locator(".zq-page [data-zq-storage]")).to_contain_text("Progress can't be saved in this browser")
+    expect(page.locator(".zq-page [data-zq-storage]")).to_contain_text("Progress can’t be saved in this browser")
 
 
 # -- instant navigation and the offline copy ---------------------------------------------------------------------

@@ -198,7 +198,7 @@ def test_reading_input_says_the_exercise_reads_none(page) -> None:
     python_ready(page)
     write_code(page, "P1", "name = input('Your name? ')\n")
     assert run(page, "P1", "reads no input") == (
-        "The code asks for input, but this exercise reads no input: values come as the function's arguments."
+        "The code asks for input, but this exercise reads no input: values come as the function’s arguments."
         " (line 1 of your code)")
 
 
@@ -312,7 +312,7 @@ def test_a_checker_that_returns_no_verdict_says_the_check_failed(page) -> None:
     python_ready(page)
     page.fill("#zq-P3-x", "500")
     assert check(page, "P3", "The check failed") == (
-        "The check failed: the question's checker returned 'maybe' instead of a verdict.")
+        "The check failed: the question’s checker returned 'maybe' instead of a verdict.")
     page.fill("#zq-P3-x", "7")
     assert check(page, "P3", "Correct") == "✓ Correct"
 

@@ -95,7 +95,7 @@ def test_numeric_wrong_unreadable_and_precision(page, fixture_server) -> None:
     page.fill("#zq-Q3-mem", "1,2.3")
     assert check(page, "Q3") == "Could not read the answer: see the messages by the fields."
     mem = page.locator("#q-Q3 [data-zq-field=mem]")
-    assert "the separators don't make a number here. Write it like 2,629.07." in mem.inner_text()
+    assert "the separators don’t make a number here. Write it like 2,629.07." in mem.inner_text()
     assert page.locator("#zq-Q3-mem").get_attribute("aria-invalid") == "true"
     assert progress(page) == "Checked 0 / 7 · Correct 0", "an unreadable answer is not counted as checked"
     page.fill("#zq-Q3-mem", "seventy")
@@ -289,7 +289,7 @@ def test_storage_that_fails_keeps_the_page_working(context, fixture_server, brok
     assert check(page, "Q1") == "✓ Correct"
     assert progress(page) == "Checked 1 / 7 · Correct 1"
     note = page.locator("[data-zq-storage]")
-    assert note.is_visible() and "can't be saved" in note.inner_text()
+    assert note.is_visible() and "can’t be saved" in note.inner_text()
     assert page.locator("[data-zq-storage]").count() == 1
 
 

@@ -409,9 +409,9 @@ HOSTILE = {
     # Only for our keys: Material's own settings are not this test's business.
     "getItem throws": ("const read = Storage.prototype.getItem; Storage.prototype.getItem = function (key) {"
                        " if (String(key).startsWith('zadachnik')) throw new DOMException('denied', 'SecurityError');"
-                       " return read.call(this, key); };", {}, "can't be saved"),
+                       " return read.call(this, key); };", {}, "can’t be saved"),
     "setItem throws": ("Storage.prototype.setItem = function () {"
-                       " throw new DOMException('full', 'QuotaExceededError'); };", {}, "can't be saved"),
+                       " throw new DOMException('full', 'QuotaExceededError'); };", {}, "can’t be saved"),
     "values that are not JSON": ("", {f"{KEY}Q1": "{oops", f"{KEY}Q2": "undefined", f"{KEY}E1": "NaN"}, "damaged"),
     "a huge junk value": ("", {f"{KEY}Q2": "[" * 2_000_000}, "damaged"),
     "foreign keys under our prefix": ("", {"zadachnik:settings": "dark", "zadachnik:probe": "{}",

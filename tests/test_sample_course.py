@@ -33,8 +33,8 @@ from zadachnik.core.formatting import conventions, digit_groups
 
 COURSES = ("modern-llms", "rl-for-llm")
 FORMULA_ENDING_IN_A_NUMBER, FORMULA, CODE = "\ue000", "\ue001", "\ue002"
-# The plugin's own words (the instruction shows both ways of typing "2 629,07" on purpose), not the course's.
-FURNITURE = {"zq-instruction", "zq-note"}
+# The instruction shows both ways of typing "2 629,07" on purpose: the grouping rule does not hold there.
+FURNITURE = {"zq-instruction"}
 NO_BREAK = "\u00a0\u202f"
 # Units (and the number words that behave like them) that stay on the line of their number in Russian.
 UNITS = ("ГБ", "ГиБ", "МБ", "МиБ", "КБ", "КиБ", "ТБ", "GB", "GiB", "MB", "MiB", "KB", "KiB", "TB", "TiB", "байт",
