@@ -91,3 +91,42 @@ markdown_extensions:
     (z_site / "mkdocs.yml").write_text("site_name: Bench\n" + common + "plugins:\n  - search\n  - zadachnik\n")
     (p_site / "mkdocs.yml").write_text("site_name: Bench\n" + common + "  - pymdownx.arithmatex:\n      generic: true\n"
                                        "plugins:\n  - search\n")
+
+
+# Words and formulas the huge explanation is made of: prose with a formula now and then, as an author writes it.
+HUGE_WORDS = ("the", "model", "reads", "every", "token", "once", "and", "its", "loss", "falls", "with", "scale")
+
+
+def huge_explanation(size: int, seed: int = 7) -> str:
+    """About `size` characters of explanation: paragraphs of words, a few of them inline formulas."""
+    rng = random.Random(seed)
+    paragraphs, total = [], 0
+    while total < size:
+        words = [rng.choice(HUGE_WORDS) for _ in range(60)]
+        for at in rng.sample(range(60), 3):
+            words[at] = rng.choice(("$x$", f"$x_{{{rng.randint(0, 99)}}}$", f"$N^{{{rng.randint(2, 9)}}}$"))
+        paragraphs.append(" ".join(words) + ".")
+        total += len(paragraphs[-1]) + 2
+    return "\n\n".join(paragraphs)
+
+
+def generate_huge(root: Path, size: int) -> Path:
+    """A site with one course, one module and one question whose explanation is `size` characters in all (half in
+    each language); returns the site's folder."""
+    if root.exists():
+        shutil.rmtree(root)
+    module = root / "exercises" / "huge" / "m001"
+    module.mkdir(parents=True)
+    (module.parent / "course.yml").write_text("id: huge\ntitle: {ru: Курс, en: Course}\nmodules: 1\n")
+    (module / "module.yml").write_text("number: 1\ntitle: {ru: Модуль, en: Module}\n")
+    parts = [f"//// {lang} | {word}\n{word}?\n\noptions:\nA. 1\nB. 2\n\nexplanation:\n"
+             f"{huge_explanation(size // 2, seed)}\n////\n"
+             for seed, (lang, word) in enumerate((("ru", "Вопрос"), ("en", "Question")))]
+    (module / "quiz.md").write_text("/// question | Q1\ntype: single\nanswer: B\n\n" + "\n".join(parts) + "///\n",
+                                    encoding="utf-8")
+    (root / "docs" / "en").mkdir(parents=True)
+    (root / "docs" / "index.md").write_text("# Huge\n\n<!-- zadachnik:courses -->\n")
+    (root / "docs" / "en" / "index.md").write_text("# Huge\n\n<!-- zadachnik:courses -->\n")
+    (root / "mkdocs.yml").write_text("site_name: Huge\ntheme:\n  name: material\n  font: false\n"
+                                     "plugins:\n  - search\n  - zadachnik\n")
+    return root

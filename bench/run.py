@@ -1,5 +1,5 @@
 """Benchmarks: build scaling against plain mkdocs-material, math, page speed, offline, `zadachnik check` against a
-build. Writes bench/results.md.
+build, Python's start, a huge explanation. Writes bench/results.md.
 
 Machines here are shared and noisy, so targets are ratios measured in one run, never absolute timings in tests.
 Run with `make bench`; `python bench/run.py build math` measures only those sections and rewrites only them in
@@ -26,12 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
-from generate import generate  # noqa: E402
+from generate import generate, generate_huge  # noqa: E402
 
 SIZES = (250, 500, 1000, 2000)
 # The course size the build targets are set at.
 CACHE_QUESTIONS = 1000
-SECTIONS = ("build", "math", "pages", "offline", "check", "python")
+SECTIONS = ("build", "math", "pages", "offline", "check", "python", "huge")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -690,6 +690,76 @@ def python_section(work: Path, rounds: int = 4) -> list[str]:
             + " ms.", ""]
 
 
+# One cold build in a process of its own, measured from inside: its time, the CPU of it and of the processes it
+# waited for (KaTeX's), its peak memory, and the memory it took afresh from the system (minor page faults: each
+# copy of a text of megabytes is new memory, the system's to hand out page by page).
+MEASURED_BUILD = """
+import json, resource, sys, time
+from mkdocs.__main__ import cli
+started = time.perf_counter()
+cli(["build", "-q", "-d", sys.argv[1]], standalone_mode=False)
+own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": time.perf_counter() - started,
+                  "cpu": own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime,
+                  "peak_gib": own.ru_maxrss / 2**20, "fresh_gib": own.ru_minflt * resource.getpagesize() / 2**30}))
+"""
+# The explanation sizes, MB; and the commit the red team measured (issue 31), built in the same run for "before".
+HUGE_SIZES = (2.5, 5, 10)
+HUGE_BEFORE = "fc98492"
+
+
+def measured_build(site: Path, out: Path, plugins: Path | None = None) -> dict[str, float]:
+    from zadachnik.rendering.mathtex import CACHE_DIR
+
+    shutil.rmtree(site / CACHE_DIR, ignore_errors=True)
+    env = {**ENV, "PYTHONPATH": str(plugins)} if plugins else ENV
+    done = subprocess.run([sys.executable, "-c", MEASURED_BUILD, str(out)], cwd=site, env=env, check=True,
+                          capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def huge_builds(work: Path, rounds: int = 2) -> dict[str, dict[str, float]]:
+    """Cold builds of one question whose explanation is each size (a fresh process each, the fastest of `rounds`
+    for time, the least memory), and of the largest with the plugin as it was at HUGE_BEFORE."""
+    before = work / "huge-before"
+    archive = subprocess.run(["git", "archive", HUGE_BEFORE, "plugins"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    before.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+    vendor = "plugins/zadachnik/runtime/assets/vendor"
+    (before / vendor).symlink_to(ROOT / vendor, target_is_directory=True)
+    builds: list[tuple[str, float, Path | None]] = [(f"{size:g}", size, None) for size in HUGE_SIZES]
+    builds.append((f"{HUGE_SIZES[-1]:g} at {HUGE_BEFORE}", HUGE_SIZES[-1], before / "plugins"))
+    rows: dict[str, dict[str, float]] = {}
+    for name, size, plugins in builds:
+        site = generate_huge(work / f"huge-{name.replace(' ', '-')}", int(size * 2**20))
+        found = [measured_build(site, work / "huge-out", plugins) for _ in range(rounds)]
+        rows[name] = {key: min(result[key] for result in found) for key in found[0]}
+    return rows
+
+
+def huge_section(work: Path) -> list[str]:
+    rows = huge_builds(work)
+    lines = ["## 7. A huge explanation", "", measured("huge"), "",
+             "One question whose explanation is megabytes of text (paragraphs of words, three inline formulas in "
+             "each, half the text in each language: bench/generate.py's `generate_huge`), built cold (no "
+             "`.cache/zadachnik`) in a process of its own, the fastest of two; its text is on six pages (the quiz "
+             "page, the module's book and the course's book, in each language), each about 8 times as many bytes "
+             "of HTML as its language's Markdown (KaTeX's markup). Memory taken afresh is the building process's "
+             "minor page faults: what its copies of page-sized texts cost the system (issue 31 measured 27–29 s "
+             f"and 3.3 GB for 10 MB at {HUGE_BEFORE}).", "",
+             "| explanation, MB | build, s | CPU, s | peak memory, GiB | memory taken afresh, GiB |",
+             "|---|---:|---:|---:|---:|"]
+    for name, row in rows.items():
+        lines.append(f"| {name} | {row['wall']:.1f} | {row['cpu']:.1f} | {row['peak_gib']:.2f} | "
+                     f"{row['fresh_gib']:.2f} |")
+    small, large = rows[f"{HUGE_SIZES[0]:g}"], rows[f"{HUGE_SIZES[-1]:g}"]
+    scale = HUGE_SIZES[-1] / HUGE_SIZES[0]
+    lines += ["", f"- {scale:g}× the text: {large['wall'] / small['wall']:.2f}× the time, "
+              f"{large['peak_gib'] / small['peak_gib']:.2f}× the peak memory.", ""]
+    return lines
+
+
 def offline_copy(work: Path) -> Path:
     """The sample course's offline zip, built and unzipped once per run."""
     target = work / "offline"
@@ -725,7 +795,7 @@ def main(chosen: list[str]) -> None:
         raise SystemExit(f"unknown sections {unknown}: choose from {', '.join(SECTIONS)}")
     chosen = chosen or list(SECTIONS)
     makers = {"build": build_section, "math": math_section, "pages": pages_section, "offline": offline_section,
-              "check": check_section, "python": python_section}
+              "check": check_section, "python": python_section, "huge": huge_section}
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         sections = {name: makers[name](work) for name in SECTIONS if name in chosen}
