@@ -152,3 +152,14 @@ def test_the_instruction_shows_each_way_of_writing_a_number_once(lang: str) -> N
 def test_spanish_shows_a_grouped_number_its_locale_groups() -> None:
     assert number_examples("es") == ["26.290,7", "26290,7"]
     assert number_examples("en") == ["2,629.07", "2629.07"]
+
+
+def test_a_colon_in_a_section_title_says_to_quote_it(tmp_path: Path) -> None:
+    quiz = "/// section | 1.1\nMétodo: Newton\n///\n\n" + NUMERIC.replace("{field}", "{answer: 4.75, atol: 0.01}")
+    [error] = source_errors(tmp_path, quiz)
+    assert error == ("exercises/c/01-m/quiz.md:2: the section title 'Método: Newton' holds ': ', which YAML reads "
+                     "as a key and its value (put the title in quotes: \"Método: Newton\")")
+    # Quoted, as the message says, it is the title.
+    (tmp_path / "exercises/c/01-m/quiz.md").write_text(quiz.replace("Método: Newton", '"Método: Newton"'))
+    [course] = load_courses(tmp_path / "exercises", ["es"], tmp_path)
+    assert course.modules[0].quiz[0].title["es"].markdown == "Método: Newton"

@@ -677,9 +677,16 @@ class BlockReader:
         except YamlProblem as problem:
             raise self.fail(str(problem), self.block.yaml_first_line + problem.line_offset) from None
         if isinstance(data, dict):
-            for key in data:
-                if key not in self.languages:
-                    raise unknown_key(self.shown, self.line_of((str(key),)), str(key), tuple(self.languages))
+            for key, value in data.items():
+                if key in self.languages:
+                    continue
+                line = self.line_of((str(key),))
+                if len(data) == 1 and isinstance(value, str | int | float):
+                    # "Método: Newton" is YAML for a key and its value: a title with a colon, not a language.
+                    title = f"{key}: {value}"
+                    raise SourceError(self.shown, line, f"the section title '{title}' holds ': ', which YAML reads "
+                                      "as a key and its value", f"put the title in quotes: \"{title}\"")
+                raise unknown_key(self.shown, line, str(key), tuple(self.languages))
         try:
             texts = per_language(data, self.languages, "the section's title", "title", "Title")
         except TextProblem as problem:
