@@ -248,7 +248,7 @@ LONGEST_TASK = """window.__longest = 0; new PerformanceObserver(list => {
 
 
 VERDICT_TIME = """() => {
-    const verdict = document.querySelector('#q-P08-code [data-zq-verdict]');
+    const verdict = document.querySelector('#q-P08a [data-zq-verdict]');
     new MutationObserver(() => {
         if (verdict.textContent.includes('Correct') && !window.__verdictAt) window.__verdictAt = performance.now();
     }).observe(verdict, {childList: true, characterData: true, subtree: true});
@@ -303,21 +303,21 @@ window.bareDone = performance.now();
                 page.wait_for_function(
                     "document.querySelector('[data-zq-python-status]').textContent.includes('ready')", timeout=120_000)
                 results.setdefault("longest_task_ms", []).append(page.evaluate("window.__longest"))
-                page.locator("#q-P08-code").scroll_into_view_if_needed()
-                page.wait_for_function("document.querySelector('#q-P08-code').zqEditor", timeout=60_000)
-                page.evaluate("document.querySelector('#q-P08-code').zqEditor.setValue("
+                page.locator("#q-P08a").scroll_into_view_if_needed()
+                page.wait_for_function("document.querySelector('#q-P08a').zqEditor", timeout=60_000)
+                page.evaluate("document.querySelector('#q-P08a').zqEditor.setValue("
                               "'def ess(w):\\n    return sum(w) ** 2 / sum(x * x for x in w)\\n', 1)")
                 # Both sides in the page's own clock, from navigation: bare page to Python's first result, this page
                 # to the first verdict (page, editor and Python start-up all included).
                 page.evaluate(VERDICT_TIME)
-                page.click("#q-P08-code [data-zq-check]")
+                page.click("#q-P08a [data-zq-check]")
                 page.wait_for_function("window.__verdictAt", timeout=120_000)
                 results.setdefault("first_check_ms", []).append(page.evaluate("window.__verdictAt"))
                 warm = []
                 for _ in range(5):
                     started = time.perf_counter()
-                    page.click("#q-P08-code [data-zq-check]")
-                    page.wait_for_function("document.querySelector('#q-P08-code [data-zq-verdict]').textContent"
+                    page.click("#q-P08a [data-zq-check]")
+                    page.wait_for_function("document.querySelector('#q-P08a [data-zq-verdict]').textContent"
                                            ".includes('Correct')", timeout=60_000)
                     warm.append((time.perf_counter() - started) * 1000)
                 results.setdefault("warm_check_ms", []).append(statistics.median(warm))
@@ -592,10 +592,10 @@ def python_starts(browser, url: str, before: bool = False) -> dict[str, float]:
     first.close()
     second, second_ms = visit("cache")
     second_start = starts[-1][0]
-    second.locator("#q-P08-code").scroll_into_view_if_needed()
-    second.wait_for_function("document.querySelector('#q-P08-code').zqEditor", timeout=60_000)
-    second.evaluate("code => document.querySelector('#q-P08-code').zqEditor.setValue(code, 1)", ENDLESS)
-    second.click("#q-P08-code [data-zq-check]")
+    second.locator("#q-P08a").scroll_into_view_if_needed()
+    second.wait_for_function("document.querySelector('#q-P08a').zqEditor", timeout=60_000)
+    second.evaluate("code => document.querySelector('#q-P08a').zqEditor.setValue(code, 1)", ENDLESS)
+    second.click("#q-P08a [data-zq-check]")
     second.wait_for_function("document.documentElement.dataset.zqPythonStarts === '2'", timeout=120_000)
     restart_ms, how = starts[-1]
     assert how == "the page's snapshot", how

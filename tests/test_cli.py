@@ -214,7 +214,7 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
                                f"{INFRA}/quiz.md:@check: |@: question P06: its checker rejects the answer its 'ru' "
                                "page reveals ({'fields': {'util': '0,5'}})"),
     "failing reference solution": (failing_reference_solution,
-                                   f"{INFRA}/quiz.md:@P08-code@: question P08-code: the reference solution fails"),
+                                   f"{INFRA}/quiz.md:@P08a@: question P08a: the reference solution fails"),
     "checker accepts a wrong answer": (checker_accepting_a_wrong_answer,
                                        f"{INFRA}/quiz.md:@check: |@: question P06: its checker accepts "
                                        "{'fields': {'util': '0.9'}}, listed under 'wrong'"),
@@ -227,7 +227,7 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
 
 
 def with_lines(expected: str, source: Path) -> str:
-    """`expected` with each @P08-code@ (a question's id) or @text@ replaced by the line of the broken source it is
+    """`expected` with each @P08a@ (a question's id) or @text@ replaced by the line of the broken source it is
     on: the sample course changes, the places stay exact."""
     lines = source.read_text(encoding="utf-8").splitlines()
 

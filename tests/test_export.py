@@ -655,7 +655,7 @@ def test_one_module_by_number_and_the_site_languages_from_mkdocs_yml(tmp_path: P
     captured = capsys.readouterr()
     assert status == 0, captured.err
     assert [path.name for path in out.iterdir()] == ["rl-for-llm-12-infrastructure-ru.moodle.xml"]
-    assert "P08-code: left out: a Python code exercise" in captured.out
+    assert "P08a: left out: a Python code exercise" in captured.out
     # P02, P03, P05, P08 and P10 go out as ten items each, one per variant.
     assert "wrote" in captured.out and "(12 questions, 57 items with their variants)" in captured.out
 
