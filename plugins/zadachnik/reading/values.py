@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from zadachnik.core.formatting import MINUS, conventions, digit_groups, percent_affixes
@@ -89,6 +90,9 @@ def shown_from(path: Path, base: Path) -> str:
 def substitute(text: str, values: dict[str, float], lang: str) -> str:
     """`text` with every placeholder replaced; PlaceholderError (with its character offset) for a bad one."""
 
+    starts = [match.start() for match in PLACEHOLDER.finditer(text)]
+    in_math = math_offsets(text, starts)
+
     def replace(match: re.Match[str]) -> str:
         name, spec = match["name"], (match["spec"] or "g").strip()
         if name not in values:
@@ -97,7 +101,7 @@ def substitute(text: str, values: dict[str, float], lang: str) -> str:
                                    f"did you mean '{close[0]}'?" if close else "values() defines: "
                                    + ", ".join(sorted(values)[:12]))
         try:
-            return localize(values[name], spec, lang, in_math(text, match.start()))
+            return localize(values[name], spec, lang, match.start() in in_math)
         except ValueError:
             raise PlaceholderError(f"'{spec}' is not a number format", match.start(),
                                    "write a Python format such as .3f, .1%, ,.0f or .3e") from None
@@ -105,10 +109,36 @@ def substitute(text: str, values: dict[str, float], lang: str) -> str:
     return PLACEHOLDER.sub(replace, text)
 
 
+# A dollar, or an escaped one: the escape is not math's and does not end a run of dollars either.
+_DOLLAR = re.compile(r"\\\$|\$")
+
+
+def math_offsets(text: str, offsets: Iterable[int]) -> set[int]:
+    """Those of `offsets` (in increasing order) inside $…$ or $$…$$: an odd number of unescaped dollars comes
+    before them, or of `$$` pairs among those dollars (a run of them, escaped ones left out, gives one pair for
+    each two). One forward scan, so a text with many placeholders costs its length, not length × placeholders."""
+    inside: set[int] = set()
+    dollars = pairs = run = 0
+    run_end = 0
+    tokens = _DOLLAR.finditer(text)
+    token = next(tokens, None)
+    for offset in offsets:
+        while token is not None and token.start() < offset:
+            if token.start() != run_end:
+                run = 0
+            if token[0] == "$":
+                dollars, run = dollars + 1, run + 1
+                pairs += run % 2 == 0
+            run_end = token.end()
+            token = next(tokens, None)
+        if dollars % 2 == 1 or pairs % 2 == 1:
+            inside.add(offset)
+    return inside
+
+
 def in_math(text: str, offset: int) -> bool:
-    """Whether `offset` falls inside $…$ or $$…$$ (an odd number of unescaped dollars before it)."""
-    before = re.sub(r"\\\$", "", text[:offset])
-    return before.count("$") % 2 == 1 or before.count("$$") % 2 == 1
+    """Whether `offset` falls inside $…$ or $$…$$."""
+    return offset in math_offsets(text, [offset])
 
 
 def localize(value: float, spec: str, lang: str, math: bool) -> str:
