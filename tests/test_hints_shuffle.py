@@ -11,7 +11,19 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT, build_failure, build_site, copy_site
-from test_format_errors import EN_MATCHING, RU_MATCHING, block, errors_of, line_with, lines_with, load, one_error
+from test_format_errors import (
+    COURSE,
+    EN_MATCHING,
+    MODULE,
+    RU_MATCHING,
+    block,
+    errors_of,
+    line_with,
+    lines_with,
+    load,
+    one_error,
+    write_course,
+)
 
 HS_FIXTURE = ROOT / "tests" / "fixtures" / "hints-shuffle"
 QUIZ = "hs/01-hints/quiz/index.html"
@@ -118,6 +130,41 @@ def test_module_hint_note_applies_to_questions_with_hints(tmp_path: Path) -> Non
         ident="Q3", yaml="type: single\nanswer: B\nhint_note: false", ru=RU_HINTED, en=EN_HINTED)
     [course] = load(tmp_path, quiz=quiz, module=module)
     assert [q.hint_note for q in course.modules[0].questions] == [True, False, False]
+
+
+def test_course_hint_note_is_every_modules_default_and_modules_and_questions_may_say_otherwise(
+        tmp_path: Path) -> None:
+    """Issue 28: whether a right answer notes its hints is decided once for a course, in course.yml."""
+    course = COURSE + "hint_note: true\n"
+    quiz = block(ident="Q1", ru=RU_HINTED, en=EN_HINTED) + block(ident="Q2") + block(
+        ident="Q3", yaml="type: single\nanswer: B\nhint_note: false", ru=RU_HINTED, en=EN_HINTED)
+    [read] = load(tmp_path / "course", quiz=quiz, course=course)
+    assert [q.hint_note for q in read.modules[0].questions] == [True, False, False]
+    [read] = load(tmp_path / "module", quiz=quiz, course=course, module=MODULE + "hint_note: false\n")
+    assert [q.hint_note for q in read.modules[0].questions] == [False, False, False]
+    quiz = quiz.replace("hint_note: false", "hint_note: true")
+    [read] = load(tmp_path / "question", quiz=quiz, module=MODULE + "hint_note: false\n")
+    assert [q.hint_note for q in read.modules[0].questions] == [False, False, True]
+
+
+def test_a_wrong_course_hint_note_names_course_yml_and_its_line(tmp_path: Path) -> None:
+    error = one_error(tmp_path, quiz=block(), course=COURSE + "hint_note: sometimes\n")
+    assert error.path.endswith("course.yml") and error.line == 6 and "true or false" in error.message
+
+
+def test_a_module_kept_from_the_last_build_follows_its_courses_hint_note(tmp_path: Path) -> None:
+    """A module is kept while its folder is unchanged: course.yml's default is not part of what was kept."""
+    from zadachnik.reading.reuse import KeptModules
+
+    root = write_course(tmp_path, quiz=block(ident="Q1", ru=RU_HINTED, en=EN_HINTED))
+    kept = KeptModules()
+    [read], _ = kept.load(root, ["ru", "en"], tmp_path)
+    kept.keep()
+    assert read.modules[0].questions[0].hint_note is False
+    (root / "course" / "course.yml").write_text(COURSE + "hint_note: true\n", encoding="utf-8")
+    [read], fresh = kept.load(root, ["ru", "en"], tmp_path)
+    assert fresh == [], "the module itself was kept"
+    assert read.modules[0].questions[0].hint_note is True
 
 
 # -- reading: shuffle ---------------------------------------------------------------------------------
@@ -256,19 +303,52 @@ def test_shuffled_questions_carry_the_mark_and_option_references(hs_site: Path) 
     assert [li["data-zq-choice"] for li in page.select("#q-S2 .zq-matching__options li")] == ["A", "B", "C", "D"]
 
 
+# What a book says of a question drawn in variants, and of one whose options each learner sees in their own order.
+BOOK_VARIANT = {"ru": "Вариант 1 из {count} (на сайте у каждого свой)",
+                "en": "Variant 1 of {count} (on the site, each learner has their own)"}
+BOOK_ORDER = {"ru": "Варианты ответа — в порядке автора (на сайте у каждого свой порядок)",
+              "en": "Options in the author’s order (on the site, each learner has their own)"}
+
+
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_the_book_keeps_the_authors_order_and_prints_hints_before_the_answer(hs_site: Path, lang: str) -> None:
-    book = soup(hs_site, BOOK, lang)
-    statement = book.select_one("[data-zq-book-question=H1]")
-    assert not statement.select(".zq-hint, .zq-book__hints"), "hints are left out of the statements"
-    answer = book.select_one("[data-zq-book-answer=H1]")
-    hints = answer.select(".zq-book__hints > li")
-    assert len(hints) == 3
-    children = [child for child in answer.children if getattr(child, "name", None)]
-    assert children.index(answer.select_one(".zq-book__hints")) < children.index(answer.select_one(".zq-answer"))
+def test_the_book_prints_hints_in_a_part_of_their_own_never_beside_an_answer(hs_site: Path, lang: str) -> None:
+    """Issue 28: a hint printed just above "Correct answer" showed the answer to a reader who looked for the hint.
+    Hints have their part after the statements, and the answers start on a page of their own after it."""
+    book = soup(hs_site, BOOK, lang).select_one("[data-zq-book]")
+    hinted = [q["data-zq-question"] for q in soup(hs_site, QUIZ, lang).select("[data-zq-question]")
+              if q.select("[data-zq-hint]")]
+    assert len(hinted) >= 3, hinted
+    assert not book.select("[data-zq-book-question] .zq-book__hints"), "hints are left out of the statements"
+    assert not book.select("[data-zq-book-answers] .zq-book__hints"), "no hint sits beside its answer"
+    part = book.select_one("[data-zq-book-hints]")
+    assert part is not None and part.find("h2").get_text() == {"ru": "Подсказки", "en": "Hints"}[lang]
+    assert [el["data-zq-book-hint"] for el in part.select("[data-zq-book-hint]")] == hinted
+    assert len(part.select("[data-zq-book-hint=H1] .zq-book__hints > li")) == 3
+    # Statements, then hints, then answers.
+    parts = [el.get("data-zq-book-question") or ("hints" if el.has_attr("data-zq-book-hints") else "answers")
+             for el in book.select("[data-zq-book-question], [data-zq-book-hints], [data-zq-book-answers]")]
+    assert parts[-2:] == ["hints", "answers"] and "hints" not in parts[:-2]
     markers = [marker.get_text() for marker in book.select("[data-zq-book-question=S1] .zq-marker")]
     assert markers == ["A.", "B.", "C.", "D.", "E."]
     assert "book" not in [script.get("src", "") for script in book.select("script[src*=shuffle]")]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_book_says_which_variant_it_prints_and_that_options_keep_the_authors_order(hs_site: Path,
+                                                                                       lang: str) -> None:
+    """Issue 28: a learner on variant 5 got other figures on paper, and shuffled options in another order, with
+    nothing to say so."""
+    book = soup(hs_site, BOOK, lang).select_one("[data-zq-book]")
+    count = int(soup(hs_site, QUIZ, lang).select_one("#q-SV")["data-zq-variants"])
+    assert count > 1
+
+    def said(question: str, kind: str) -> list[str]:
+        found = book.select(f"[data-zq-book-question={question}] .zq-book__{kind}")
+        return [element.get_text(" ", strip=True) for element in found]
+
+    assert said("SV", "variant") == [BOOK_VARIANT[lang].format(count=count)]
+    assert said("SV", "order") == said("S1", "order") == said("S2", "order") == [BOOK_ORDER[lang]]
+    assert said("H1", "variant") == said("H1", "order") == []
 
 
 def test_the_sample_course_has_hints_in_module_9_and_a_shuffled_p04(sample_site: Path) -> None:
@@ -278,10 +358,17 @@ def test_the_sample_course_has_hints_in_module_9_and_a_shuffled_p04(sample_site:
             encoding="utf-8"), "html.parser")
         hinted = [q["data-zq-question"] for q in quiz.select("[data-zq-question]") if q.select("[data-zq-hint]")]
         assert len(hinted) >= 3, hinted
+        # One decision for the whole course (course.yml), not 9.4.2's alone: every checked question notes hints.
+        noted = [q["data-zq-question"] for q in quiz.select("[data-zq-question][data-zq-auto=true]")
+                 if q.select("[data-zq-hint]") and q.has_attr("data-zq-hint-note")]
+        assert len(noted) >= 3 and noted == [q["data-zq-question"] for q in quiz.select("[data-zq-auto=true]")
+                                             if q.select("[data-zq-hint]")]
         p04 = BeautifulSoup((sample_site / prefix / "rl-for-llm/12-infrastructure/quiz/index.html").read_text(
             encoding="utf-8"), "html.parser").select_one("#q-P04")
         assert p04.has_attr("data-zq-shuffle")
         assert len(p04.select(".zq-explanation [data-zq-option-ref]")) >= 4
+    assert "hint_note: true" in (ROOT / "exercises/modern-llms/course.yml").read_text(encoding="utf-8")
+    assert "hint_note" not in (ROOT / "exercises/modern-llms/09-pretraining/quiz.md").read_text(encoding="utf-8")
 
 
 # -- exports ---------------------------------------------------------------------------------------------

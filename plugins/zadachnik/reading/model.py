@@ -20,7 +20,14 @@ from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.coursefiles import LINK_OUT_HINT, outside_of
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
-from zadachnik.reading.shuffle import QUESTION_OPTIONS, check_question_options, module_options, settle
+from zadachnik.reading.shuffle import (
+    HINT_NOTE,
+    QUESTION_OPTIONS,
+    check_question_options,
+    flag,
+    module_options,
+    settle,
+)
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
 from zadachnik.reading.variants import Expander, Variants, provisional_key, read_variants
@@ -72,6 +79,9 @@ class Question:
     # None until the module's defaults are applied (shuffle.settle).
     shuffle: bool | None = None
     hint_note: bool | None = None
+    # What the question or its module.yml says of hint_note (None: neither): course.yml decides the rest. A module
+    # is kept between builds by its folder alone, so the course's default is applied to it on every load.
+    own_hint_note: bool | None = None
 
     @property
     def variant_questions(self) -> list[Question]:
@@ -161,6 +171,8 @@ class Course:
     modules_total: int
     path: Path
     modules: list[Module] = field(default_factory=list)
+    # course.yml's hint_note: the default of its modules that say nothing of it.
+    hint_note: bool = False
 
 
 @dataclass
@@ -208,7 +220,7 @@ class Loader:
                             "add course.yml with id, title (per language) and modules (their number)")
             )
             return None
-        loaded = self.yaml_file(path, ("id", "title", "modules"))
+        loaded = self.yaml_file(path, ("id", "title", "modules", HINT_NOTE))
         if loaded is None:
             return None
         data, lines = loaded
@@ -222,15 +234,25 @@ class Loader:
             key = "title"
             course = Course(id=course_id, title=self.titles(data.get("title"), "title"), modules_total=total,
                             path=folder)
+            course.hint_note = bool(flag(data.get(HINT_NOTE), HINT_NOTE, self.shown(path),
+                                         lines.get((HINT_NOTE,), 0) + 1))
         except ValueError as error:
             self.errors.append(SourceError(self.shown(path), lines.get((key,), 0) + 1, str(error),
                                            getattr(error, "hint", "")))
+            return None
+        except SourceError as error:
+            self.errors.append(error)
             return None
         for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
             module = self.module(module_dir)
             if module is not None:
                 course.modules.append(module)
         course.modules.sort(key=lambda module: module.number)
+        for module in course.modules:
+            for question in module.questions:
+                own = question.own_hint_note
+                question.hint_note = (course.hint_note if own is None else own) and question.qtype.auto \
+                    and bool(question.hints)
         self.no_duplicate_numbers(course)
         return course
 
@@ -292,7 +314,10 @@ class Loader:
             self.errors.append(error)
             return
         quiz = self.shown(module.path / QUIZ_FILE)
+        module_says = data.get(HINT_NOTE) is not None
         for question in module.questions:
+            question.own_hint_note = question.hint_note if question.hint_note is not None \
+                else defaults.hint_note if module_says else None
             self.errors.extend(settle(question, defaults, quiz))
 
     def resolve_references(self, module: Module) -> None:
