@@ -11,11 +11,15 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import ROOT, build_site, serve
+from test_browser_hints_shuffle import shuffled_order
 from zadachnik import cli
+from zadachnik.reading.model import load_courses
 
 QUIZ = "en/demo/01-basics/quiz/index.html"
 EXERCISES = "en/demo/01-basics/exercises/index.html"
 BOOKS = {"en": "en/demo/01-basics/book/index.html", "ru": "demo/01-basics/book/index.html"}
+HINTS_SHUFFLE = ROOT / "tests" / "fixtures" / "hints-shuffle"
 COURSE_BOOKS = {"en": "en/demo/book/index.html", "ru": "demo/book/index.html"}
 QUESTION_WORD = {"en": "Question", "ru": "Вопрос"}
 ANSWERS_HEADING = {"en": "Answers and solutions", "ru": "Ответы и решения"}
@@ -116,6 +120,58 @@ def test_print_my_answers_prints_the_saved_answers_then_blank_again(page, fixtur
     page.evaluate("() => window.dispatchEvent(new Event('afterprint'))")
     field = "document.querySelector('[data-zq-question=Q3] [data-zq-input]')"
     assert page.evaluate(f"() => getComputedStyle({field}).color") == "rgba(0, 0, 0, 0)"
+
+
+@pytest.fixture(scope="module")
+def hints_shuffle_server(tmp_path_factory):
+    """tests/fixtures/hints-shuffle built and served: SV is drawn in variants and shuffles its options."""
+    site = build_site(HINTS_SHUFFLE / "mkdocs.yml", tmp_path_factory.mktemp("print-hints-shuffle") / "site")
+    url, running = serve(site)
+    yield url
+    running.shutdown()
+
+
+def test_print_my_answers_prints_the_learners_own_variant_and_order(page, hints_shuffle_server: str,
+                                                                    tmp_path: Path) -> None:
+    """Issue 28: the page shows the learner's variant and order of options, and so does their printed page, while
+    the book prints variant 1 in the author's order."""
+    [course] = load_courses(HINTS_SHUFFLE / "exercises", ["ru", "en"], HINTS_SHUFFLE)
+    [question] = [q for q in course.modules[0].questions if q.id == "SV"]
+    count = len(question.variants.items)
+    # The last variant, whose figures the book does not print; a seed that does not show the author's order.
+    number, values = count, question.variants.items[-1].values
+    assert values != question.variants.items[0].values
+    seed = next(f"{n:08x}" for n in range(1, 1000) if shuffled_order(list("ABC"), f"{n:08x}", "SV") != list("ABC"))
+    order = shuffled_order(list("ABC"), seed, "SV")
+    url = hints_shuffle_server + "en/hs/01-hints/quiz/"
+    page.goto(url)
+    page.evaluate("([seed, entry]) => { localStorage.setItem('zadachnik-seed', seed);"
+                  " localStorage.setItem('zadachnik:hs/1/SV', JSON.stringify(entry)); }",
+                  [seed, {"v": 1, "variant": number}])
+    page.goto(url)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.wait_for_selector("#q-SV[data-zq-shuffled]", state="attached")
+    page.check(f"#q-SV .zq-option input[value={order[0]}]")
+    page.evaluate("() => { window.print = () => {}; document.querySelector('[data-zq-print]').click(); }")
+    page.emulate_media(media="print")
+    printed = page.evaluate(f"""() => {{
+      const question = document.querySelector("#q-SV");
+      const line = question.querySelector("[data-zq-variant-line]");
+      return {{
+        line: ({SHOWN})(line) ? line.textContent : null,
+        body: question.querySelector(".zq-question__body annotation").textContent,
+        options: [...question.querySelectorAll(".zq-option")].filter({SHOWN}).map((option) =>
+          [option.querySelector("input").value, option.querySelector(".zq-marker").textContent,
+           option.querySelector("input").checked]),
+      }};
+    }}""")
+    assert printed["line"] == f"Variant {number} of {count}"
+    assert printed["body"] == f"{values['a']} + {values['b']}"
+    assert printed["options"] == [[key, f"{'ABC'[place]}.", place == 0] for place, key in enumerate(order)]
+    # On paper too: Chromium's own print of the page.
+    pdf = tmp_path / "quiz.pdf"
+    page.pdf(path=str(pdf))
+    assert f"Variant {number} of {count}" in pdf_text(pdf)
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -1,5 +1,5 @@
-"""The problem book: a module's questions and exercises on one page to print, numbered as on the site, with every
-answer and solution at the back, as printed задачники have them; and the course's book, its modules' books one
+"""The problem book: a module's questions and exercises on one page to print, numbered as on the site, then the
+hints, then every answer and solution, as printed задачники have them; and the course's book, its modules' books one
 after another. The page needs no script and no storage: it is read and printed, in every language.
 
 A book is a generated page assembled by `Renderer.assemble` from templates/book.html, like the quiz. Its author
@@ -67,6 +67,12 @@ class BookPlan(PagePlan):
     @property
     def full_title(self) -> str:
         return f"{self.course.title[self.lang]} · {self.title}" if self.whole_course else super().full_title
+
+    @property
+    def hinted_modules(self) -> list[Module]:
+        """The modules with a question that has hints: their hints have a part of the book between the statements
+        and the answers."""
+        return [module for module in self.modules if any(question.hints for question in module.questions)]
 
     def prefix(self, module: Module) -> str:
         """What a module's anchors start with on this page: nothing in its own book, its number in the course's."""
@@ -186,7 +192,7 @@ def book_link(lang: str) -> Fragment:
 
 def book_toc(plan: BookPlan) -> list[dict[str, Any]]:
     """The book's parts as Python-Markdown's toc tokens: each module (in a course's book), its questions and
-    exercises, and the answers."""
+    exercises, the hints, and the answers."""
     t = strings(plan.lang)
 
     def token(level: int, anchor: str, name: str, children: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -205,6 +211,8 @@ def book_toc(plan: BookPlan) -> list[dict[str, Any]]:
             parts.append(token(2, f"{prefix}module", title, module_parts))
         else:
             parts.extend(module_parts)
+    if plan.hinted_modules:
+        parts.append(token(2, "book-hints", t["hints"]))
     parts.append(token(2, "book-answers", t["book_answers"]))
     return parts
 
