@@ -1,7 +1,9 @@
 """Math: `$…$` and `$$…$$` rendered by KaTeX at build time, so pages need no math script.
 
-Math is protected from Markdown the way pymdown-extensions' arithmatex does it: an inline pattern just below
-code spans and a block processor for `$$` blocks, whose output is stashed so no other extension touches it.
+Math is protected from Markdown the way pymdown-extensions' arithmatex does it: inline patterns just below
+code spans and a block processor for `$$` blocks, whose output is stashed so no other extension touches it. A
+`$$ … $$` within a paragraph (under a line of text, in a sentence, in a tight list item) is display math too, as
+arithmatex has it; a `$$` left over after them opens nothing, and fails the page with its line.
 KaTeX's own JavaScript runs in an embedded V8 (mini-racer), many formulas per call; renders are cached by TeX
 for the life of the process, so a rebuild under `mkdocs serve` renders only formulas that changed, and on disk
 beside mkdocs.yml (.cache/zadachnik), so the next build renders only formulas that are new.
@@ -33,12 +35,18 @@ from markdown.blockprocessors import BlockProcessor
 from markdown.inlinepatterns import InlineProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 KATEX_DIR = Path(__file__).parents[1] / "runtime" / "assets" / "vendor" / "katex"
 # `$` not followed by a space opens, `$` not preceded by one closes, so "$5 and $10" stays text.
 _INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
 _BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
+# `$$ … $$` inside a paragraph, over its lines if need be; a single `$` may be inside (`\text{$x$}`).
+_DISPLAY_IN_TEXT = r"(?<![\\$])\$\$((?:\\.|[^\\$]|\$(?!\$))+?)\$\$"
+# Punctuation a line must not start with, kept in one box with the formula before it. Not ']' (a link's text
+# ends there), not straight quotes (SmartyPants curls them later), not a dot that starts '...'.
+_PUNCTUATION_AFTER = re.compile(r"(?:[?!,;:)}»”’…]|\.(?!\.))+")
 _CODE = re.compile(r"^(```|~~~).*?^\1|`[^`\n]+`", re.DOTALL | re.MULTILINE)
 _ANNOTATION = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
 # Around each rendered formula while the page is built: search indexes the TeX instead of KaTeX's markup
@@ -554,7 +562,70 @@ class _InlineMath(InlineProcessor):
         self.extension = extension
 
     def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
-        return self.md.htmlStash.store(self.extension.render(m.group(1), display=False)), m.start(0), m.end(0)
+        rendered = self.extension.render(m.group(1), display=False)
+        after = _PUNCTUATION_AFTER.match(data, m.end(0))
+        if after is None:
+            return self.md.htmlStash.store(rendered), m.start(0), m.end(0)
+        # One inline block, so Chromium never breaks between the formula and its '?' (white-space: nowrap does
+        # not stop it there, and would stop the breaks KaTeX allows within a long formula).
+        kept = f'<span class="zq-math-punct">{rendered}{html.escape(after.group())}</span>'
+        return self.md.htmlStash.store(kept), m.start(0), after.end()
+
+
+class _DisplayMathInText(InlineProcessor):
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(_DISPLAY_IN_TEXT, md)
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+        rendered = self.extension.render(m.group(1).strip(), display=True)
+        # A span (a paragraph holds no div), a block by the stylesheet: it scrolls as a display formula does.
+        return self.md.htmlStash.store(f'<span class="zq-math">{rendered}</span>'), m.start(0), m.end(0)
+
+
+UNCLOSED_DISPLAY = ("'$$' opens a display formula that nothing closes in its paragraph: end it with '$$' "
+                    "(a formula holds no blank line), or write \\$ for a dollar sign")
+_SKIPPED_TAGS = frozenset({"code", "pre", "kbd", "samp"})
+_PLACEHOLDER_START, _PLACEHOLDER_END = "\x02", "\x03"
+
+
+class _RefuseUnrenderedDisplay(Treeprocessor):
+    """After the inline patterns, a `$$` still in the text opens no formula: the page would show it raw."""
+
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(md)
+        self.extension = extension
+
+    def run(self, root: etree.Element) -> None:
+        for element in root.iter():
+            if element.tag not in _SKIPPED_TAGS:
+                self.check(element.text)
+            self.check(element.tail)
+
+    def check(self, text: str | None) -> None:
+        if not text or "$$" not in text or isinstance(text, AtomicString):
+            return
+        at = text.find("$$")
+        context, position = _stray_context(text, at)
+        error = MathError(context, UNCLOSED_DISPLAY, display=True, position=position)
+        error.tex = "$$"
+        self.extension.log.errors.append(error)
+
+
+def _stray_context(text: str, at: int) -> tuple[str, int]:
+    """A stray `$$` with what follows it on its line, or, alone on its line, the next line or the one before: text
+    to find in the author's source (no stash placeholder in it), and where the `$$` is in it."""
+    start = at
+    end = len(text) if (newline := text.find("\n", at)) < 0 else newline
+    if not text[at + 2:end].strip():
+        if end < len(text):
+            end = len(text) if (newline := text.find("\n", end + 1)) < 0 else newline
+        else:
+            start = text.rfind("\n", 0, max(0, text.rfind("\n", 0, at))) + 1
+    start = max(start, text.rfind(_PLACEHOLDER_END, 0, at) + 1)
+    if (placeholder := text.find(_PLACEHOLDER_START, at)) >= 0:
+        end = min(end, placeholder)
+    return text[start:end].strip(), at - start - (len(text[start:end]) - len(text[start:end].lstrip()))
 
 
 class _BlockMath(BlockProcessor):
@@ -660,7 +731,10 @@ class MathExtension(Extension):
         if "$" not in md.ESCAPED_CHARS:
             md.ESCAPED_CHARS.append("$")
         # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
+        md.inlinePatterns.register(_DisplayMathInText(self, md), "zadachnik-math-display-inline", 189.95)
         md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
+        # After the inline patterns (20): what they left is text.
+        md.treeprocessors.register(_RefuseUnrenderedDisplay(self, md), "zadachnik-math-unrendered", 15)
         md.parser.blockprocessors.register(_BlockMath(self, md), "zadachnik-math-block", 79.9)
         if not self.standalone:
             # Above every other block processor: a marker is tested once, not by each of them in turn.
@@ -680,7 +754,8 @@ def formulas_in(markdown: str) -> list[tuple[str, bool]]:
         if match:
             found.append((match["tex"].strip(), True))
         else:
-            found.extend((tex, False) for tex in re.findall(_INLINE, block))
+            found.extend((tex.strip(), True) for tex in re.findall(_DISPLAY_IN_TEXT, block))
+            found.extend((tex, False) for tex in re.findall(_INLINE, re.sub(_DISPLAY_IN_TEXT, " ", block)))
     return found
 
 
@@ -698,10 +773,20 @@ def line_of(sources: list[tuple[str, int]], error: MathError) -> int | None:
     within = min(max(error.position or 0, 0), len(tex))
     for candidate, opening in candidates:
         for text, first_line in sources:
-            index = text.find(candidate)
+            index = _find_lines(text, candidate)
             if index >= 0:
-                return first_line + text.count("\n", 0, index + opening + within)
+                return first_line + text.count("\n", 0, index) + candidate.count("\n", 0, opening + within)
     return None
+
+
+def _find_lines(text: str, candidate: str) -> int:
+    """Where `candidate` is in `text`; over several lines, whatever indents them there (a list item, an
+    admonition, a quote's '>'), since Markdown takes that away before the extension sees them."""
+    if "\n" not in candidate:
+        return text.find(candidate)
+    between = r"[ \t]*\n[ \t]*(?:>[ \t]?)*"
+    found = re.search(between.join(re.escape(line.strip()) for line in candidate.split("\n")), text)
+    return found.start() if found else -1
 
 
 def for_search(page_html: str) -> str:
