@@ -179,7 +179,7 @@ def test_import_with_one_bad_entry_changes_nothing_and_says_what_is_wrong(page, 
 def test_import_refusals_name_the_problem_in_russian(page, fixture_server, tmp_path) -> None:
     open_page(page, fixture_server)
     message = import_file(page, tmp_path, {"format": "zadachnik-progress", "entries": {"zadachnik:settings": {}}})
-    assert message == "Файл не загружен, ничего не изменено: «zadachnik:settings» — не ключ записи Задачника."
+    assert message == "Файл не загружен, ничего не изменено: «zadachnik:settings»\u00a0— не ключ записи Задачника."
     message = import_file(page, tmp_path, {
         "format": "zadachnik-progress", "entries": {f"{KEY}Q1": {"verdict": {"status": 3}}},
     }, "second.json")
