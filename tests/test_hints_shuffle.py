@@ -306,7 +306,7 @@ def test_shuffled_questions_carry_the_mark_and_option_references(hs_site: Path) 
 # What a book says of a question drawn in variants, and of one whose options each learner sees in their own order.
 BOOK_VARIANT = {"ru": "Вариант 1 из {count} (на сайте у каждого свой)",
                 "en": "Variant 1 of {count} (on the site, each learner has their own)"}
-BOOK_ORDER = {"ru": "Варианты ответа — в порядке автора (на сайте у каждого свой порядок)",
+BOOK_ORDER = {"ru": "Варианты ответа\u00a0— в порядке автора (на сайте у каждого свой порядок)",
               "en": "Options in the author’s order (on the site, each learner has their own)"}
 
 
