@@ -114,10 +114,10 @@ class _Compiler:
         if origin in (typing.Union, types.UnionType):
             return _any_of([self.check(member) for member in arguments])
         if origin is list:
-            return _list_of(self.check(arguments[0]))
+            return _sequence_of(list, self.check(arguments[0]))
         if origin is tuple:
             if len(arguments) == 2 and arguments[1] is Ellipsis:
-                return _tuple_of(self.check(arguments[0]))
+                return _sequence_of(tuple, self.check(arguments[0]))
             return _tuple([self.check(argument) for argument in arguments])
         if origin is dict:
             return _dict_of(self.check(arguments[0]), self.check(arguments[1]))
@@ -212,22 +212,10 @@ def _any_of(members: list[Check]) -> Check:
     return check
 
 
-def _list_of(item: Check) -> Check:
+def _sequence_of(kind: type, item: Check) -> Check:
+    """A list or a tuple (exactly `kind`) whose every element is `item`'s."""
     def check(value: Any, budget: list[int]) -> bool:
-        if type(value) is not list:
-            return False
-        _spend(budget, len(value) + 1)
-        for element in value:
-            if not item(element, budget):
-                return False
-        return True
-
-    return check
-
-
-def _tuple_of(item: Check) -> Check:
-    def check(value: Any, budget: list[int]) -> bool:
-        if type(value) is not tuple:
+        if type(value) is not kind:
             return False
         _spend(budget, len(value) + 1)
         return all(item(element, budget) for element in value)
