@@ -163,3 +163,62 @@ def test_a_colon_in_a_section_title_says_to_quote_it(tmp_path: Path) -> None:
     (tmp_path / "exercises/c/01-m/quiz.md").write_text(quiz.replace("Método: Newton", '"Método: Newton"'))
     [course] = load_courses(tmp_path / "exercises", ["es"], tmp_path)
     assert course.modules[0].quiz[0].title["es"].markdown == "Método: Newton"
+
+
+# -- answers from the module's values (item 4) ------------------------------------------------------------------
+
+VALUES = "def values():\n    return {'L': 9.5, 'parts': 2}\n"
+
+
+def module_with_values(base: Path, field: str, values: str | None = VALUES) -> Path:
+    folder = base / "exercises" / "c" / "01-m"
+    folder.mkdir(parents=True)
+    (folder.parent / "course.yml").write_text("id: c\ntitle: Curso\nmodules: 1\n", encoding="utf-8")
+    meta = "number: 1\ntitle: Cuerdas\n"
+    if values is not None:
+        (folder / "calc.py").write_text(values, encoding="utf-8")
+        meta += "values: calc.py\n"
+    (folder / "module.yml").write_text(meta, encoding="utf-8")
+    (folder / "quiz.md").write_text(NUMERIC.replace("{field}", field).replace("9,5 m", "{{ L }} m"),
+                                    encoding="utf-8")
+    return base
+
+
+def load_errors(base: Path) -> list[str]:
+    with pytest.raises(SourceErrors) as info:
+        load_courses(base / "exercises", ["es"], base)
+    return [str(error) for error in info.value.errors]
+
+
+def test_a_numeric_answer_computes_with_the_modules_values(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/parts", atol: "L/1000"}')
+    [course] = load_courses(tmp_path / "exercises", ["es"], tmp_path)
+    [question] = course.modules[0].quiz
+    [field] = question.key.fields
+    assert (field.value, field.atol) == (4.75, 0.0095)
+    assert question.body["es"].markdown.startswith("Una cuerda de 9,5 m")
+
+
+def test_an_answer_naming_a_value_the_module_lacks_says_which_it_has(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "Lenght/parts", atol: 0.01}')
+    [error] = load_errors(tmp_path)
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'Lenght' in 'Lenght/parts' is not a name of the "
+                            "module's values"), error
+    assert "did you mean 'L'?" in error or "L, parts" in error
+
+
+def test_an_answer_with_names_in_a_module_without_values_says_to_name_a_file(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/parts", atol: 0.01}', values=None)
+    errors = load_errors(tmp_path)
+    # {{ L }} in the text is reported on its own; the answer's names are one message at the field.
+    [error] = [error for error in errors if "answers compute with" in error]
+    assert error.startswith("exercises/c/01-m/quiz.md:3: Q1's answers compute with L, parts, but the module has "
+                            "no values"), error
+    assert "values: files/values.py" in error and "not plain arithmetic" not in error
+
+
+def test_a_values_figure_that_breaks_an_answer_is_reported_at_the_answer(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/(parts-2)", atol: 0.01}')
+    [error] = load_errors(tmp_path)
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'L/(parts-2)' divides by zero"), error
+    assert "values() returns" in error

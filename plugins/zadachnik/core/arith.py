@@ -70,6 +70,19 @@ def evaluate(expression: str | int | float, names: Mapping[str, float] | None = 
         raise ValueError(f"{text[:40]!r}… is nested too deeply to be an answer") from None
 
 
+def free_names(expression: str) -> list[str]:
+    """The names an expression computes with (`N*B/2**30` gives N and B): neither a function nor pi or e.
+    Nothing for text that is not Python: evaluating it says what is wrong."""
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    names = [node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and id(node) not in called and node.id not in CONSTANTS]
+    return list(dict.fromkeys(names))
+
+
 def _finite(value: float, text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is not a finite number")

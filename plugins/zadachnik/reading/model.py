@@ -30,7 +30,17 @@ from zadachnik.reading.shuffle import (
 )
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
 from zadachnik.reading.values import PlaceholderError, load_values, substitute
-from zadachnik.reading.variants import Expander, Variants, provisional_key, read_variants
+from zadachnik.reading.variants import (
+    Expander,
+    NamedLines,
+    NamedSource,
+    VariantProblem,
+    Variants,
+    field_names,
+    named_key,
+    provisional_key,
+    read_variants,
+)
 from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
@@ -82,6 +92,8 @@ class Question:
     # What the question or its module.yml says of hint_note (None: neither): course.yml decides the rest. A module
     # is kept between builds by its folder alone, so the course's default is applied to it on every load.
     own_hint_note: bool | None = None
+    # Numeric answers over the module's values (`answer: "N*B/2**30"`): the key is built once they are known.
+    named: NamedSource | None = None
 
     @property
     def variant_questions(self) -> list[Question]:
@@ -296,6 +308,7 @@ class Loader:
         values: dict[str, float] | None = {}
         if "values" in data:
             values = self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1, bool(varied))
+        self.named_keys(module, meta, values)
         self.resolve_references(module)
         if varied and values is not None:
             values_file = module.path / str(data["values"]) if "values" in data else None
@@ -305,6 +318,29 @@ class Loader:
                 if problem is not None:
                     self.errors.append(problem)
         return module
+
+    def named_keys(self, module: Module, meta: Path, values: dict[str, float] | None) -> None:
+        """The keys of questions whose numeric answers compute with the module's values, now that they are known
+        (None: the values file failed, and was reported)."""
+        quiz = self.shown(module.path / QUIZ_FILE)
+        for question in module.questions:
+            named = question.named
+            if named is None or values is None:
+                continue
+            if not values:
+                self.errors.append(SourceError(
+                    quiz, named.lines.of(("fields",)), f"{question.id}'s answers compute with "
+                    f"{', '.join(named.names)}, but the module has no values",
+                    f"name a values file in {self.shown(meta)} ('values: files/values.py', whose values() returns "
+                    f"{{'{named.names[0]}': …}}), or write the number"))
+                continue
+            try:
+                question.key = named_key(question.qtype, named.config, named.lines, values, question.lists,
+                                         tuple(self.languages))
+            except VariantProblem as problem:
+                hint = "check the figures values() returns" if problem.skippable else problem.hint
+                self.errors.append(SourceError(quiz, problem.line, str(problem).replace(
+                    "a name of the variant", "a name of the module's values"), hint))
 
     def settle_questions(self, module: Module, meta: Path, data: dict[str, Any], lines: dict[KeyPath, int]) -> None:
         """module.yml's shuffle and hint_note for questions that say nothing, and each question's `[[option:B]]`."""
@@ -758,20 +794,25 @@ class BlockReader:
         try:
             # With variants, the key is built per variant, with the variant's names (reading.variants); until then
             # a mixed question's says which type its auto part is (shuffle asks).
-            key = qtype.build(data, lists, tuple(self.languages)) if variants is None else provisional_key(qtype, data)
+            # Answers over the module's values wait for them in the same way (Reader.named_keys).
+            names = field_names(data) if variants is None else []
+            key = qtype.build(data, lists, tuple(self.languages)) if variants is None and not names \
+                else provisional_key(qtype, data)
             checker = self.checker(qtype, data)
         except Invalid as problem:
             raise self.invalid(problem) from None
+        lines = {path: self.block.yaml_first_line + offset for path, offset in self.key_lines.items()}
         if variants is not None:
             variants.line = self.line_of(("variants",))
             variants.config = data
-            variants.lines = {path: self.block.yaml_first_line + offset for path, offset in self.key_lines.items()}
+            variants.lines = lines
         question = Question(
             id=question_id, qtype=qtype, line=self.block.line, section=section,
             title={lang: parts.title for lang, parts in texts.items()},
             body={lang: parts.body for lang, parts in texts.items()},
             explanation={lang: parts.texts["explanation"] for lang, parts in texts.items()},
             lists=lists, key=key, checker=checker, hints=hints, variants=variants,
+            named=NamedSource(data, NamedLines(lines, self.block.line), names) if names else None,
         )
         check_question_options(question, data, self.shown, self.line_of)
         return question

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zadachnik.core.arith import UnknownName, evaluate
+from zadachnik.core.arith import UnknownName, evaluate, free_names
 from zadachnik.core.errors import SourceError
 from zadachnik.core.text import Fragment, Localized
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType
@@ -341,33 +341,69 @@ class Expander:
         """The question's key from its YAML, each numeric field's answer and tolerances computed with `names`."""
         variants = question.variants
         assert variants is not None
-        config = copy.deepcopy(variants.config)
-        config.pop("variants", None)
-        fields = config.get("fields")
-        for field_id, spec in (fields.items() if isinstance(fields, dict) else ()):
-            if not isinstance(spec, dict):
-                continue
-            for name in FIELD_NUMBERS:
-                if spec.get(name) is None or isinstance(spec[name], bool):
-                    continue
-                line = self.line_of(variants, ("fields", str(field_id), name))
-                try:
-                    spec[name] = evaluate(spec[name], names)
-                except UnknownName as problem:
-                    raise VariantProblem(str(problem), line, problem.hint) from None
-                except ValueError as problem:
-                    raise VariantProblem(str(problem), line, "check the function's figures for this draw",
-                                         skippable=True) from None
-        try:
-            return question.qtype.build(config, lists, tuple(self.languages))
-        except Invalid as problem:
-            raise VariantProblem(str(problem), self.line_of(variants, problem.path), problem.hint) from None
+        config = {key: value for key, value in variants.config.items() if key != "variants"}
+        return named_key(question.qtype, config, NamedLines(variants.lines, variants.line), names, lists,
+                         tuple(self.languages))
 
-    @staticmethod
-    def line_of(variants: Variants, path: tuple[str, ...]) -> int:
-        while path and path not in variants.lines:
+
+@dataclass
+class NamedLines:
+    """Where each key of a question's YAML stands in its file, and the line of the YAML itself."""
+
+    lines: dict[tuple[str, ...], int]
+    line: int
+
+    def of(self, path: tuple[str, ...]) -> int:
+        while path and path not in self.lines:
             path = path[:-1]
-        return variants.lines.get(path, variants.line)
+        return self.lines.get(path, self.line)
+
+
+@dataclass
+class NamedSource:
+    """A question without variants whose numeric answers compute with the module's values: its YAML, kept
+    until the values are known."""
+
+    config: dict[str, Any]
+    lines: NamedLines
+    names: list[str]
+
+
+def named_key(qtype: QuestionType, config: dict[str, Any], lines: NamedLines, names: dict[str, float],
+              lists: ListParts, languages: tuple[str, ...]) -> Any:
+    """A key whose numeric fields are arithmetic over `names` (a variant's figures, the module's values): each
+    answer and tolerance computed, then the type's own build. Problems are VariantProblems at their line."""
+    config = copy.deepcopy(config)
+    fields = config.get("fields")
+    for field_id, spec in (fields.items() if isinstance(fields, dict) else ()):
+        if not isinstance(spec, dict):
+            continue
+        for name in FIELD_NUMBERS:
+            if spec.get(name) is None or isinstance(spec[name], bool):
+                continue
+            line = lines.of(("fields", str(field_id), name))
+            try:
+                spec[name] = evaluate(spec[name], names)
+            except UnknownName as problem:
+                raise VariantProblem(str(problem), line, problem.hint) from None
+            except ValueError as problem:
+                raise VariantProblem(str(problem), line, "check the function's figures for this draw",
+                                     skippable=True) from None
+    try:
+        return qtype.build(config, lists, languages)
+    except Invalid as problem:
+        raise VariantProblem(str(problem), lines.of(problem.path), problem.hint) from None
+
+
+def field_names(config: dict[str, Any]) -> list[str]:
+    """The names a question's numeric fields compute with (`answer: "N*B/1e9"` gives N and B), in order."""
+    fields = config.get("fields")
+    found: list[str] = []
+    for spec in (fields.values() if isinstance(fields, dict) else ()):
+        for name in FIELD_NUMBERS if isinstance(spec, dict) else ():
+            if isinstance(spec.get(name), str):
+                found += [found_name for found_name in free_names(spec[name]) if found_name not in found]
+    return found
 
 
 def shown_text(variant: Variant) -> tuple[Any, ...]:
