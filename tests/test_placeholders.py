@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from zadachnik.reading.values import PLACEHOLDER, math_offsets, substitute
@@ -55,3 +56,27 @@ def test_substitution_time_grows_with_the_text_not_its_square() -> None:
     # The bound sits far from both, so a busy machine cannot make it fail and a rescan cannot pass.
     small, large = fastest_substitution(2_000), fastest_substitution(16_000)
     assert large / small < 24, (small, large)
+
+
+# -- "≈" only where a figure is rounded (issue 28 item 6) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "value", "shown"), [
+    ("$x\\approx{{ v:.2f }}$", 2.5, "$x=2{,}50$"),
+    ("$x\\approx{{ v:.2f }}$", 2.381, "$x\\approx2{,}38$"),
+    ("$x \\approx {{ v:.4g }}$", 43.75, "$x = 43{,}75$"),
+    ("около ≈ {{ v:.1f }} мин", 43.75, "около ≈ 43,8 мин"),
+    ("≈ {{ v:.1f }} мин", 43.5, "= 43,5 мин"),
+    ("≈{{ v:.0%}}", 0.07, "=7 %"),
+    ("≈{{ v:.0%}}", 0.075, "≈8 %"),
+    ("$\\approxeq{{ v:g }}$", 2.0, "$\\approxeq2$"),
+    ("≈ {{ v:.3e }}", 2.124e12, "= 2,124·10¹²"),
+])
+def test_an_approximation_sign_before_an_exact_figure_becomes_equals(text: str, value: float, shown: str) -> None:
+    written = substitute(text, {"v": value}, "ru")
+    assert written.replace("\u202f", " ").replace("\u00a0", " ") == shown
+
+
+def test_a_sign_before_other_text_or_a_later_placeholder_is_left_alone() -> None:
+    assert substitute("≈ a {{ v:.1f }}", {"v": 1.5}, "en") == "≈ a 1.5"
+    assert substitute("{{ v }} ≈ {{ w:.1f }}", {"v": 1, "w": 1.25}, "en") == "1 ≈ 1.2"

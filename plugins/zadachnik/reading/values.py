@@ -11,6 +11,7 @@ sign `\\%`; powers of ten are `·10¹²` in prose and `\\cdot 10^{12}` in math.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -88,12 +89,14 @@ def shown_from(path: Path, base: Path) -> str:
 
 
 def substitute(text: str, values: dict[str, float], lang: str) -> str:
-    """`text` with every placeholder replaced; PlaceholderError (with its character offset) for a bad one."""
-
-    starts = [match.start() for match in PLACEHOLDER.finditer(text)]
-    in_math = math_offsets(text, starts)
-
-    def replace(match: re.Match[str]) -> str:
+    """`text` with every placeholder replaced; PlaceholderError (with its character offset) for a bad one.
+    An approximation sign right before a placeholder (`\\approx{{ x:.2f }}`, `≈ {{ x }}`) becomes `=` where the
+    figure is shown exactly: a variant's figures may be round for one draw and not for another."""
+    matches = list(PLACEHOLDER.finditer(text))
+    in_math = math_offsets(text, [match.start() for match in matches])
+    pieces: list[str] = []
+    done = 0
+    for match in matches:
         name, spec = match["name"], (match["spec"] or "g").strip()
         if name not in values:
             close = difflib.get_close_matches(name, values, n=1)
@@ -101,12 +104,36 @@ def substitute(text: str, values: dict[str, float], lang: str) -> str:
                                    f"did you mean '{close[0]}'?" if close else "values() defines: "
                                    + ", ".join(sorted(values)[:12]))
         try:
-            return localize(values[name], spec, lang, match.start() in in_math)
+            number = localize(values[name], spec, lang, match.start() in in_math)
         except ValueError:
             raise PlaceholderError(f"'{spec}' is not a number format", match.start(),
                                    "write a Python format such as .3f, .1%, ,.0f or .3e") from None
+        before = text[done:match.start()]
+        sign = _APPROX_BEFORE.search(before)
+        if sign is not None and shown_exactly(values[name], spec):
+            before = before[:sign.start()] + "=" + sign["space"]
+        pieces += [before, number]
+        done = match.end()
+    return "".join(pieces) + text[done:]
 
-    return PLACEHOLDER.sub(replace, text)
+
+# An approximation sign and the space after it, ending the text before a placeholder.
+_APPROX_BEFORE = re.compile(r"(?:\\approx(?![A-Za-z])|≈)(?P<space>[ \t~\u00a0]*)\Z")
+
+
+def shown_exactly(value: float, spec: str) -> bool:
+    """Whether `value` written with the format `spec` is the value itself, not a rounding of it."""
+    shape = _FORMAT_SPEC.match(spec)
+    plain = spec[:shape.start("grouping")] + spec[shape.end("grouping"):] if shape and shape["grouping"] else spec
+    try:
+        number = _FORMATTED.search(format(value, plain))
+    except ValueError:
+        return False
+    if number is None:
+        return False
+    read = float(number[0].rstrip("%")) / (100 if number["percent"] else 1)
+    # A percent divided back by 100 may differ in its last bit; no rounding a format does is that small.
+    return math.isclose(read, value, rel_tol=1e-12, abs_tol=0.0)
 
 
 # A dollar, or an escaped one: the escape is not math's and does not end a run of dollars either.
