@@ -10,7 +10,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "plugins" / "zadachnik"
 # In pipeline order: a module may import its own stage and the ones before it.
-STAGES = ["core", "python", "qtypes", "reading", "checking", "rendering", "runtime", "exports"]
+STAGES = ["core", "incremental", "python", "qtypes", "reading", "checking", "rendering", "runtime", "exports"]
 # The MkDocs-facing modules: the hooks, their config (which also reads mkdocs.yml for the commands, as MkDocs
 # reads it), and the public name of the Markdown extension.
 MKDOCS_MODULES = {"plugin.py", "config.py", "mathtex.py"}

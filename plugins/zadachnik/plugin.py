@@ -25,6 +25,7 @@ from mkdocs.utils import get_relative_url, get_theme_dir
 from zadachnik.checking.checks import read_and_check
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
+from zadachnik.incremental import reads
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, source_warnings
 from zadachnik.reading.reuse import KeptModules
@@ -166,8 +167,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # The selector's names, in the words just chosen: the same on every page.
         self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
         self.use_build_cache(config)
-        self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions,
-                                          config.mdx_configs)
+        self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)
@@ -242,6 +242,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.math_log.start_page()
         self.warnings_before_page = self.warnings.count
         self.markdown_as_read = markdown
+        if page.file.src_uri in self.plans and self.page_cache.unchanged(page.file.src_uri) is None:
+            reads.start((self.base / CACHE_DIR, Path(config.site_dir)))
         return markdown
 
     def _page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -261,6 +263,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     on_page_markdown = CombinedEvent(_page_markdown_first, _page_markdown, _page_markdown_last)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        recorded = reads.stop()
         # MkDocs converts every page before it builds any: a page's own warnings are the ones since its Markdown.
         if self.warnings.count > self.warnings_before_page:
             self.warned.add(page.file.src_uri)
@@ -283,7 +286,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         except MissingPiece as missing:
             raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
         self.page_cache.keep(page.file.src_uri, content, plan.rendered, page.present_anchor_ids,
-                             anchor_links(page), self.math_log.formulas, warned=page.file.src_uri in self.warned)
+                             anchor_links(page), self.math_log.formulas, warned=page.file.src_uri in self.warned,
+                             reads=recorded)
         return content
 
     @event_priority(100)
@@ -375,10 +379,12 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     on_post_build = CombinedEvent(_post_build_first, _post_build)
 
     def on_build_error(self, error: Exception) -> None:
+        reads.stop()
         # A page already written keeps its HTML, as in a build without the cache.
         self.page_cache.splice_after_failure()
 
     def on_shutdown(self) -> None:
+        reads.stop()
         # After a build stopped by Ctrl-C too (MkDocs' build error handler does not see it).
         self.page_cache.splice_after_failure()
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.

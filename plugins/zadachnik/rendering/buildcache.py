@@ -24,6 +24,7 @@ from zadachnik.core.fingerprint import (
     local_modules,
 )
 from zadachnik.core.shapes import Shape
+from zadachnik.incremental.reads import UNTRACED_EXTENSIONS
 from zadachnik.reading.reuse import KeptModules
 from zadachnik.rendering.pagecache import PageCache
 
@@ -36,12 +37,6 @@ BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yam
 # stops a build); the plugins count by their settings.
 NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
                      "plugins", "site_url")
-# Markdown extensions that put other files into a page as they convert it (embedded images, icons of the site's
-# own): with them, no page is kept. pymdownx.snippets is told by its mark, see `includes_files`.
-FILE_READING_EXTENSIONS = ("pymdownx.b64",)
-SNIPPET_MARK = "--8<--"
-
-
 def cache_folder(cache_dir: Path, config_file: Path) -> Path:
     """One folder per config file: two configs of one site (such as an offline one) keep their own pages."""
     return cache_dir / (BUILD_CACHE_PREFIX + hashlib.sha256(str(config_file).encode()).hexdigest()[:16])
@@ -85,18 +80,10 @@ def page_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def includes_files(extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> Callable[[str], bool]:
-    """Which Markdown takes other files in as it is converted: every page with an extension that embeds files or
-    draws the site's own icons (pymdownx.emoji's `custom_icons`); with pymdownx.snippets, any that names a
-    snippet, and every page when it appends files to each."""
-    names = [extension for extension in extensions if isinstance(extension, str)]
-    icons = ((extension_settings.get("pymdownx.emoji") or {}).get("options") or {}).get("custom_icons")
-    if any(name in FILE_READING_EXTENSIONS for name in names) or icons \
-            or (extension_settings.get("pymdownx.snippets") or {}).get("auto_append"):
-        return lambda markdown: True
-    if "pymdownx.snippets" not in names:
-        return lambda markdown: False
-    return lambda markdown: SNIPPET_MARK in markdown
+def untraced(extensions: Iterable[Any]) -> bool:
+    """Whether an extension's output depends on what no file holds (incremental.reads.UNTRACED_EXTENSIONS)."""
+    names = [extension if isinstance(extension, str) else type(extension).__module__ for extension in extensions]
+    return any(name.split(".")[0] in UNTRACED_EXTENSIONS for name in names)
 
 
 @dataclass
@@ -247,14 +234,13 @@ class SiteCache:
 
 
 def use_page_rules(pages: PageCache, events: Mapping[str, list[Callable[..., Any]]], own: object,
-                   extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> bool:
+                   extensions: Iterable[Any]) -> bool:
     """Which pages can be kept between builds (also in memory, under `mkdocs serve`), from the site's extensions and
     what other plugins do to pages; whether other plugins run once pages are converted (`OthersHandlers.late`)."""
     others = others_handlers(events, own)
     pages.others_change_markdown, pages.others_see_content = others.markdown, others.html_after
-    reads_files = includes_files(extensions, extension_settings)
     # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
-    pages.never_kept = (lambda markdown: True) if others.html_before else reads_files
+    pages.keeps_none = others.html_before or untraced(extensions)
     return others.late
 
 

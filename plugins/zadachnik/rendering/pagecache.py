@@ -27,6 +27,7 @@ from markupsafe import Markup
 
 from zadachnik.core.blobs import BlobFolder
 from zadachnik.core.shapes import Shape
+from zadachnik.incremental.reads import Digests, Recording
 from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.book import BookPlan
 from zadachnik.rendering.i18n import runtime_strings, strings
@@ -59,6 +60,9 @@ class CachedPage:
     exact: bool = False
     # Their CRC-32: the entry takes no other entry's HTML file.
     html_checksum: int | None = None
+    # What its making read (incremental.reads): each file opened, folder listed or path looked at, with what it
+    # found. The page is taken again only while each finds the same.
+    reads: dict[str, str] = field(default_factory=dict)
 
     def text(self) -> str:
         if self.content is None:
@@ -105,7 +109,7 @@ HTML = "-html"
 # MkDocs' conversion learnt of it, its search text and its HTML's checksum.
 STORED_PAGE = Shape(CachedPage, fields={CachedPage: {
     "content": None, "rendered": None, "final": None, "html": None, "search": str, "anchors": list[str],
-    "links": dict[str, dict[str, str]], "html_checksum": int}})
+    "links": dict[str, dict[str, str]], "html_checksum": int, "reads": dict[str, str]}})
 STORED_PIECES = Shape(list[str])
 STAND_IN = "<!--zadachnik-kept-page {key}{tests}-->"
 
@@ -129,9 +133,12 @@ class PageCache:
     # keeps its formulas' marks, which they get as a build without the cache gives them.
     others_change_markdown: bool = False
     others_see_content: bool = False
-    # Which pages, by their Markdown, are converted on every build: those that take in other files as they are
-    # converted (rendering.buildcache.includes_files), whose key cannot tell what those files hold.
-    never_kept: Callable[[str], bool] = lambda markdown: False
+    # No page is kept: another plugin changes pages' HTML before they are assembled, or an extension's output
+    # depends on what no file holds (incremental.reads.UNTRACED_EXTENSIONS).
+    keeps_none: bool = False
+    # What this build finds for each read a kept page's making recorded; the problem books' sources.
+    digests: Digests = field(default_factory=Digests)
+    sources: dict[str, list[str]] = field(default_factory=dict)
     # A page taken whole goes into its file as the bytes the store holds (`stand_in`) where only mkdocs-material's
     # own templates and plugins see pages (`splicing`, plugin.py). The texts its templates look for in a page's
     # HTML (`content_tests`) are in the page's stand-in when they are in its HTML.
@@ -144,6 +151,8 @@ class PageCache:
     on_disk: set[str] = field(default_factory=set)
     not_stored: set[str] = field(default_factory=set)
     plans: dict[str, PagePlan] = field(default_factory=dict)
+    # The pages this build found may be taken (`unchanged`).
+    verified: set[str] = field(default_factory=set)
     writing: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     def start(self, plans: dict[str, PagePlan], site: str, courses: list[Course], folders: dict[Path, str]) -> None:
@@ -154,9 +163,8 @@ class PageCache:
                                       json.dumps(sorted(module.outside.items())))
                    for course in courses for module in course.modules}
         markdown = {uri: plan.markdown() for uri, plan in plans.items()}
-        self.keys = {uri: digest(site, markdown[uri], modules[id(plan.module)])
-                     for uri, plan in plans.items()
-                     if not isinstance(plan, BookPlan) and not self.never_kept(markdown[uri])}
+        self.keys = {} if self.keeps_none else {uri: digest(site, markdown[uri], modules[id(plan.module)])
+                                                 for uri, plan in plans.items() if not isinstance(plan, BookPlan)}
         by_plan = {id(plan): self.keys[uri] for uri, plan in plans.items() if uri in self.keys}
         self.part_keys = {}
         for uri, plan in plans.items():
@@ -166,6 +174,11 @@ class PageCache:
                     sources = (by_plan[id(source)] for source in plan.sources if source.module is module)
                     self.part_keys[uri, module.number] = digest(site, markdown[uri], *sources)
         self.pages = {uri: page for uri, page in self.pages.items() if uri in self.keys}
+        uris = {id(plan): uri for uri, plan in plans.items()}
+        self.sources = {uri: [uris[id(source)] for source in plan.sources]
+                        for uri, plan in plans.items() if isinstance(plan, BookPlan)}
+        self.digests = Digests()
+        self.verified = set()
         self.not_stored = set()
         self.stand_ins = {}
         self.plans = plans
@@ -220,6 +233,19 @@ class PageCache:
         return part
 
     def unchanged(self, uri: str) -> CachedPage | None:
+        """The page as a build made it, if this build may take it: its key is this build's, and whatever its
+        making read finds the same now (a problem book's: its sources' too)."""
+        page = self.kept(uri)
+        if page is None or uri in self.verified:
+            return page
+        if not self.digests.hold(page.reads) or not all(self.unchanged(source) for source in self.sources.get(uri, ())):
+            self.pages.pop(uri, None)
+            self.not_stored.add(uri)
+            return None
+        self.verified.add(uri)
+        return page
+
+    def kept(self, uri: str) -> CachedPage | None:
         key = self.keys.get(uri)
         page = self.pages.get(uri)
         if page is not None and page.key == key:
@@ -293,13 +319,17 @@ class PageCache:
             pass  # the build has failed already, with its own error
 
     def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
-             links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool) -> None:
-        """Keep a page just converted and assembled, unless its build warned (a later build must warn again) or
-        MkDocs recorded no links of it (it records none when its log shows debug messages, `mkdocs build -v`: a
-        kept page would escape later builds' anchor checks)."""
-        if uri in self.keys and links is not None and not warned:
+             links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool,
+             reads: Recording | None) -> None:
+        """Keep a page just converted and assembled, with what its making read, unless its build warned (a later
+        build must warn again), its making cannot be known from what it read, or MkDocs recorded no links of it
+        (it records none when its log shows debug messages, `mkdocs build -v`: a kept page would escape later
+        builds' anchor checks)."""
+        found = self.digests.settle(reads) if reads is not None else None
+        if uri in self.keys and links is not None and not warned and found is not None:
             self.pages[uri] = CachedPage(self.keys[uri], content, rendered, anchors=sorted(anchors or ()),
-                                         links=links, formulas=sorted(set(formulas)))
+                                         links=links, formulas=sorted(set(formulas)), reads=found)
+            self.verified.add(uri)
 
     def finished(self, uri: str) -> None:
         """The page is built: a new one goes to the store."""
