@@ -279,3 +279,35 @@ def test_every_kind_of_edit_in_turn_keeps_warm_equal_to_fresh() -> None:
         machine.warm_equals_fresh()
     finally:
         machine.teardown()
+
+
+# -- other plugins that put files into pages ----------------------------------------------------------------------
+
+INCLUDING_PLUGINS = {
+    # A generated page has no folder of its own: the file is named by its full path.
+    "include-markdown": ("  - include-markdown\n",
+                         '{{% include-markdown "{site}/shared/note.md" rewrite-relative-urls=false %}}'),
+    "macros": ("  - macros:\n      include_dir: {site}/shared\n", '{{% include "note.md" %}}'),
+}
+
+
+@pytest.mark.parametrize("name", INCLUDING_PLUGINS)
+def test_a_file_another_plugin_includes_is_included_anew(tmp_path: Path, name: str) -> None:
+    """mkdocs-include-markdown-plugin and mkdocs-macros-plugin put a file into the page's Markdown: the page their
+    handler changed is converted afresh, and the ones it left alone are kept."""
+    plugin, directive = INCLUDING_PLUGINS[name]
+    site = copy_site(MONOLINGUAL, tmp_path / "src")
+    (site / "shared").mkdir()
+    (site / "shared/note.md").write_text("FIRST-VERSION\n", encoding="utf-8")
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text().replace("  - search\n", "  - search\n" + plugin.format(site=site)),
+                      encoding="utf-8")
+    quiz = site / QUIZ
+    included = f"How long is each piece?\n\n{directive.format(site=site)}\n"
+    quiz.write_text(quiz.read_text().replace("How long is each piece?\n", included), encoding="utf-8")
+
+    def change() -> None:
+        assert "FIRST-VERSION" in (tmp_path / "cold" / PAGE).read_text(encoding="utf-8")
+        (site / "shared/note.md").write_text("SECOND-VERSION\n", encoding="utf-8")
+
+    assert "SECOND-VERSION" in warm_equals_fresh(site, tmp_path, change)

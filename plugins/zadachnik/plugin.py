@@ -167,7 +167,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # The selector's names, in the words just chosen: the same on every page.
         self.language_names = {lang: language_name(lang) for lang in self.languages.codes}
         self.use_build_cache(config)
-        self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions)
+        self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions,
+                                          config.mdx_configs)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(self.base / CACHE_DIR)

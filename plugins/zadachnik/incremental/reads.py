@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Extensions whose output depends on what no file holds (the clock, the environment, code they run): pages of a
-# site with one of them are never kept.
-UNTRACED_EXTENSIONS = ("markdown_exec", "mkdocs_macros")
+# Markdown extensions (or custom fences' formatters) whose output depends on what no file holds (the clock, the
+# environment, code they run): pages of a site with one of them are never kept. A plugin that changes a page's
+# Markdown (mkdocs-macros, include-markdown) needs no entry: such a page is converted afresh.
+UNTRACED_EXTENSIONS = ("markdown_exec",)
 # Audit events after which a page's making cannot be known from files.
 UNTRACEABLE_EVENTS = frozenset({
     "socket.connect", "socket.sendto", "socket.getaddrinfo", "urllib.Request", "subprocess.Popen", "os.system",

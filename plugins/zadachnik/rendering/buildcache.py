@@ -80,10 +80,11 @@ def page_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def untraced(extensions: Iterable[Any]) -> bool:
-    """Whether an extension's output depends on what no file holds (incremental.reads.UNTRACED_EXTENSIONS)."""
+def untraced(extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> bool:
+    """Whether the site's Markdown is converted by code whose output depends on what no file holds
+    (incremental.reads.UNTRACED_EXTENSIONS): an extension, or a function its settings name (a custom fence)."""
     names = [extension if isinstance(extension, str) else type(extension).__module__ for extension in extensions]
-    return any(name.split(".")[0] in UNTRACED_EXTENSIONS for name in names)
+    return any(name.split(".")[0] in UNTRACED_EXTENSIONS for name in [*names, *called_modules(extension_settings)])
 
 
 @dataclass
@@ -234,13 +235,13 @@ class SiteCache:
 
 
 def use_page_rules(pages: PageCache, events: Mapping[str, list[Callable[..., Any]]], own: object,
-                   extensions: Iterable[Any]) -> bool:
+                   extensions: Iterable[Any], extension_settings: Mapping[str, Any]) -> bool:
     """Which pages can be kept between builds (also in memory, under `mkdocs serve`), from the site's extensions and
     what other plugins do to pages; whether other plugins run once pages are converted (`OthersHandlers.late`)."""
     others = others_handlers(events, own)
     pages.others_change_markdown, pages.others_see_content = others.markdown, others.html_after
     # A plugin that changes a page's HTML before it is assembled makes it of what it gives on each build.
-    pages.keeps_none = others.html_before or untraced(extensions)
+    pages.keeps_none = others.html_before or untraced(extensions, extension_settings)
     return others.late
 
 
