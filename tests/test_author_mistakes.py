@@ -210,11 +210,11 @@ def test_an_answer_naming_a_value_the_module_lacks_says_which_it_has(tmp_path: P
 def test_an_answer_with_names_in_a_module_without_values_says_to_name_a_file(tmp_path: Path) -> None:
     module_with_values(tmp_path, '{answer: "L/parts", atol: 0.01}', values=None)
     errors = load_errors(tmp_path)
-    # {{ L }} in the text is reported on its own; the answer's names are one message at the field.
-    [error] = [error for error in errors if "answers compute with" in error]
-    assert error.startswith("exercises/c/01-m/quiz.md:3: Q1's answers compute with L, parts, but the module has "
-                            "no values"), error
-    assert "values: files/values.py" in error and "not plain arithmetic" not in error
+    # {{ L }} in the text is reported on its own; the answer's names at the answer's line.
+    [error] = [error for error in errors if "L/parts" in error]
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'L' in 'L/parts' is not plain arithmetic"), error
+    assert "name a values file in exercises/c/01-m/module.yml ('values: files/values.py'" in error
+    assert "returns {'L': …}" in error
 
 
 def test_a_values_figure_that_breaks_an_answer_is_reported_at_the_answer(tmp_path: Path) -> None:

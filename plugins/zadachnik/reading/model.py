@@ -328,11 +328,7 @@ class Loader:
             if named is None or values is None:
                 continue
             if not values:
-                self.errors.append(SourceError(
-                    quiz, named.lines.of(("fields",)), f"{question.id}'s answers compute with "
-                    f"{', '.join(named.names)}, but the module has no values",
-                    f"name a values file in {self.shown(meta)} ('values: files/values.py', whose values() returns "
-                    f"{{'{named.names[0]}': …}}), or write the number"))
+                self.errors.append(self.unnamed_key_problem(question, named, quiz, meta))
                 continue
             try:
                 question.key = named_key(question.qtype, named.config, named.lines, values, question.lists,
@@ -341,6 +337,19 @@ class Loader:
                 hint = "check the figures values() returns" if problem.skippable else problem.hint
                 self.errors.append(SourceError(quiz, problem.line, str(problem).replace(
                     "a name of the variant", "a name of the module's values"), hint))
+
+    def unnamed_key_problem(self, question: Question, named: NamedSource, quiz: str, meta: Path) -> SourceError:
+        """Names in the answers of a module without values: the plain reading's own message at the field's line,
+        and the way to give the names figures."""
+        values_hint = (f"to compute with the module's figures, name a values file in {self.shown(meta)} ('values: "
+                       f"files/values.py', whose values() returns {{'{named.names[0]}': …}})")
+        try:
+            question.qtype.build(named.config, question.lists, tuple(self.languages))
+        except Invalid as problem:
+            return SourceError(quiz, named.lines.of(problem.path), str(problem), f"{problem.hint}; or, {values_hint}")
+        # A free name never reads as plain arithmetic; should it ever, the module still lacks the values.
+        return SourceError(quiz, named.lines.of(("fields",)), f"{question.id}'s answers compute with "
+                           f"{', '.join(named.names)}, but the module has no values", values_hint)
 
     def settle_questions(self, module: Module, meta: Path, data: dict[str, Any], lines: dict[KeyPath, int]) -> None:
         """module.yml's shuffle and hint_note for questions that say nothing, and each question's `[[option:B]]`."""
