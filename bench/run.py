@@ -54,7 +54,7 @@ def timed_build(site: Path, out: Path, cpu: dict[str, list[float]] | None = None
 def build_scaling(work: Path, rounds: int = 3) -> list[dict]:
     """Cold builds (no formula cache) of each size, Zadachnik and plain in turn; the fastest of `rounds` each, the
     figure least touched by whatever else the shared machine runs."""
-    from zadachnik.rendering.mathtex import CACHE_DIR
+    from zadachnik.incremental.site import CACHE_DIR
 
     rows = []
     for size in SIZES:
@@ -73,7 +73,9 @@ def build_scaling(work: Path, rounds: int = 3) -> list[dict]:
 def cache_builds(work: Path, questions: int = CACHE_QUESTIONS, rounds: int = 5) -> dict:
     """Cold (formula cache removed), warm (the cache the build before left) and plain builds of one course, in
     turn, so a busy moment of the machine falls on all three alike; the fastest of `rounds` each."""
-    from zadachnik.rendering.mathtex import CACHE_DIR, FormulaStore, Katex
+    from zadachnik.incremental.formulas import FormulaStore
+    from zadachnik.incremental.site import CACHE_DIR
+    from zadachnik.rendering.mathtex import Katex
 
     root = work / f"cache{questions}"
     generate(root, questions)
@@ -117,9 +119,10 @@ def cache_builds(work: Path, questions: int = CACHE_QUESTIONS, rounds: int = 5) 
 def renders_per_build(site: Path, work: Path) -> tuple[int, int]:
     """Formulas KaTeX renders in a build as a new process does it, without and then with the disk cache."""
     from conftest import build_site
+    from zadachnik.incremental.site import CACHE_DIR
     from zadachnik.rendering import mathtex
 
-    shutil.rmtree(site / mathtex.CACHE_DIR, ignore_errors=True)
+    shutil.rmtree(site / CACHE_DIR, ignore_errors=True)
     counts = []
     for name in ("count-cold", "count-warm"):
         mathtex._shared = None
@@ -500,7 +503,7 @@ def timed_check(site: Path) -> float:
 def check_against_build(site: Path, work: Path, rounds: int = 3) -> dict[str, float]:
     """`zadachnik check` and a build of the same site in turn, cold (no cache) and warm (the cache the build
     before left); the fastest of `rounds` each."""
-    from zadachnik.rendering.mathtex import CACHE_DIR
+    from zadachnik.incremental.site import CACHE_DIR
 
     times: dict[str, list[float]] = {"check cold": [], "build cold": [], "check warm": [], "build warm": []}
     for _ in range(rounds):
@@ -709,7 +712,7 @@ HUGE_BEFORE = "fc98492"
 
 
 def measured_build(site: Path, out: Path, plugins: Path | None = None) -> dict[str, float]:
-    from zadachnik.rendering.mathtex import CACHE_DIR
+    from zadachnik.incremental.site import CACHE_DIR
 
     shutil.rmtree(site / CACHE_DIR, ignore_errors=True)
     env = {**ENV, "PYTHONPATH": str(plugins)} if plugins else ENV

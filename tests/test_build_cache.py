@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_site, copy_site
 from test_serve import site_files, two_module_site
-from zadachnik.core.blobs import BLOB_FORMAT, BlobFolder
 from zadachnik.core.shapes import Shape
+from zadachnik.incremental.blobs import BLOB_FORMAT, BlobFolder
+from zadachnik.incremental.formulas import FormulaStore
 from zadachnik.rendering import mathtex
 
 CACHE = Path(".cache") / "zadachnik"
@@ -163,7 +164,7 @@ def test_a_book_assembled_again_whose_pieces_are_damaged_converts_their_pages_ag
 
 
 def test_other_code_starts_afresh(tmp_path: Path, monkeypatch) -> None:
-    from zadachnik.core import fingerprint
+    from zadachnik.incremental import fingerprint
 
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
@@ -179,7 +180,7 @@ def test_other_code_starts_afresh(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_the_fingerprint_follows_hooks_and_installed_packages(tmp_path: Path, monkeypatch) -> None:
-    from zadachnik.core.fingerprint import code_fingerprint
+    from zadachnik.incremental.fingerprint import code_fingerprint
 
     hook = tmp_path / "hooks.py"
     hook.write_text("def on_page_markdown(markdown, **kwargs):\n    return markdown\n")
@@ -206,7 +207,7 @@ def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -
     """A package installed, upgraded or removed beside the build's (numpy for a values file) starts afresh; the
     folder merely written to again (a reinstall of the same files, Python's bytecode of a single-file module)
     does not."""
-    from zadachnik.core.fingerprint import code_fingerprint, module_code
+    from zadachnik.incremental.fingerprint import code_fingerprint, module_code
 
     packages = tmp_path / "site-packages"
     (packages / "someext").mkdir(parents=True)
@@ -231,7 +232,7 @@ def test_the_installation_counts_by_what_it_holds(tmp_path: Path, monkeypatch) -
 def test_what_no_record_lists_counts_by_its_stamp(tmp_path: Path, monkeypatch) -> None:
     """Debian's packages have an .egg-info and no RECORD, and dpkg (like a hand-made fix by `cp` and `mv`) writes a
     file beside its place and renames it there: a values file importing it reads other code."""
-    from zadachnik.core.fingerprint import code_fingerprint, module_code
+    from zadachnik.incremental.fingerprint import code_fingerprint, module_code
 
     packages = tmp_path / "dist-packages"
     (packages / "helpermod-1.0.egg-info").mkdir(parents=True)
@@ -249,7 +250,7 @@ def test_the_same_installation_elsewhere_keeps_the_fingerprint(tmp_path: Path) -
     """uvx, `uv run --with` or a virtualenv in a temporary folder: a CI job's new environment of the same files at
     another path. A record's rows for console scripts (whose first line names the interpreter) and for the tools
     that built and installed the distribution differ; its files and entry points do not."""
-    from zadachnik.core.fingerprint import code_fingerprint, module_code
+    from zadachnik.incremental.fingerprint import code_fingerprint, module_code
 
     def install(root: Path, script: str, tool: str) -> Path:
         packages = root / "lib" / "python3.11" / "site-packages"
@@ -276,7 +277,7 @@ def test_the_same_installation_elsewhere_keeps_the_fingerprint(tmp_path: Path) -
 
 
 def test_a_name_that_is_not_utf8_in_the_installation_is_no_crash(tmp_path: Path, monkeypatch) -> None:
-    from zadachnik.core.fingerprint import code_fingerprint, module_code
+    from zadachnik.incremental.fingerprint import code_fingerprint, module_code
 
     packages = tmp_path / "site-packages"
     packages.mkdir()
@@ -288,7 +289,7 @@ def test_a_name_that_is_not_utf8_in_the_installation_is_no_crash(tmp_path: Path,
 def test_installed_files_are_read_only_when_their_stamps_change(tmp_path: Path, monkeypatch) -> None:
     """What a package's files hold is remembered in the cache folder by their stamps: a build reads them after an
     install only, and a damaged memo means reading them again, nothing worse."""
-    from zadachnik.core import fingerprint
+    from zadachnik.incremental import fingerprint
 
     installed = tmp_path / "site-packages" / "thirdext"
     installed.mkdir(parents=True)
@@ -321,7 +322,7 @@ def test_installed_files_are_read_only_when_their_stamps_change(tmp_path: Path, 
 def test_a_fresh_install_of_the_same_packages_takes_the_kept_pages(tmp_path: Path, monkeypatch) -> None:
     """A CI job builds in a new environment each time: with the cache folder restored, an install of the same
     versions (every installed file written anew) takes every kept module and page."""
-    from zadachnik.core import fingerprint
+    from zadachnik.incremental import fingerprint
 
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
@@ -379,7 +380,7 @@ def test_the_formula_cache_keeps_the_formulas_of_kept_pages(tmp_path: Path, monk
     site = two_module_site(tmp_path)
     monkeypatch.setattr(mathtex, "_shared", None)
     build_site(site / "mkdocs.yml", tmp_path / "first", cache=True)
-    store = mathtex.FormulaStore(site / CACHE, mathtex.shared_katex().engine_key())
+    store = FormulaStore(site / CACHE, mathtex.shared_katex().engine_key())
     before = set(store.load())
     # A new formula in module 2: the file is written again, module 1's pages come from the page cache.
     quiz = site / "exercises/demo/02-more/quiz.md"
@@ -641,7 +642,7 @@ def test_the_formula_cache_keeps_display_formulas_of_kept_pages(tmp_path: Path, 
     edit(site / QUIZ, "What is $2+2$?\n", "What is $2+2$?\n\n!!! note\n    $$x^2+y^2=z^2$$\n")
     monkeypatch.setattr(mathtex, "_shared", None)
     build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
-    store = mathtex.FormulaStore(site / CACHE, mathtex.shared_katex().engine_key())
+    store = FormulaStore(site / CACHE, mathtex.shared_katex().engine_key())
     assert ("x^2+y^2=z^2", True) in store.load()
     # A new formula on a hand-written page: the formula cache is written again, the quiz comes from the cache.
     edit(site / "docs/index.md", "$a^2+b^2=c^2$", "$a^2+b^2=c^2$, $d=1$")
@@ -713,7 +714,7 @@ def test_a_read_only_cache_folder_does_not_stop_the_build(tmp_path: Path, monkey
 def test_the_fingerprint_follows_an_installed_packages_other_files(tmp_path: Path, monkeypatch) -> None:
     """An installed package counts by every Python file of it: a module of it edited or patched in place (a fix to
     pymdownx/snippets.py, a `patch -p1` in site-packages) makes pages afresh."""
-    from zadachnik.core.fingerprint import code_fingerprint
+    from zadachnik.incremental.fingerprint import code_fingerprint
 
     installed = tmp_path / "site-packages" / "otherext"
     installed.mkdir(parents=True)

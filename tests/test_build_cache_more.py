@@ -149,7 +149,7 @@ def test_a_figure_read_outside_the_module_that_only_an_answer_shows_changes_the_
 def test_minified_assets_follow_the_minifier_after_an_upgrade(tmp_path: Path, monkeypatch) -> None:
     """The minified scripts and stylesheets kept between builds are kept by the code that minified them: after an
     upgrade of the minifier the site ships the new output."""
-    from zadachnik.core import fingerprint
+    from zadachnik.incremental import fingerprint
     from zadachnik.runtime import shipping
 
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
@@ -264,7 +264,7 @@ def test_a_hostile_blob_imports_no_module(tmp_path: Path) -> None:
     import struct
     import zlib
 
-    from zadachnik.core.blobs import BLOB_FORMAT
+    from zadachnik.incremental.blobs import BLOB_FORMAT
 
     site = fixture_copy(tmp_path)
     build_site(site / "mkdocs.yml", tmp_path / "cold", cache=True)
@@ -333,7 +333,7 @@ def test_a_hostile_blob_reaches_no_class_through_a_zadachnik_modules_names(tmp_p
     import struct
     import zlib
 
-    from zadachnik.core.blobs import BLOB_FORMAT
+    from zadachnik.incremental.blobs import BLOB_FORMAT
 
     def text(value: str) -> bytes:
         return b"\x8c" + bytes([len(value.encode())]) + value.encode()
@@ -403,7 +403,7 @@ def test_a_site_under_pythons_prefix_is_not_taken_for_installed_code() -> None:
     """A system Python's prefix is /usr: a site in /usr/src/app is the author's, and what its code reads counts."""
     import sysconfig
 
-    from zadachnik.core.fingerprint import is_installed
+    from zadachnik.incremental.fingerprint import is_installed
 
     assert not is_installed(Path(sys.base_prefix) / "src" / "app" / "values.py")
     assert is_installed(Path(sysconfig.get_paths()["stdlib"]) / "json" / "__init__.py")

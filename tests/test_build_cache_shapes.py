@@ -29,12 +29,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_build_cache import ENV, assert_same_site, blobs
 from test_build_cache_more import VARIANT_QUESTION
-from zadachnik.core.blobs import BlobFolder, value_of
-from zadachnik.core.fingerprint import InstalledDigests
 from zadachnik.core.shapes import Shape
-from zadachnik.reading.reuse import module_shape, stored_key
-from zadachnik.rendering.buildcache import TEXTS
-from zadachnik.rendering.pagecache import HTML, PIECES, STORED_PAGE, STORED_PIECES
+from zadachnik.incremental.blobs import BlobFolder, value_of
+from zadachnik.incremental.fingerprint import InstalledDigests
+from zadachnik.incremental.modules import module_shape, stored_key
+from zadachnik.incremental.pages import HTML, PIECES, STORED_PAGE, STORED_PIECES
+from zadachnik.incremental.site import TEXTS
 
 # A value of each kind that is wrong almost anywhere: besides those of another type, nested wrong types, a number
 # past 64 bits, and one that is not a number.
@@ -370,10 +370,10 @@ READERS = r"""
 import json, resource, sys, tracemalloc
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
-from zadachnik.core.blobs import BlobFolder
-from zadachnik.core.fingerprint import InstalledDigests
-from zadachnik.reading.reuse import ReusingLoader
-from zadachnik.rendering.pagecache import PageCache
+from zadachnik.incremental.blobs import BlobFolder
+from zadachnik.incremental.fingerprint import InstalledDigests
+from zadachnik.incremental.modules import ReusingLoader
+from zadachnik.incremental.pages import PageCache
 
 folder, module = Path(sys.argv[1]), Path(sys.argv[2])
 readers = {
@@ -417,7 +417,7 @@ def test_an_entry_of_some_bytes_costs_no_more_memory_than_its_bytes(tmp_path: Pa
 
 def larger_than_any_entry(path: Path) -> None:
     """A (sparse) file whose header says it holds 300 MB, as it does: more than any entry the build writes."""
-    from zadachnik.core.blobs import _HEADER, BLOB_FORMAT
+    from zadachnik.incremental.blobs import _HEADER, BLOB_FORMAT
 
     with path.open("wb") as large:
         large.write(BLOB_FORMAT + _HEADER.pack(BOMB_BYTES, 0))

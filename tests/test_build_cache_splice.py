@@ -11,9 +11,9 @@ import pytest
 from conftest import build_site
 from test_build_cache import add_to_config, assert_same_site, fixture_copy
 from test_serve import site_files, two_module_site
-from zadachnik.core.blobs import BlobFolder
-from zadachnik.rendering import pagecache
-from zadachnik.rendering.buildcache import content_tests, others_handlers
+from zadachnik.incremental import pages as pagecache
+from zadachnik.incremental.blobs import BlobFolder
+from zadachnik.incremental.site import content_tests, others_handlers
 
 STAND_IN_MARK = b"zadachnik-kept-page"
 
@@ -76,7 +76,7 @@ def test_a_site_with_templates_of_its_own_writes_kept_pages_through_them(tmp_pat
 
 def trusted_overrides(monkeypatch) -> None:
     """Overrides taken for mkdocs-material's own templates: the stand-in goes through them."""
-    from zadachnik.rendering import buildcache
+    from zadachnik.incremental import site as buildcache
 
     monkeypatch.setattr(buildcache, "own_templates", lambda folders, theme_folders: True)
 

@@ -154,7 +154,7 @@ def test_a_wrong_course_hint_note_names_course_yml_and_its_line(tmp_path: Path) 
 
 def test_a_module_kept_from_the_last_build_follows_its_courses_hint_note(tmp_path: Path) -> None:
     """A module is kept while its folder is unchanged: course.yml's default is not part of what was kept."""
-    from zadachnik.reading.reuse import KeptModules
+    from zadachnik.incremental.modules import KeptModules
 
     root = write_course(tmp_path, quiz=block(ident="Q1", ru=RU_HINTED, en=EN_HINTED))
     kept = KeptModules()

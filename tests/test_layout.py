@@ -10,7 +10,10 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "plugins" / "zadachnik"
 # In pipeline order: a module may import its own stage and the ones before it.
-STAGES = ["core", "incremental", "python", "qtypes", "reading", "checking", "rendering", "runtime", "exports"]
+STAGES = ["core", "python", "qtypes", "reading", "checking", "rendering", "runtime", "exports", "incremental"]
+# What builds keep for later builds, behind one seam: the stages take and return data and know no cache.
+SEAM = "incremental"
+SEAM_USERS = {"plugin.py", "cli.py"}
 # The MkDocs-facing modules: the hooks, their config (which also reads mkdocs.yml for the commands, as MkDocs
 # reads it), and the public name of the Markdown extension.
 MKDOCS_MODULES = {"plugin.py", "config.py", "mathtex.py"}
@@ -48,6 +51,15 @@ def test_a_stage_imports_only_earlier_stages_and_never_mkdocs(path: Path) -> Non
         if module.startswith("zadachnik."):
             assert stage is not None, f"{place} imports {module}, which belongs to no stage"
             assert STAGES.index(stage) <= own, f"{place}: {module} is a later stage than {STAGES[own]}"
+
+
+def test_only_the_plugin_and_the_command_know_the_caches() -> None:
+    users = [path for path in PACKAGE.rglob("*.py") if "vendor" not in path.parts
+             and path.relative_to(PACKAGE).parts[0] != SEAM and path.name not in SEAM_USERS]
+    for path in users:
+        for line, module in imports_of(path):
+            assert stage_of(module) != SEAM, f"{path.relative_to(PACKAGE)}:{line} imports {module}: only " \
+                                              f"{sorted(SEAM_USERS)} may"
 
 
 def test_only_the_plugins_own_modules_import_mkdocs() -> None:

@@ -8,12 +8,15 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURE_SITE, ROOT, build_failure, build_site, copy_site
+from zadachnik.incremental.formulas import FormulaStore
+from zadachnik.incremental.site import CACHE_DIR
 from zadachnik.rendering import mathtex
-from zadachnik.rendering.mathtex import BATCH_SIZE, CACHE_DIR, FormulaStore, Katex, MathError, formulas_in
+from zadachnik.rendering.mathtex import BATCH_SIZE, Katex, MathError, formulas_in
 
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 # Formulas KaTeX refuses, each in a different way: parse error, nesting, an untrusted command, a huge size,
@@ -345,3 +348,21 @@ def test_a_rebuild_in_the_same_process_reads_the_cache_file_only_when_it_changed
     build_site(site / "mkdocs.yml", tmp_path / "out3")
     assert loads == [path]
     assert pages(tmp_path / "out3") == pages(tmp_path / "out1")
+
+
+def test_a_fifo_in_the_cache_place_is_not_waited_for(tmp_path: Path) -> None:
+    """Opening a FIFO for reading blocks until a writer comes: a planted one must cost the cache, not the build."""
+    store = FormulaStore(tmp_path, "f" * 64)
+    os.mkfifo(store.path)
+    reader = threading.Thread(target=lambda: found.append(store.load()), daemon=True)
+    found: list[dict] = []
+    reader.start()
+    reader.join(timeout=5)
+    was_waiting = reader.is_alive()
+    if was_waiting:
+        # Let the stuck reader go, so the test reports instead of hanging.
+        with open(store.path, "w"):
+            pass
+        reader.join()
+    assert not was_waiting
+    assert found == [{}]

@@ -159,9 +159,9 @@ def run_new(arguments: argparse.Namespace) -> int:
 
 
 def run_export(arguments: argparse.Namespace) -> int:
-    from zadachnik.checking.checks import read_and_check
     from zadachnik.core.errors import SourceErrors, sources_heading
     from zadachnik.exports import SelectionError, export_modules, formats, select_modules
+    from zadachnik.incremental.modules import read_and_check
 
     known = formats()
     if arguments.format not in known:
@@ -333,9 +333,8 @@ def kept_modules(config_file: Path | None, base: Path, site: SiteConfig, exercis
     """The modules the site's builds (and checks) kept, read and checked, in the build's own cache folder for
     that config file; none for sources without a site, or a site with `cache: false`, or sources or languages
     other than the build's (a command keeps what it reads, and would put out what the build kept)."""
-    from zadachnik.reading.reuse import KeptModules
-    from zadachnik.rendering.buildcache import cache_folder
-    from zadachnik.rendering.mathtex import CACHE_DIR
+    from zadachnik.incremental.modules import KeptModules
+    from zadachnik.incremental.site import CACHE_DIR, cache_folder
 
     kept = KeptModules()
     as_built = exercises.resolve() == (base / site.exercises_dir).resolve() and languages == site.languages
@@ -347,12 +346,11 @@ def kept_modules(config_file: Path | None, base: Path, site: SiteConfig, exercis
 def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteConfig, kept: Any = None
                   ) -> Problems:
     """Every problem the build would stop at in these sources, grouped under the build's own headings. With
-    `kept` (reading.reuse.KeptModules), a module unchanged since a build or check kept it is taken as it was
+    `kept` (incremental.modules.KeptModules), a module unchanged since a build or check kept it is taken as it was
     read and checked then, and the modules read afresh are kept once they pass."""
-    from zadachnik.checking.checks import read_and_check
     from zadachnik.core.errors import SourceErrors, sources_heading, warnings_heading
+    from zadachnik.incremental.modules import KeptModules, read_and_check
     from zadachnik.reading.model import source_warnings
-    from zadachnik.reading.reuse import KeptModules
     from zadachnik.rendering.site import Languages, course_id_problems
 
     def shown_here(path: Path) -> str:
@@ -394,8 +392,9 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     import markdown
 
     from zadachnik.core.errors import TEX_HEADING, TEX_HINT, tex_problem
+    from zadachnik.incremental.formulas import formula_store
+    from zadachnik.incremental.site import CACHE_DIR
     from zadachnik.rendering.mathtex import (
-        CACHE_DIR,
         KatexUnavailable,
         MathExtension,
         MathLog,
@@ -409,7 +408,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
              for kind in KINDS if module_has(module, kind) for lang in languages]
     katex = shared_katex()
     # Formulas earlier builds rendered; the cache is only read: it keeps what the last build used.
-    katex.use_disk_cache(base / CACHE_DIR)
+    katex.use_disk_cache(formula_store(katex, base / CACHE_DIR))
     math_log = MathLog()
     try:
         extensions = [name for name in site.extensions if name not in UNUSED_EXTENSIONS]

@@ -22,15 +22,14 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url, get_theme_dir
 
-from zadachnik.checking.checks import read_and_check
 from zadachnik.config import ZadachnikConfig
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.incremental import reads
-from zadachnik.reading.coursefiles import zip_course_files
-from zadachnik.reading.model import Course, source_warnings
-from zadachnik.reading.reuse import KeptModules
-from zadachnik.rendering.book import BOOK
-from zadachnik.rendering.buildcache import (
+from zadachnik.incremental.formulas import formula_store
+from zadachnik.incremental.modules import KeptModules, read_and_check
+from zadachnik.incremental.pages import PageCache, site_digest
+from zadachnik.incremental.site import (
+    CACHE_DIR,
     SiteCache,
     others_handlers,
     page_settings,
@@ -38,6 +37,9 @@ from zadachnik.rendering.buildcache import (
     use_page_rules,
     use_splicing,
 )
+from zadachnik.reading.coursefiles import zip_course_files
+from zadachnik.reading.model import Course, source_warnings
+from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.home import (
     UnclosedCourseList,
     course_list,
@@ -47,7 +49,6 @@ from zadachnik.rendering.home import (
 )
 from zadachnik.rendering.i18n import WordsError, language_code_problems, language_name, load_site_words, use_words
 from zadachnik.rendering.mathtex import (
-    CACHE_DIR,
     KatexUnavailable,
     MathError,
     MathExtension,
@@ -59,7 +60,6 @@ from zadachnik.rendering.mathtex import (
     shared_katex,
 )
 from zadachnik.rendering.nav import NavTypes, language_nav, short_nav_titles
-from zadachnik.rendering.pagecache import PageCache, site_digest
 from zadachnik.rendering.render import (
     MissingPiece,
     PagePlan,
@@ -171,7 +171,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                                           config.mdx_configs)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
-        shared_katex().use_disk_cache(self.base / CACHE_DIR)
+        shared_katex().use_disk_cache(formula_store(shared_katex(), self.base / CACHE_DIR))
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
         check_offline_config(config, self.config, self.shown(self.config_file))
         config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,

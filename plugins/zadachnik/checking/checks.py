@@ -12,42 +12,27 @@ from pathlib import Path
 from zadachnik.checking.grading import grade
 from zadachnik.core.errors import SourceError
 from zadachnik.core.formatting import rounded_answer
-from zadachnik.python.runner import files_opened, stop_runner
-from zadachnik.reading.model import Course, Question
-from zadachnik.reading.reuse import UNKNOWN_READS, KeptModules, changed_only, read_outside
-
-
-def read_and_check(kept: KeptModules, root: Path, languages: list[str], base: Path, shown: callable,
-                   remember: bool = False) -> tuple[list[Course], list[SourceError]]:
-    """The courses under `root` as the build, `zadachnik check` and the exports take them: each module read (or
-    taken as `kept` holds it: read and checked by an earlier build or check), the ones read afresh checked
-    (`check_answer_keys`), and kept for the next build or check once every one passed. A source that cannot
-    be read raises SourceErrors; the checks' problems are returned beside the courses. `remember`: keep the
-    modules in memory too (`mkdocs serve`)."""
-    courses, fresh = kept.load(root, languages, base, remember=remember)
-    problems = check_answer_keys(changed_only(courses, fresh), languages, shown)
-    if not problems:
-        kept.keep()
-    return courses, problems
+from zadachnik.python.runner import stop_runner
+from zadachnik.reading.model import Course, Module, Question
 
 
 def check_answer_keys(courses: list[Course], languages: list[str], shown: callable) -> list[SourceError]:
-    problems = []
+    """Every module's questions checked, then the runner stopped: the build runs no more Python (`mkdocs serve`
+    lives on between builds, and anything left of what the runner ran ends here, not at exit)."""
     try:
-        for course in courses:
-            for module in course.modules:
-                # What the reference solutions and checkers read is part of what the module is made of.
-                with files_opened() as opened:
-                    for question in module.questions:
-                        problem = check_variants(question, languages, module.path / "quiz.md", shown)
-                        if problem is not None:
-                            problems.append(problem)
-                outside = read_outside(module.path, opened)
-                module.outside.update(UNKNOWN_READS if outside is None else outside)
+        return [problem for course in courses for module in course.modules
+                for problem in check_module(module, languages, shown)]
     finally:
-        # The build runs no more Python: the runner and anything left of what it ran end here, not at exit
-        # (`mkdocs serve` lives on between builds).
         stop_runner()
+
+
+def check_module(module: Module, languages: list[str], shown: callable) -> list[SourceError]:
+    """A module's questions: each auto-checked one graded with the answer its page reveals (`check_variants`)."""
+    problems = []
+    for question in module.questions:
+        problem = check_variants(question, languages, module.path / "quiz.md", shown)
+        if problem is not None:
+            problems.append(problem)
     return problems
 
 

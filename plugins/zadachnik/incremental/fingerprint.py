@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from zadachnik.core.blobs import BlobFolder, open_regular
 from zadachnik.core.shapes import Shape, conforms
+from zadachnik.incremental.blobs import BlobFolder, open_regular
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # Shipped to the browser only: they make no page (KaTeX, which does, is keyed by its own script).

@@ -15,12 +15,16 @@ import hashlib
 import operator
 import os
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
-from zadachnik.core.blobs import BlobFolder
-from zadachnik.core.fingerprint import (
+from zadachnik.checking.checks import check_module
+from zadachnik.core.errors import SourceError
+from zadachnik.core.shapes import Shape
+from zadachnik.incremental.blobs import BlobFolder
+from zadachnik.incremental.fingerprint import (
     PACKAGE,
     InstalledDigests,
     content_digest,
@@ -28,7 +32,6 @@ from zadachnik.core.fingerprint import (
     is_installed,
     module_code,
 )
-from zadachnik.core.shapes import Shape
 from zadachnik.qtypes import QuestionType, registry
 from zadachnik.qtypes.mixed import AUTO_TYPES, MixedKey
 from zadachnik.reading.model import Course, Loader, Module, Question
@@ -240,3 +243,29 @@ def changed_only(courses: list[Course], fresh: list[Module]) -> list[Course]:
     """The courses with only the modules read afresh, for the checks: the others passed them unchanged."""
     read = {id(module) for module in fresh}
     return [replace(course, modules=[module for module in course.modules if id(module) in read]) for course in courses]
+
+
+def read_and_check(kept: KeptModules, root: Path, languages: list[str], base: Path, shown: Callable[[Path], str],
+                   remember: bool = False) -> tuple[list[Course], list[SourceError]]:
+    """The courses under `root` as the build, `zadachnik check` and the exports take them: each module read (or
+    taken as `kept` holds it: read and checked by an earlier build or check), the ones read afresh checked
+    (checking.checks), with what their checks' Python read outside them, and kept for the next build or check
+    once every one passed. A source that cannot be read raises SourceErrors; the checks' problems are returned
+    beside the courses. `remember`: keep the modules in memory too (`mkdocs serve`)."""
+    from zadachnik.python.runner import files_opened, stop_runner
+
+    courses, fresh = kept.load(root, languages, base, remember=remember)
+    problems: list[SourceError] = []
+    try:
+        for course in changed_only(courses, fresh):
+            for module in course.modules:
+                # What the reference solutions and checkers read is part of what the module is made of.
+                with files_opened() as opened:
+                    problems += check_module(module, languages, shown)
+                outside = read_outside(module.path, opened)
+                module.outside.update(UNKNOWN_READS if outside is None else outside)
+    finally:
+        stop_runner()
+    if not problems:
+        kept.keep()
+    return courses, problems

@@ -6,8 +6,8 @@ A page's key covers everything its HTML is made of: the site's settings and word
 are resolved against them), the page's own Markdown (all its author text), and the bytes of its module's sources
 and course files (its questions' keys, values and notebooks). A problem book's key is its sources' keys: it takes
 its text from its modules' pages. A page whose key is unchanged gives the same HTML, so it is not rebuilt. On
-disk the key also covers the code that made the page (`core.fingerprint`), and a page whose build logged a warning
-is not kept, so a later build gives that warning again.
+disk the key also covers the code that made the page (`incremental.fingerprint`), and a page whose build logged a
+warning is not kept, so a later build gives that warning again.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from zadachnik.core.blobs import BlobFolder
 from zadachnik.core.shapes import Shape
+from zadachnik.incremental.blobs import BlobFolder
 from zadachnik.incremental.reads import Digests, Recording
 from zadachnik.reading.model import Course, Module
 from zadachnik.rendering.book import BookPlan

@@ -1,7 +1,7 @@
 """The build cache's rules, from the site's configuration as plain data: where a site's cache lives, what code
 makes its pages, which pages cannot be kept, and what other plugins see of a page. The stores are
-core.blobs.BlobFolder; the modules and pages kept are reading.reuse and rendering.pagecache; `SiteCache` opens a
-site's folder for them, and plugin.py wires them to MkDocs' events."""
+incremental.blobs.BlobFolder; the modules and pages kept are incremental.modules and incremental.pages; `SiteCache`
+opens a site's folder for them, and plugin.py wires them to MkDocs' events."""
 
 from __future__ import annotations
 
@@ -15,19 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zadachnik.core.blobs import BlobFolder, forget_unused
-from zadachnik.core.fingerprint import (
+from zadachnik.core.shapes import Shape
+from zadachnik.incremental.blobs import BlobFolder, forget_unused
+from zadachnik.incremental.fingerprint import (
     InstalledDigests,
     code_digests,
     code_fingerprint,
     installed_store,
     local_modules,
 )
-from zadachnik.core.shapes import Shape
+from zadachnik.incremental.modules import KeptModules
+from zadachnik.incremental.pages import PageCache
 from zadachnik.incremental.reads import UNTRACED_EXTENSIONS
-from zadachnik.reading.reuse import KeptModules
-from zadachnik.rendering.pagecache import PageCache
 
+# Everything kept between builds, beside mkdocs.yml as mkdocs-material keeps its plugins' caches.
+CACHE_DIR = Path(".cache") / "zadachnik"
 BUILD_CACHE_PREFIX = "build-"
 # A build cache of another config file (or of the site before it moved) that no build used for this long goes.
 UNUSED_CACHE_DAYS = 30
@@ -181,7 +183,7 @@ TEXTS = Shape(dict[str, str])
 @dataclass
 class SiteCache:
     """One configuration file's folder of the build cache, and what stands there for the code that makes pages: its
-    modules (reading.reuse), its pages (rendering.pagecache) and its assets (minified scripts, the code loaded
+    modules (incremental.modules), its pages (incremental.pages) and its assets (minified scripts, the code loaded
     as pages were converted) are kept under keys that hold it."""
 
     folder: Path | None = None

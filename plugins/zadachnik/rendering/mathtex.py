@@ -21,14 +21,12 @@ import json
 import logging
 import os
 import re
-import tempfile
-import time
 import xml.etree.ElementTree as etree
 from collections.abc import Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from markdown import Extension, Markdown
 from markdown.blockprocessors import BlockProcessor
@@ -184,13 +182,6 @@ class KatexUnavailable(RuntimeError):
 
 # Formulas per V8 call: enough that the call's own cost vanishes, few enough that a batch's JSON stays small.
 BATCH_SIZE = 200
-# Rendered formulas kept between builds, beside mkdocs.yml as mkdocs-material keeps its plugins' caches.
-CACHE_DIR = Path(".cache") / "zadachnik"
-# Raised whenever what is stored per formula changes, so no build reads a file written by another layout.
-CACHE_FORMAT = 1
-CACHE_PREFIX = "katex-"
-# A temporary file this old was left by a build that was killed while writing.
-STALE_TEMP_SECONDS = 3600
 # Search indexes the visible rendering once; MathML and its TeX annotation stay for screen readers.
 _MATHML_OPEN = '<span class="katex-mathml">'
 _MATHML_EXCLUDED = '<span class="katex-mathml" data-search-exclude>'
@@ -199,81 +190,16 @@ FormulaKey = tuple[str, bool]
 _log = logging.getLogger("mkdocs.plugins.zadachnik")
 
 
-class FormulaStore:
-    """One file of rendered formulas per KaTeX engine (its script, the render script with its settings and
-    limits, this format): a KaTeX upgrade starts a new file and the old one is removed. Written whole to a
-    temporary file and moved into place, so two builds at once never read half a file; each entry carries a
-    checksum of its engine, TeX, display mode and HTML, so a damaged or misplaced one is rendered again."""
+class FormulaKeeper(Protocol):
+    """Where rendered formulas stay between builds (incremental.formulas.FormulaStore): the renderer only asks."""
 
-    def __init__(self, folder: Path, engine: str):
-        self.folder = folder
-        self.engine = engine
-        self.path = folder / f"{CACHE_PREFIX}{engine[:24]}.json"
+    path: Path
 
-    def stamp(self) -> tuple[int, int, int] | None:
-        """Which version of the file is there: another build replaces it by another file (os.replace)."""
-        try:
-            found = self.path.stat()
-        except OSError:
-            return None
-        return found.st_ino, found.st_mtime_ns, found.st_size
+    def stamp(self) -> tuple[int, int, int] | None: ...
 
-    def checksum(self, tex: str, display: bool, rendered: str) -> str:
-        digest = hashlib.blake2b(digest_size=16)
-        for part in (self.engine, "display" if display else "inline", tex, rendered):
-            # Lengths first, so no two different entries hash the same text.
-            digest.update(f"{len(part)}:".encode())
-            digest.update(part.encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
+    def load(self) -> dict[FormulaKey, str]: ...
 
-    def load(self) -> dict[FormulaKey, str]:
-        """The formulas stored by an earlier build; nothing from a file that is missing, truncated, not JSON, or
-        of another engine, and no entry whose checksum is wrong."""
-        try:
-            data = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("engine") != self.engine \
-                or not isinstance(data.get("entries"), list):
-            return {}
-        found: dict[FormulaKey, str] = {}
-        for entry in data["entries"]:
-            if isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) \
-                    and isinstance(entry[1], bool) and isinstance(entry[2], str) \
-                    and entry[3] == self.checksum(entry[0], entry[1], entry[2]):
-                found[(entry[0], entry[1])] = entry[2]
-        return found
-
-    def save(self, formulas: dict[FormulaKey, str]) -> None:
-        """Keep exactly these formulas (the ones the last build used: the file never outgrows one site)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        entries = [[tex, display, rendered, self.checksum(tex, display, rendered)]
-                   for (tex, display), rendered in sorted(formulas.items())]
-        payload = json.dumps({"format": CACHE_FORMAT, "engine": self.engine, "entries": entries})
-        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=f".{CACHE_PREFIX}", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as output:
-                output.write(payload)
-            # mkstemp makes the file private; a cache is as readable as the site's other files.
-            os.chmod(temporary, 0o644)
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        now = time.time()
-        for other in self.folder.iterdir():
-            is_old_engine = other.name.startswith(CACHE_PREFIX) and other.suffix == ".json" and other != self.path
-            is_stale_temp = other.name.startswith(f".{CACHE_PREFIX}") and other.suffix == ".tmp" \
-                and now - _modified(other) > STALE_TEMP_SECONDS
-            if is_old_engine or is_stale_temp:
-                other.unlink(missing_ok=True)
-
-
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return time.time()
+    def save(self, formulas: dict[FormulaKey, str]) -> None: ...
 
 
 class Katex:
@@ -292,7 +218,7 @@ class Katex:
         self._context = None
         self._closes_at_exit = False
         self._engine_key: str | None = None
-        self._disk: FormulaStore | None = None
+        self._disk: FormulaKeeper | None = None
         self._from_disk: set[FormulaKey] = set()
         self._disk_read = False
         self._disk_stamp: tuple[int, int, int] | None = None
@@ -335,21 +261,20 @@ class Katex:
         holds every setting, macros and limits included), the nesting limit, the HTML's touch-up and the format."""
         if self._engine_key is None:
             digest = hashlib.sha256(self.katex_js.read_bytes())
-            for part in (_RENDER_JS, str(MAX_NESTING), _MATHML_EXCLUDED, str(CACHE_FORMAT)):
+            for part in (_RENDER_JS, str(MAX_NESTING), _MATHML_EXCLUDED):
                 digest.update(b"\0" + part.encode())
             self._engine_key = digest.hexdigest()
         return self._engine_key
 
-    def use_disk_cache(self, folder: Path | None) -> None:
-        """Start a build: formulas rendered by earlier builds come from `folder` (read when the build first needs a
+    def use_disk_cache(self, store: FormulaKeeper | None) -> None:
+        """Start a build: formulas rendered by earlier builds come from `store` (read when the build first needs a
         formula: a build whose pages all come from the page cache reads none), and `save_disk_cache` keeps this
-        build's there. (Without KaTeX's script there is nothing to key by; the build says so later.)"""
+        build's there."""
         self.used = set()
         self._renders_at_start = self.renders
-        if folder is None or not self.katex_js.is_file():
+        if store is None:
             self._disk = None
             return
-        store = FormulaStore(folder, self.engine_key())
         if self._disk is not None and self._disk.path == store.path and self._disk_read \
                 and store.stamp() == self._disk_stamp:
             return  # the file this process read or wrote last (a rebuild under `mkdocs serve`): in memory already

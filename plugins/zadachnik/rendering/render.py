@@ -189,7 +189,7 @@ class Renderer:
 
     def assemble(self, plan: PagePlan, page_html: str, reuse: Reuse | None = None) -> str:
         """The page's HTML from its pieces as MkDocs converted them (`page_html`). `reuse` may give a problem
-        book's part of one module as an earlier build rendered it (rendering.pagecache)."""
+        book's part of one module as an earlier build rendered it (incremental.pages)."""
         pieces = plan.rendered_pieces(page_html)
         large = LargeTexts()
 
