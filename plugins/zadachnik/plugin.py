@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import mkdocs
-from jinja2 import Environment
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -31,11 +30,10 @@ from zadachnik.incremental.pages import PageCache, site_digest
 from zadachnik.incremental.site import (
     CACHE_DIR,
     SiteCache,
-    others_handlers,
     page_settings,
     site_code,
     use_page_rules,
-    use_splicing,
+    use_template_rules,
 )
 from zadachnik.reading.coursefiles import zip_course_files
 from zadachnik.reading.model import Course, source_warnings
@@ -145,11 +143,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.warned: set[str] = set()
         self.markdown_as_read = ""
         self.site_cache = SiteCache()
-        self.env: Environment | None = None
         self.others_late = False
-        self.handlers_read_again = False
-        # The context of each kept page whose template is given its stand-in, until it is written.
-        self.page_contexts: dict[str, dict[str, Any]] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4), and with it
@@ -181,9 +175,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
-        self.warned, self.page_contexts, self.handlers_read_again = set(), {}, False
-        use_splicing(self.page_cache, config.theme.name, config.theme.dirs, theme_folders("material"),
-                     self.others_late)
+        self.warned = set()
+        use_template_rules(self.page_cache, config.theme.name, config.theme.dirs, theme_folders("material"),
+                           self.others_late)
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         for uri, plan in self.plans.items():
@@ -233,12 +227,6 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     @event_priority(10000)
     def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        # Before the first page is converted (and any stand-in given): a handler a plugin or hook added to the
-        # site's after this plugin's on_config (in its own on_config, on_files or on_nav) counts too.
-        if not self.handlers_read_again:
-            self.handlers_read_again = True
-            self.page_cache.splicing = self.page_cache.splicing and not others_handlers(config.plugins.events,
-                                                                                        self).late
         # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.
         self.math_log.start_page()
         self.warnings_before_page = self.warnings.count
@@ -302,8 +290,6 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
         self.full_content = page.content or ""
-        # The page before is written by now: a kept page's HTML goes into its file.
-        self.page_cache.splice()
         # A kept page's search text and HTML as written hold while no other plugin changed what it became.
         kept = self.page_cache.unchanged(page.file.src_uri)
         as_kept = kept is not None and self.full_content == self.page_cache.given(page.file.src_uri)
@@ -323,49 +309,26 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _page_context_last(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         uri = page.file.src_uri
         if self.page_cache.unchanged(uri) is not None and self.full_content == self.page_cache.given(uri):
-            page.content = self.page_cache.stand_in(uri) or self.page_cache.as_written(uri)
+            page.content = self.page_cache.as_written(uri)
             self.page_cache.finished(uri)
-            self.page_contexts[uri] = context
         else:
             page.content = finished(self.full_content)
         return context
 
     on_page_context = CombinedEvent(_page_context_first, _page_context_last)
 
-    def on_env(self, env: Environment, config: MkDocsConfig, files: Files) -> Environment:
-        self.env = env
-        return env
-
     @event_priority(-10000)
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
-        """A kept page goes out with its stand-in, and its bytes go in once MkDocs wrote it; a template that did
-        not print the stand-in once is rendered again with the page's HTML."""
-        uri = page.file.src_uri
-        output = self.for_disk(output)
-        context = self.page_contexts.pop(uri, None)
-        if context is None or self.page_cache.stand_in(uri) is None:
-            return output
-        if self.page_cache.spliced(uri, page.file.abs_dest_path, output):
-            return output
-        log.debug(f"Zadachnik: the template of {uri} did not print its HTML once; it is rendered again")
-        # What MkDocs added around it (a draft's banner) stays.
-        page.content = (page.content or "").replace(self.page_cache.stand_in(uri) or "",
-                                                    self.page_cache.as_written(uri))
-        assert self.env is not None, "MkDocs gives the environment before it builds pages"
-        return self.for_disk(self.env.get_template(page.meta.get("template", "main.html")).render(context))
+        # After every other plugin, so nothing they add brings back what the offline copy may not fetch.
+        return self.for_disk(output)
 
     def for_disk(self, output: str) -> str:
         """A page as the offline copy has it: one opened from disk may fetch nothing."""
         return without_translation_links(output) if self.config.offline else output
 
-    @event_priority(10000)
-    def _post_build_first(self, config: MkDocsConfig) -> None:
-        # Before any other plugin reads the site's files: the last kept page's HTML goes in.
-        self.page_cache.splice()
-
     # After mkdocs-material's offline plugin (-100), which writes the search index for file:// pages.
     @event_priority(-150)
-    def _post_build(self, config: MkDocsConfig) -> None:
+    def on_post_build(self, config: MkDocsConfig) -> None:
         shared_katex().save_disk_cache()
         self.page_cache.end_build()
         self.site_cache.close(self.base / CACHE_DIR, minified_texts())
@@ -377,17 +340,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                 raise PluginError(f"Zadachnik: cannot write the offline zip {target}: {error}") from None
             log.info(f"offline copy of the site: {self.shown(target)}")
 
-    on_post_build = CombinedEvent(_post_build_first, _post_build)
-
     def on_build_error(self, error: Exception) -> None:
         reads.stop()
-        # A page already written keeps its HTML, as in a build without the cache.
-        self.page_cache.splice_after_failure()
 
     def on_shutdown(self) -> None:
         reads.stop()
-        # After a build stopped by Ctrl-C too (MkDocs' build error handler does not see it).
-        self.page_cache.splice_after_failure()
         # V8 and the prefetch processes end with the build, not at the interpreter's exit.
         shared_katex().close()
         self.page_cache.flush()

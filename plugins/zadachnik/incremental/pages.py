@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -53,11 +52,9 @@ class CachedPage:
     # In the store, the pieces are a file of their own (PIECES), read only for a book that is assembled again.
     pieces_apart: bool = False
     # The HTML as the store holds it (a file of its own, HTML), as UTF-8: as written, or, when other plugins see
-    # pages' HTML, with its formulas' marks (`as_written` false). `exact`: these are the bytes MkDocs writes of
-    # it (no lone surrogate, which it writes as a character reference).
+    # pages' HTML, with its formulas' marks (`as_written` false).
     html: bytes | None = None
     as_written: bool = False
-    exact: bool = False
     # Their CRC-32: the entry takes no other entry's HTML file.
     html_checksum: int | None = None
     # What its making read (incremental.reads): each file opened, folder listed or path looked at, with what it
@@ -71,38 +68,6 @@ class CachedPage:
         return self.content
 
 
-@dataclass
-class Splice:
-    """A page MkDocs wrote with a stand-in for its HTML, and what goes in its place (see `PageCache.stand_in`)."""
-
-    path: str
-    before: str
-    html: bytes
-    after: str
-
-    stand_in: str
-
-    def write(self) -> None:
-        """Write the HTML over the stand-in in the file MkDocs wrote, which already starts with `before` (never
-        truncating the file: ext4 writes a file truncated to nothing back to disk at once, a millisecond a page).
-        A file MkDocs did not write whole (its write failed or was stopped) is left as it is."""
-        before, after = (text.encode("utf-8", "xmlcharrefreplace") for text in (self.before, self.after))
-        stand_in = self.stand_in.encode("ascii")
-        try:
-            with open(self.path, "r+b") as output:
-                if os.fstat(output.fileno()).st_size != len(before) + len(stand_in) + len(after):
-                    return
-                output.seek(len(before))
-                if output.read(len(stand_in)) != stand_in:
-                    return
-                output.seek(len(before))
-                output.write(self.html)
-                output.write(after)
-                output.truncate()
-        except FileNotFoundError:
-            return
-
-
 PIECES = "-pieces"
 HTML = "-html"
 # What the store holds of a page (`write`): no HTML (a file of its own, HTML) nor pieces (PIECES), and all that
@@ -111,7 +76,6 @@ STORED_PAGE = Shape(CachedPage, fields={CachedPage: {
     "content": None, "rendered": None, "final": None, "html": None, "search": str, "anchors": list[str],
     "links": dict[str, dict[str, str]], "html_checksum": int, "reads": dict[str, str]}})
 STORED_PIECES = Shape(list[str])
-STAND_IN = "<!--zadachnik-kept-page {key}{tests}-->"
 
 
 @dataclass
@@ -139,13 +103,6 @@ class PageCache:
     # What this build finds for each read a kept page's making recorded; the problem books' sources.
     digests: Digests = field(default_factory=Digests)
     sources: dict[str, list[str]] = field(default_factory=dict)
-    # A page taken whole goes into its file as the bytes the store holds (`stand_in`) where only mkdocs-material's
-    # own templates and plugins see pages (`splicing`, plugin.py). The texts its templates look for in a page's
-    # HTML (`content_tests`) are in the page's stand-in when they are in its HTML.
-    splicing: bool = False
-    content_tests: list[str] = field(default_factory=list)
-    stand_ins: dict[str, str] = field(default_factory=dict)
-    pending: Splice | None = None
     # The keys this process knows are in the store, and the generated pages this build looked for there and did
     # not find.
     on_disk: set[str] = field(default_factory=set)
@@ -180,7 +137,6 @@ class PageCache:
         self.digests = Digests()
         self.verified = set()
         self.not_stored = set()
-        self.stand_ins = {}
         self.plans = plans
         self.parts = {place: part for place, part in self.parts.items() if (place[0], place[2]) in self.part_keys}
 
@@ -263,10 +219,10 @@ class PageCache:
         return found
 
     def given(self, uri: str) -> str:
-        """What a kept page's conversion gives MkDocs: its stand-in, or its HTML."""
+        """What a kept page's conversion gives MkDocs: its HTML."""
         page = self.unchanged(uri)
         assert page is not None, "only a kept page is given"
-        return self.stand_in(uri) or page.text()
+        return page.text()
 
     def as_written(self, uri: str) -> str:
         """A kept page's HTML as written (the formulas' marks out)."""
@@ -275,48 +231,6 @@ class PageCache:
         if page.final is None:
             page.final = page.text() if page.as_written else without_marks(page.text())
         return page.final
-
-    def stand_in(self, uri: str) -> str | None:
-        """For a page from the store, while splicing: a comment that goes through the page's template instead of
-        its megabytes of HTML, which then go into the file as the store holds them (`spliced`). It holds each
-        text the templates look for that the page's HTML holds, so that each test gives what it gives the HTML."""
-        if not self.splicing:
-            return None
-        if uri in self.stand_ins:
-            return self.stand_ins[uri] or None
-        page = self.unchanged(uri)
-        stand_in = ""
-        if page is not None and page.html is not None and page.as_written and page.exact:
-            found = [test for test in self.content_tests if test.encode("utf-8", "surrogatepass") in page.html]
-            candidate = STAND_IN.format(key=page.key, tests="".join(f" {test}" for test in found))
-            if all((test in candidate) == (test in found) for test in self.content_tests):
-                stand_in = candidate
-        self.stand_ins[uri] = stand_in
-        return stand_in or None
-
-    def spliced(self, uri: str, path: str, output: str) -> bool:
-        """Whether MkDocs is writing the page with its stand-in in place, once: the page's bytes go in when it
-        has written it (`splice`, before the next page is built, and at the end of the build)."""
-        stand_in = self.stand_ins.get(uri)
-        page = self.pages.get(uri)
-        if not stand_in or page is None or page.html is None or output.count(stand_in) != 1:
-            return False
-        self.splice()
-        before, after = output.split(stand_in)
-        self.pending = Splice(path, before, page.html, after, stand_in)
-        return True
-
-    def splice(self) -> None:
-        pending, self.pending = self.pending, None
-        if pending is not None:
-            pending.write()
-
-    def splice_after_failure(self) -> None:
-        """A build that failed or was stopped: the page MkDocs wrote last gets its HTML if the disk lets it."""
-        try:
-            self.splice()
-        except OSError:
-            pass  # the build has failed already, with its own error
 
     def keep(self, uri: str, content: str, rendered: list[str] | None, anchors: set[str] | None,
              links: dict[str, dict[str, str]] | None, formulas: list[tuple[str, bool]], warned: bool,
@@ -377,10 +291,8 @@ class PageCache:
 
 
 def put_page(store: BlobFolder, key: str, pieces: list[str] | None, content: str, page: CachedPage) -> None:
-    try:
-        html, page.exact = content.encode("utf-8"), True
-    except UnicodeEncodeError:
-        html, page.exact = content.encode("utf-8", "surrogatepass"), False
+    # A lone surrogate (from an author's text) is kept as it is, so the page reads back as it was made.
+    html = content.encode("utf-8", "surrogatepass")
     page.html_checksum = zlib.crc32(html)
     try:
         if pieces is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,8 @@ BUILD_PACKAGES = ("mkdocs", "markdown", "material", "pymdownx", "pygments", "yam
 # stops a build); the plugins count by their settings.
 NOT_PAGE_SETTINGS = ("config_file_path", "site_dir", "dev_addr", "remote_branch", "remote_name", "strict", "watch",
                      "plugins", "site_url")
+
+
 def cache_folder(cache_dir: Path, config_file: Path) -> Path:
     """One folder per config file: two configs of one site (such as an offline one) keep their own pages."""
     return cache_dir / (BUILD_CACHE_PREFIX + hashlib.sha256(str(config_file).encode()).hexdigest()[:16])
@@ -99,8 +100,8 @@ class OthersHandlers:
     html_before: bool
     # They see a page's HTML between its assembly and this plugin's page context (with its formulas' marks).
     html_after: bool
-    # They run once pages are converted, and so could read a kept page's HTML, its own or another's (see
-    # `PageCache.splicing`): any handler then but mkdocs-material's search and offline plugins'.
+    # They run once pages are converted, and so could read a kept page's HTML, its own or another's: any handler
+    # then but mkdocs-material's search and offline plugins'.
     late: bool = False
 
 
@@ -133,42 +134,6 @@ def own_templates(folders: Iterable[str], theme_folders: Iterable[str]) -> bool:
     overrides (`custom_dir`), and none a plugin added."""
     known = {os.path.realpath(folder) for folder in theme_folders}
     return all(os.path.realpath(folder) in known for folder in folders)
-
-
-# A template's use of a page's HTML: mkdocs-material prints it, and asks whether it holds a heading. Read only of
-# mkdocs-material's own templates (`own_templates`), to notice a release that does more with it.
-_CONTENT_USE = re.compile(r"""\bpage\s*(?:\.\s*content\b|\[\s*["']content["']\s*\]|\|\s*attr\b)""")
-_PRINTED = re.compile(r"\{\{-?\s*page\.content\s*-?\}\}")
-_TESTED = re.compile(r"""(["'])((?:(?!\1).)*)\1\s+(?:not\s+)?in\s+page\.content\b""")
-TEMPLATE_SUFFIXES = (".html", ".htm", ".xml", ".j2", ".jinja", ".jinja2", ".txt")
-
-
-def template_texts(folders: Iterable[str]) -> Iterator[str]:
-    """The text of each template in the theme's folders (its overrides first); not their assets, nor the icons
-    mkdocs-material keeps in `.icons` (thousands of files, none of them a template that sees a page)."""
-    for folder in folders:
-        for parent, children, names in os.walk(folder):
-            children[:] = sorted(name for name in children if not name.startswith(".") and name != "assets")
-            for name in sorted(names):
-                if name.endswith(TEMPLATE_SUFFIXES):
-                    try:
-                        yield Path(parent, name).read_text(encoding="utf-8", errors="replace")
-                    except OSError:
-                        yield "page.content"  # a template that cannot be read may do anything with it
-
-
-def content_tests(templates: Iterable[str]) -> list[str] | None:
-    """What the site's templates ask of a page's HTML besides printing it: the texts they look for in it (as
-    `"<h1" not in page.content`), or None when one does anything else with it (its length, a filter, a part)."""
-    tests: set[str] = set()
-    for text in templates:
-        rest = _PRINTED.sub("", text)
-        for match in _TESTED.finditer(rest):
-            # Jinja reads a string's escapes as Python does ("\u003ch1" is "<h1").
-            tests.add(match.group(2).encode("ascii", "backslashreplace").decode("unicode-escape"))
-        if _CONTENT_USE.search(_TESTED.sub("", rest)):
-            return None
-    return sorted(tests)
 
 
 # Kept in a site's assets store: minified texts by the code that minified them (an upgrade minifies again), and the
@@ -247,15 +212,10 @@ def use_page_rules(pages: PageCache, events: Mapping[str, list[Callable[..., Any
     return others.late
 
 
-def use_splicing(pages: PageCache, theme: str, folders: list[str], material_folders: list[str],
-                 others_late: bool) -> None:
-    """A kept page's bytes go into its file past the template where only mkdocs-material's code and this plugin's
-    see pages' HTML (the theme's `folders` as every plugin's settings left them)."""
-    own = theme == "material" and own_templates(folders, material_folders)
-    if not own or others_late:
-        # Templates of the site's own or other plugins may read a page's HTML before it is built (the next page's,
-        # say): a kept page then gives them what a build without the cache gives, formulas' marks in.
+def use_template_rules(pages: PageCache, theme: str, folders: list[str], material_folders: list[str],
+                       others_late: bool) -> None:
+    """Whether a kept page gives templates what a build without the cache gives them (its formulas' marks in):
+    where templates of the site's own (the theme's `folders` as every plugin's settings left them) or other plugins
+    running once pages are converted may read a page's HTML before it is built (the next page's, say)."""
+    if theme != "material" or not own_templates(folders, material_folders) or others_late:
         pages.others_see_content = True
-    tests = content_tests(template_texts(folders)) if own else None
-    pages.splicing = tests is not None and not pages.others_see_content
-    pages.content_tests = tests or []
