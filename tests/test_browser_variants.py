@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, build_site, serve
 from playwright.sync_api import expect
 from test_variants import fixture_functions
-from zadachnik.python.pyrunner import variant_seed
+from zadachnik.python.values_files import variant_seed
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variants"
 

@@ -325,6 +325,33 @@ def test_values_files_run_in_their_own_folder(tmp_path: Path) -> None:
     assert question.body["en"].markdown == "42"
 
 
+# A values file that patches the runner to give its numbers to whatever file runs next.
+VALUES_PATCHES = {
+    "values runner": "import zadachnik.python.values_files as v\nv._numbers_of = lambda r, w: {'numbers': {'x': 1}}\n",
+    "values code object": ("import zadachnik.python.values_files as v\n"
+                           "v._numbers_of.__code__ = (lambda r, w: {'numbers': {'x': 1}}).__code__\n"),
+    "handlers": ("import zadachnik.python.pyrunner as p\n"
+                 "p.HANDLERS['values'] = lambda **k: {'values': {'x': 1}}\n"),
+}
+
+
+@pytest.mark.parametrize("patch", VALUES_PATCHES)
+def test_a_values_file_cannot_patch_the_runner_to_fool_the_next_one(tmp_path: Path, patch: str) -> None:
+    """The build-only runner (zadachnik.python.values_files) and the kinds of call it adds are put back after every
+    call, as the harness is."""
+    patching, honest = tmp_path / "a" / "calc.py", tmp_path / "b" / "calc.py"
+    for file, text in ((patching, VALUES_PATCHES[patch] + "def values():\n    return {'x': 1}\n"),
+                       (honest, "def values():\n    return {'x': 'three'}\n\n\ndef draw(rng):\n    return values()\n")):
+        file.parent.mkdir()
+        file.write_text(text, encoding="utf-8")
+    assert run_isolated("values", {"path": str(patching)}, 10) == {"values": {"x": 1}}
+    result = run_isolated("values", {"path": str(honest)}, 10)
+    assert result["error"]["text"] == "values() in calc.py gives 'three' for 'x': each value must be a number"
+    drawn = run_isolated("variants", {"path": str(honest), "function": "draw", "seeds": [1], "question": "Q"}, 10)
+    assert drawn == {"variants": [{"seed": 1, "error": {"text": "draw(rng) gives 'three' for 'x': each value must be a "
+                                                                "number"}}]}
+
+
 @pytest.mark.parametrize("isolation", ["plain"], indirect=True)
 def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path, isolation: str) -> None:
     exercises_dir = write_course(tmp_path / "course", quiz=block(), module=MODULE + "values: calc.py\n")
@@ -413,6 +440,37 @@ def test_a_values_file_cannot_write_into_the_installation(tmp_path: Path, probe:
     reason = refused_write(probe).removeprefix("PermissionError: ")
     assert error.message == f"cannot read the module's values: {reason} (PermissionError at calc.py:2)"
     assert not probe.exists()
+
+
+# A values file that loosens the audit hook's limits for the files run after it: by changing what its tables hold
+# (refused: they hold nothing a call can change) or by binding them anew (put back after the call).
+LOOSENING = {
+    "rebound": "serve._limits = serve._limits._replace(writable=('/',), protected=())\n",
+    "tables": "serve._WRITES.clear()\n",
+}
+
+
+@pytest.mark.parametrize("how", LOOSENING)
+def test_a_values_file_cannot_loosen_the_write_limits_for_the_next_one(tmp_path: Path, probe: Path,
+                                                                       how: str) -> None:
+    loosening, writing = tmp_path / "a" / "calc.py", tmp_path / "b" / "calc.py"
+    for file, text in (
+            (loosening, "import sys\nserve = next(m for m in list(sys.modules.values())\n"
+                        "             if callable(getattr(m, '_check_write', None)))\n"
+                        f"try:\n    {LOOSENING[how]}except (TypeError, AttributeError):\n    pass\n"
+                        "def values():\n    return {'x': 1}\n"),
+            # os.mkdir is one of the table's events (open is checked apart).
+            (writing, f"import os\ndef values():\n    os.mkdir({str(probe)!r})\n    return {{'x': 1}}\n")):
+        file.parent.mkdir()
+        file.write_text(text, encoding="utf-8")
+    try:
+        assert run_isolated("values", {"path": str(loosening)}, 10) == {"values": {"x": 1}}
+        result = run_isolated("values", {"path": str(writing)}, 10)
+        assert "may write only in the temp folder" in result.get("error", {}).get("text", ""), result
+    finally:
+        if probe.is_dir():
+            probe.rmdir()
+            raise AssertionError("the second values file made a folder in the installed package")
 
 
 def test_code_writes_in_the_temp_folder_and_to_dev_null(tmp_path: Path) -> None:

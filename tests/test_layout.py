@@ -4,9 +4,11 @@ own modules know MkDocs. A new import that points back up the pipeline fails her
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
+from zadachnik.runtime.shipping import PYTHON_MODULES
 
 PACKAGE = Path(__file__).resolve().parent.parent / "plugins" / "zadachnik"
 # In pipeline order: a module may import its own stage and the ones before it.
@@ -72,6 +74,54 @@ def test_only_the_plugins_own_modules_import_mkdocs() -> None:
 def test_every_module_is_in_a_stage_or_is_the_plugin_the_command_or_an_entry() -> None:
     allowed = MKDOCS_MODULES | {"__init__.py", "__main__.py", "cli.py"}
     assert sorted(path.name for path in PACKAGE.glob("*.py") if path.name not in allowed) == []
+
+
+def imported_names(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports, by full name: `from zadachnik.core import numbers` is zadachnik.core.numbers
+    (a name imported from one of the package's folders is taken for a module in it)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            folder = module.startswith("zadachnik") and (PACKAGE.parent / module.replace(".", "/")).is_dir()
+            found.extend((node.lineno, f"{module}.{alias.name}" if folder else module) for alias in node.names)
+    return found
+
+
+def test_what_ships_to_the_browser_imports_only_the_standard_library_and_itself() -> None:
+    """The browser's worker loads PYTHON_MODULES and nothing else of the package (their packages it makes empty):
+    a shipped module that imported a build-only one, such as zadachnik.python.values_files, would fail in every
+    learner's browser, or carry build code there."""
+    shipped = {"zadachnik." + name.removesuffix(".py").replace("/", ".") for name in PYTHON_MODULES}
+    packages = {name.rsplit(".", end)[0] for name in shipped for end in range(1, name.count(".") + 1)}
+    for name in PYTHON_MODULES:
+        for line, module in imported_names(PACKAGE / name):
+            place = f"{name}:{line} imports {module}"
+            if module.split(".")[0] == "zadachnik":
+                assert module in shipped | packages, f"{place}, which the browser never gets"
+            else:
+                assert module.split(".")[0] in sys.stdlib_module_names, f"{place}, not the standard library"
+    assert "python/values_files.py" not in PYTHON_MODULES
+
+
+def test_the_shipped_runner_has_no_build_only_kind_of_call() -> None:
+    """Values files and variant functions run only when the site is built: the runner the browser loads answers
+    run, check and checker, and defines none of zadachnik.python.values_files's functions (kept with the build, once).
+    That the build's runner still answers values and variants, the values-file and variant tests show."""
+    from zadachnik.python import pyrunner, values_files
+
+    assert set(pyrunner.HANDLERS) == {"run", "check", "checker"}
+    assert set(values_files.HANDLERS) == {"values", "variants"}
+
+    def defined(path: Path) -> set[str]:
+        return {node.name for node in ast.parse(path.read_text(encoding="utf-8")).body
+                if isinstance(node, ast.FunctionDef | ast.ClassDef)}
+
+    build_only = defined(PACKAGE / "python" / "values_files.py")
+    assert {"run_values", "run_variants", "variant_seed"} <= build_only
+    assert defined(PACKAGE / "python" / "pyrunner.py") & build_only == set()
 
 
 def test_the_check_sees_a_backward_import(tmp_path: Path) -> None:

@@ -295,6 +295,8 @@ PATCHES = {
                           "p._one_test = lambda t, n, l: {'passed': True, 'message': ''}\n"),
     "pyrunner code object": ("import zadachnik.python.pyrunner as p\n"
                              "p._one_test.__code__ = (lambda t, n, l: {'passed': True, 'message': ''}).__code__\n"),
+    "pyrunner handlers": ("import zadachnik.python.pyrunner as p\n"
+                          "p.HANDLERS['check'] = lambda **k: {'status': 'correct', 'score': 1}\n"),
     "pyrunner class": ("import zadachnik.python.pyrunner as p, builtins\np.Snapshot.restore = lambda self: None\n"
                        "builtins.all = lambda results: True\n"),
     "json.dumps": "import json\njson.dumps = lambda *a, **k: '{\"status\": \"correct\", \"score\": 1}'\n",

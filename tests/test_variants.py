@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT, build_failure, build_site, copy_site
 from zadachnik.checking.checks import check_answer_keys
 from zadachnik.core.errors import SourceErrors
-from zadachnik.python.pyrunner import variant_seed
+from zadachnik.python.values_files import variant_seed
 from zadachnik.reading.model import load_courses
 
 FIXTURE = ROOT / "tests" / "fixtures" / "variants"

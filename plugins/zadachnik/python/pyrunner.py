@@ -1,8 +1,9 @@
-"""Runs learners' code, authors' hidden tests, authors' checkers and modules' values files.
+"""Runs learners' code, authors' hidden tests and authors' checkers.
 
-The same file runs in CPython when the site is built (to verify every reference solution and checker, and to
-compute values files) and in Pyodide in the browser's worker (to run and check what learners write). It uses
-only the standard library and `zadachnik.core.numbers`, which travel with it.
+The same file runs in CPython when the site is built (to verify every reference solution and checker) and in
+Pyodide in the browser's worker (to run and check what learners write). It uses only the standard library and
+`zadachnik.core.numbers`, which travel with it. Values files and variant functions run only at build time: their
+kinds of call live in zadachnik.python.values_files, which the build's runner adds to HANDLERS and which never ships.
 
 The entry point is `handle(kind, request_json, report)`. Each call runs in a fresh namespace, and whatever the
 code patched (builtins, this module, the number reader, sys.modules, sys.path …) is put back when the call
@@ -16,15 +17,12 @@ import builtins
 import errno
 import io
 import json
-import math
 import os
 import sys
 import traceback
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from numbers import Integral, Real
-from pathlib import Path
 from typing import Any
 
 from zadachnik.core import numbers as _numbers
@@ -388,136 +386,9 @@ def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report |
     return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": message}
 
 
-def run_values(path: str, optional: bool = False, **_: Any) -> dict[str, Any]:
-    """A module's values file (its folder importable, as for its notebooks): its `values()`, checked to be a dict
-    of names to finite numbers. An error carries the file and line (in the module's folder) where it happened.
-    `optional`: a file that only defines variant functions gives no values."""
-    file = Path(path)
-
-    def call(namespace: dict[str, Any]) -> dict[str, Any]:
-        if not callable(namespace.get("values")):
-            if optional:
-                return {"values": {}}
-            return {"error": {"text": f"{file.name} must define a function values() returning a dict of numbers"}}
-        # Called with the folder still importable: values() may import the module's other files.
-        numbers = _numbers_of(namespace["values"](), f"values() in {file.name}")
-        return {"values": numbers["numbers"]} if "numbers" in numbers else numbers
-
-    return _in_values_file(file, call)
-
-
-def variant_seed(question: str, seed: int) -> str:
-    """What question `question`'s draw with seed k is seeded by: "P05/3". Neighbouring integer seeds gave
-    variants that shared figures (random.Random(3) and random.Random(4) drew the same first choice in four
-    questions of the sample course), and two questions drawing from one function drew the same figures; a text
-    seeds Python's generator through SHA-512, the same in every Python since 3.2."""
-    return f"{question}/{seed}"
-
-
-def run_variants(path: str, function: str, seeds: list[int], question: str = "", **_: Any) -> dict[str, Any]:
-    """A question's variant function in the module's values file, called once per seed with
-    `random.Random(variant_seed(question, seed))`: {"variants": [{"seed", "values"} or {"seed", "error"}, ...]},
-    in the seeds' order. A draw the function rejects (it raises, or returns no dict of numbers) is an error of
-    that seed only."""
-    import random
-
-    file = Path(path)
-
-    def call(namespace: dict[str, Any]) -> Any:
-        if not callable(namespace.get(function)):
-            return {"error": {"text": f"{file.name} defines no function {function}(rng)"}}
-        drawn = []
-        for seed in seeds:
-            try:
-                returned = namespace[function](random.Random(variant_seed(question, seed)))
-            except TimeLimit:
-                raise
-            except _BaseException as error:  # noqa: BLE001 - the author's code: reported with its place
-                _still_in_time()
-                drawn.append({"seed": seed, "error": {**describe_error(error, path), **_place_in(error, file.parent)}})
-                continue
-            numbers = _numbers_of(returned, f"{function}(rng)")
-            drawn.append({"seed": seed, **({"values": numbers["numbers"]} if "numbers" in numbers else numbers)})
-        return {"variants": drawn}
-
-    return _in_values_file(file, call)
-
-
-def _in_values_file(file: Path, call: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
-    """`call(namespace)` of the values file run from its own folder (as its notebooks are: a relative path names a
-    file beside it, and its folder is importable); an error of the file itself is {"error"} with its place."""
-    import runpy
-
-    sys.path.insert(0, str(file.parent))
-    os.chdir(str(file.parent))
-    output = Output()
-    try:
-        with learner_process(output):
-            try:
-                return call(runpy.run_path(str(file)))
-            except TimeLimit:
-                raise
-            except _BaseException as error:  # noqa: BLE001 - the author's code: reported with its place
-                _still_in_time()
-                return {"error": {**describe_error(error, str(file)), **_place_in(error, file.parent)}}
-    finally:
-        _forget_modules_in(file.parent)
-
-
-def _numbers_of(result: Any, what: str) -> dict[str, Any]:
-    """{"numbers": {name: int or float}} of a dict an author's function returned, or {"error"} saying why not."""
-    if not _isinstance(result, _dict):
-        return {"error": {"text": f"{what} must return a dict of names to numbers, not {_type(result).__name__}"}}
-    numbers: dict[str, float | int] = {}
-    for name, value in result.items():
-        # NumPy's numbers count (they register as numbers.Real); True and False do not.
-        if not _isinstance(value, Real) or _isinstance(value, _bool) or _is_bool(value):
-            return {"error": {"text": f"{what} gives {_text_of(value, _repr)[:60]} for '{name}': "
-                                      "each value must be a number"}}
-        number = _int(value) if _isinstance(value, Integral) else None
-        try:
-            # The page writes each figure as a float would be written.
-            as_float = _float(value if number is None else number)
-        except OverflowError:
-            shown = f"an integer of {_digits(number)} digits" if number is not None else _text_of(value, _repr)[:60]
-            return {"error": {"text": f"{what} gives {shown} for '{name}': each value must fit in a float "
-                                      "(at most 1.8e308)"}}
-        if not math.isfinite(as_float):
-            return {"error": {"text": f"{what} gives {as_float} for '{name}': each value must be a finite number"}}
-        numbers[_str(name)] = as_float if number is None else number
-    return {"numbers": numbers}
-
-
-def _digits(number: int) -> str:
-    try:
-        return _str(_len(_str(abs(number))))
-    except ValueError:  # past what Python writes as digits at all
-        return f"more than {sys.get_int_max_str_digits()}"
-
-
-def _place_in(error: BaseException, folder: Path) -> dict[str, Any]:
-    """The innermost line of the module's own files the error went through: {"file", "line"}."""
-    place: dict[str, Any] = {}
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename and Path(frame.filename).parent == folder or str(frame.filename).startswith(
-                str(folder) + os.sep):
-            place = {"file": frame.filename, "line": frame.lineno or 0}
-    if _isinstance(error, SyntaxError) and error.filename and str(error.filename).startswith(str(folder)):
-        place = {"file": error.filename, "line": error.lineno or 0}
-    return place
-
-
-def _forget_modules_in(folder: Path) -> None:
-    """The folder's own modules are imported afresh next time: two modules may each have a helper.py."""
-    prefix = str(folder) + os.sep
-    for name, module in list(sys.modules.items()):
-        if str(getattr(module, "__file__", None) or "").startswith(prefix):
-            del sys.modules[name]
-
-
-HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {
-    "run": run_code, "check": check_code, "checker": run_checker, "values": run_values,
-    "variants": run_variants}
+# What the browser's worker runs. The build's runner adds the build-only kinds (zadachnik.python.values_files) before
+# the snapshot is taken, so the snapshot puts those back too.
+HANDLERS: dict[str, Callable[..., dict[str, Any]]] = {"run": run_code, "check": check_code, "checker": run_checker}
 
 
 # -- putting back what a call may have patched ---------------------------------------------------------------
@@ -548,6 +419,8 @@ class Snapshot:
                 elif _isinstance(value, _type) and value.__module__ == module.__name__:
                     self.classes.append((value, _dict(vars(value))))
         self.modules = _dict(sys.modules)
+        # HANDLERS' entries, not only the name: a handler swapped inside it would answer every later call.
+        self.handlers = _dict(HANDLERS)
         self.lists = [(listed, list(listed)) for listed in (sys.path, sys.meta_path, sys.path_hooks)]
         self.importer_cache = _dict(sys.path_importer_cache)
         self.recursion_limit = sys.getrecursionlimit()
@@ -572,6 +445,7 @@ class Snapshot:
         for name in [name for name in modules if name not in self.modules and not _genuine(name, modules[name])]:
             del modules[name]
         _put_back(modules, self.modules, drop_added=False)
+        _put_back(HANDLERS, self.handlers, drop_added=True)
         for listed, saved in self.lists:
             if listed != saved:
                 listed[:] = saved

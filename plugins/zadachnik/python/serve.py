@@ -25,10 +25,12 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from types import MappingProxyType
+from typing import Any, NamedTuple, NoReturn
 
-from zadachnik.python import pyrunner
+from zadachnik.python import pyrunner, values_files
 from zadachnik.python.pyrunner import (
     _REAL_EXIT,
     Clock,
@@ -216,23 +218,31 @@ def inside(path: str, folder: str) -> bool:
 
 # -- the audit hook: what the code may touch, and what it read ----------------------------------------------
 
-# Set once the runner starts (the snapshot then keeps them): where code may write, what it may never write,
-# the runner's pid, and whether /proc tells processes apart.
-_WRITABLE: list[str] = []
-_PROTECTED: list[str] = []
-_RUNNER: list[int] = [0]
-_PROC: list[bool] = [False]
+
+
+class Limits(NamedTuple):
+    """Where code may write, what it may never write, the runner's pid, and whether /proc tells processes apart.
+    Bound once the runner starts and never changed: the snapshot puts back the binding after every call, and a
+    tuple has no contents a call could change for the calls after it."""
+
+    writable: tuple[str, ...] = ()
+    protected: tuple[str, ...] = ()
+    runner: int = 0
+    proc: bool = False
+
+
+_limits = Limits()
 # The threads inside the hook: what the hook itself opens is neither checked nor noted.
 _BUSY: set[int] = set()
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 # Events that change the file system: (index of a path, index of its dir_fd or None, whether a symlink there is
 # followed to what it names).
-_WRITES: dict[str, tuple[tuple[int, int | None, bool], ...]] = {
+_WRITES: Mapping[str, tuple[tuple[int, int | None, bool], ...]] = MappingProxyType({
     "os.remove": ((0, 1, False),), "os.rmdir": ((0, 1, False),), "os.mkdir": ((0, 2, False),),
     "os.rename": ((0, 2, False), (1, 3, False)), "os.link": ((0, 2, True), (1, 3, False)),
     "os.symlink": ((1, 2, False),), "shutil.rmtree": ((0, 1, False),), "os.chmod": ((0, 2, True),),
     "os.chown": ((0, 3, True),), "os.utime": ((0, 3, True),), "os.truncate": ((0, None, True),),
-    "os.chflags": ((0, None, True),), "os.setxattr": ((0, None, True),), "os.removexattr": ((0, None, True),)}
+    "os.chflags": ((0, None, True),), "os.setxattr": ((0, None, True),), "os.removexattr": ((0, None, True),)})
 _SIGNALS = ("os.kill", "os.killpg")
 _PROC_ENTRY = re.compile(r"/proc/(\d+)(?:/(.*))?\Z", re.DOTALL)
 WRITE_REFUSED = "at build time Python code may write only in the temp folder {}"
@@ -283,7 +293,7 @@ def _guard(event: str, arguments: tuple[Any, ...]) -> None:
                 _check_write(arguments[index], dir_fd, follows)
     elif event in _LISTINGS and arguments and not _isinstance(arguments[0], int) and arguments[0] is not None:
         _check_proc(arguments[0])
-    elif event in _SIGNALS and _len_at_least(arguments, 2) and _PROC[0]:
+    elif event in _SIGNALS and _len_at_least(arguments, 2) and _limits.proc:
         target, number = arguments[:2]
         if number != 0 and _isinstance(target, int) and not _may_signal(event, target):
             raise PermissionError(errno.EPERM, SIGNAL_REFUSED)
@@ -297,15 +307,17 @@ def _check_write(path: Any, dir_fd: Any, follows: bool) -> None:
     place = _where(path, dir_fd, follows)
     if place is None or place == os.devnull:
         return
-    if any(inside(place, folder) for folder in _WRITABLE) and not any(inside(place, folder) for folder in _PROTECTED):
+    limits = _limits
+    if any(inside(place, folder) for folder in limits.writable) \
+            and not any(inside(place, folder) for folder in limits.protected):
         return
-    raise PermissionError(errno.EACCES, WRITE_REFUSED.format(_WRITABLE[0] if _WRITABLE else "(none)"),
+    raise PermissionError(errno.EACCES, WRITE_REFUSED.format(limits.writable[0] if limits.writable else "(none)"),
                           _shown(path))
 
 
 def _check_proc(path: Any) -> None:
     # By the path as written: every file read through a symlink would cost the code far more than the check saves.
-    if not _PROC[0] or not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
+    if not _limits.proc or not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
         return
     entry = _PROC_ENTRY.match(os.path.abspath(os.fsdecode(path)))
     # Every process's stat stays readable: the runner reads them to find what the code started.
@@ -321,12 +333,12 @@ def _where(path: Any, dir_fd: Any, follows: bool) -> str | None:
     """The absolute place a path names (through symlinks when `follows`, else up to its last part); None when it
     cannot be told (a descriptor where no /proc tells its file)."""
     if _isinstance(path, int):
-        return os.path.realpath(f"/proc/self/fd/{path}") if _PROC[0] else None
+        return os.path.realpath(f"/proc/self/fd/{path}") if _limits.proc else None
     if not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
         return None
     text = os.fsdecode(path)
     if not os.path.isabs(text) and _isinstance(dir_fd, int) and dir_fd >= 0:
-        if not _PROC[0]:
+        if not _limits.proc:
             return None
         text = os.path.join(os.path.realpath(f"/proc/self/fd/{dir_fd}"), text)
     text = os.path.abspath(text)
@@ -349,7 +361,7 @@ def _may_signal(event: str, target: int) -> bool:
 def _ours(pid: int) -> bool:
     """Whether the process (or the group it leads) is the runner or one it started, by parent links in /proc."""
     for _step in range(256):
-        if pid == _RUNNER[0] or pid == os.getpid():
+        if pid == _limits.runner or pid == os.getpid():
             return True
         try:
             with open(f"/proc/{pid}/stat", "rb") as stat:
@@ -429,13 +441,14 @@ def serve(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> None:
             arm(event["time_limit"])
         send(event_json)
 
-    _WRITABLE[:] = settings["writable"]
-    _PROTECTED[:] = settings["protected"]
-    _RUNNER[0] = runner_pid
-    _PROC[0] = os.path.isdir(f"/proc/{runner_pid}")
+    global _limits
+    _limits = Limits(tuple(settings["writable"]), tuple(settings["protected"]), runner_pid,
+                     os.path.isdir(f"/proc/{runner_pid}"))
     pyrunner._stop_host_clock = stop_clock
-    # This module's state is put back after every call too, as the harness's is.
-    pyrunner._snapshot = Snapshot(hosts=(sys.modules[__name__],))
+    # The build-only kinds of call (values files, variant functions), which the browser's runner lacks.
+    pyrunner.HANDLERS.update(values_files.HANDLERS)
+    # This module's state and the values runner's are put back after every call too, as the harness's is.
+    pyrunner._snapshot = Snapshot(hosts=(sys.modules[__name__], values_files))
     sys.addaudithook(_audit)
     become_subreaper()
     requests = os.fdopen(requests_fd, "rb", buffering=0)
