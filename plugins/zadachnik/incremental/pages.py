@@ -52,7 +52,7 @@ class CachedPage:
     # In the store, the pieces are a file of their own (PIECES), read only for a book that is assembled again.
     pieces_apart: bool = False
     # The HTML as the store holds it (a file of its own, HTML), as UTF-8: as written, or, when other plugins see
-    # pages' HTML, with its formulas' marks (`as_written` false).
+    # pages' HTML, with its formulas' marks (`as_written` false); until `text` decodes it.
     html: bytes | None = None
     as_written: bool = False
     # Their CRC-32: the entry takes no other entry's HTML file.
@@ -64,7 +64,8 @@ class CachedPage:
     def text(self) -> str:
         if self.content is None:
             assert self.html is not None, "a page from the store has its HTML"
-            self.content = self.html.decode("utf-8", "surrogatepass")
+            # Once decoded the bytes are not needed again (the store has them): one copy of the page, not two.
+            self.content, self.html = self.html.decode("utf-8", "surrogatepass"), None
         return self.content
 
 
