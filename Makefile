@@ -56,8 +56,13 @@ poppler:
 lint: setup
 	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
 
+# Every test, in worker processes: the browser tests mostly wait (for Chromium, Pyodide, a build), so more workers
+# than cores keep both cores busy. A file's tests stay on one worker, which builds its fixture sites once. The slow
+# fuzzing and packaging tests come after, in a step of their own (`pytest -m "not slow"` is the quick loop).
+TEST_WORKERS ?= 3
 test: lint chromium poppler
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -m slow -n $(TEST_WORKERS) --dist load
 
 clean:
 	rm -rf build

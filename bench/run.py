@@ -1,5 +1,6 @@
 """Benchmarks: build scaling against plain mkdocs-material, math, page speed, offline, `zadachnik check` against a
-build, Python's start, a huge explanation. Writes bench/results.md.
+build, Python's start, a huge explanation, and the test suite against an earlier commit's (only when named: it runs
+`make test` twice). Writes bench/results.md.
 
 Machines here are shared and noisy, so targets are ratios measured in one run, never absolute timings in tests.
 Run with `make bench`; `python bench/run.py build math` measures only those sections and rewrites only them in
@@ -31,7 +32,7 @@ from generate import generate, generate_huge  # noqa: E402
 SIZES = (250, 500, 1000, 2000)
 # The course size the build targets are set at.
 CACHE_QUESTIONS = 1000
-SECTIONS = ("build", "math", "pages", "offline", "check", "python", "huge")
+SECTIONS = ("build", "math", "pages", "offline", "check", "python", "huge", "suite")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -118,7 +119,7 @@ def cache_builds(work: Path, questions: int = CACHE_QUESTIONS, rounds: int = 5) 
 
 def renders_per_build(site: Path, work: Path) -> tuple[int, int]:
     """Formulas KaTeX renders in a build as a new process does it, without and then with the disk cache."""
-    from conftest import build_site
+    from support.sites import build_site
     from zadachnik.incremental.site import CACHE_DIR
     from zadachnik.rendering import mathtex
 
@@ -187,7 +188,7 @@ def output_weight(site: Path) -> dict[str, float]:
 def math_costs(work: Path, rounds: int = 3) -> dict:
     """KaTeX per formula, one V8 call each against one call per batch, each round with fresh engines (as a
     build starts); and a rebuild as under `mkdocs serve`."""
-    from conftest import build_site
+    from support.sites import build_site
     from zadachnik.rendering.mathtex import Katex, MathError, formulas_in, shared_katex
 
     site = work / "q250/zadachnik"
@@ -230,9 +231,9 @@ def math_costs(work: Path, rounds: int = 3) -> dict:
 
 
 def own_bytes(site: Path, page: str) -> tuple[int, int]:
-    """A page's own JS and CSS gzipped, as tests/test_page_weight.py counts it (imports and dynamic imports
+    """A page's own JS and CSS gzipped, as tests/rendering/test_page_weight.py counts it (imports and dynamic imports
     followed): as the site ships it (minified), and the same files as the package writes them."""
-    from test_page_weight import gzipped_size, own_assets
+    from support.assets import gzipped_size, own_assets
 
     assets = own_assets(site, page)
     shipped = site / "assets" / "zadachnik"
@@ -259,8 +260,8 @@ VERDICT_TIME = """() => {
 
 
 def page_speed(sample: Path) -> dict:
-    from conftest import serve
     from playwright.sync_api import sync_playwright
+    from support.browser import serve
 
     url, server = serve(sample)
     bare = sample / "bench-bare.html"
@@ -446,7 +447,7 @@ def math_section(work: Path) -> list[str]:
 
 
 def pages_section(work: Path) -> list[str]:
-    from test_page_weight import QUIZ, SAMPLE_PAGES
+    from support.assets import QUIZ, SAMPLE_PAGES
 
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(work / "sample")], cwd=ROOT, env=ENV,
                    check=True)
@@ -460,8 +461,8 @@ def pages_section(work: Path) -> list[str]:
         ("home", "sample", "en/index.html"))}
     pages = page_speed(work / "sample")
     lines = ["## 3. Pages (Chromium, localhost)", "",
-             "Own JS + CSS as tests/test_page_weight.py counts it: the scripts and stylesheets a page names, every "
-             "module they import, dynamic imports included (loaded only on pages that need them, counted all the "
+             "Own JS + CSS as tests/rendering/test_page_weight.py counts it: the scripts and stylesheets a page names, "
+             "every module they import, dynamic imports included (loaded only on pages that need them, counted all the "
              "same), and the print stylesheet; not the Python worker's script. \"Shipped\" is what the site "
              "serves (minified); \"as written\", the same files as the package has them.", "",
              "| page | own JS + CSS shipped, gzipped | as written, gzipped |", "|---|---:|---:|"]
@@ -612,8 +613,8 @@ def python_starts(browser, url: str, before: bool = False) -> dict[str, float]:
 
 
 def python_section(work: Path, rounds: int = 4) -> list[str]:
-    from conftest import serve
     from playwright.sync_api import sync_playwright
+    from support.browser import serve
 
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(work / "python-sample")], cwd=ROOT,
                    env=ENV, check=True)
@@ -774,6 +775,53 @@ def offline_copy(work: Path) -> Path:
     return target
 
 
+# The commit whose suite the suite section compares with: main before the suite was split into stage folders and
+# run in parallel (issue 26, section 4). BENCH_SUITE_BASE names another.
+SUITE_BASE = "29e0941"
+
+
+def timed_make_test(clone: Path) -> dict:
+    """`make test` in a fresh clone, set-up included (venv, pip, npm, vendored assets), as CI runs it."""
+    started = time.perf_counter()
+    done = subprocess.run(["make", "test"], cwd=clone, capture_output=True, text=True, env=ENV)
+    wall = time.perf_counter() - started
+    summaries = re.findall(r"^=+ (.*(?:passed|failed|error).*) in [0-9.]+s", done.stdout, re.M)
+    return {"wall": wall, "rc": done.returncode, "summary": "; ".join(summaries), "tail": done.stdout[-3000:]}
+
+
+def suite_runs(work: Path) -> dict[str, dict]:
+    """Today's suite and the base commit's, each in a clean clone of this repository, one after the other."""
+    base = os.environ.get("BENCH_SUITE_BASE", SUITE_BASE)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    runs = {}
+    for name, commit in ((f"before ({base})", base), (f"now ({head})", head)):
+        clone = work / commit
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        subprocess.run(["git", "checkout", "-q", commit], cwd=clone, check=True)
+        runs[name] = timed_make_test(clone)
+        shutil.rmtree(clone, ignore_errors=True)
+    return runs
+
+
+def suite_section(work: Path) -> list[str]:
+    runs = suite_runs(work)
+    lines = ["## 8. Test suite", "", measured("suite"), "",
+             "A fresh clone's `make test` (set-up included: the venv, pip, npm and the vendored assets; Chromium and "
+             "poppler were on the machine for both), the base commit's and today's one after the other in one run, "
+             f"on {os.cpu_count()} cores.", "",
+             "| suite | wall, min | exit | pytest's summaries |", "|---|---:|---:|---|"]
+    for name, run in runs.items():
+        lines.append(f"| {name} | {run['wall'] / 60:.1f} | {run['rc']} | {run['summary']} |")
+    before, now = runs.values()
+    ratio = now["wall"] / before["wall"]
+    lines += ["", f"- Target ≤ 0.5× the time before: {ratio:.2f}×, {verdict(ratio <= 0.5 and now['rc'] == 0)}.", ""]
+    for name, run in runs.items():
+        if run["rc"]:
+            lines += [f"- {name} failed; its last lines:", "", "```", run["tail"].strip(), "```", ""]
+    return lines
+
+
 def measured(section: str) -> str:
     return f"Measured {time.strftime('%Y-%m-%d')} by `python bench/run.py {section}`."
 
@@ -796,9 +844,10 @@ def main(chosen: list[str]) -> None:
     unknown = [name for name in chosen if name not in SECTIONS]
     if unknown:
         raise SystemExit(f"unknown sections {unknown}: choose from {', '.join(SECTIONS)}")
-    chosen = chosen or list(SECTIONS)
+    # The suite section runs `make test` twice (about half an hour): only when named.
+    chosen = chosen or [name for name in SECTIONS if name != "suite"]
     makers = {"build": build_section, "math": math_section, "pages": pages_section, "offline": offline_section,
-              "check": check_section, "python": python_section, "huge": huge_section}
+              "check": check_section, "python": python_section, "huge": huge_section, "suite": suite_section}
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         sections = {name: makers[name](work) for name in SECTIONS if name in chosen}
@@ -806,12 +855,13 @@ def main(chosen: list[str]) -> None:
     results = ROOT / "bench" / "results.md"
     # Notes come last, from notes.md, whatever was measured.
     previous = re.split(r"(?m)^## Notes$", results.read_text(encoding="utf-8"))[0] if results.exists() else ""
-    if len(sections) == len(SECTIONS) or not previous:
+    if len(sections) >= len(SECTIONS) - 1 or not previous:
         text = "\n".join(["# Benchmark results", "",
                           f"Measured {time.strftime('%Y-%m-%d')} by `make bench` on {info['cpu']}.",
                           "Versions: " + ", ".join(f"{key} {value}" for key, value in info.items() if key != "cpu")
                           + ".", "", ""])
-        text = splice(text, sections)
+        kept_suite = [part for part in re.split(r"(?m)^(?=## )", previous) if part.startswith("## 8.")]
+        text = splice(text, sections) + ("" if "suite" in sections else "".join(kept_suite))
     else:
         text = splice(previous, sections)
     notes = ROOT / "bench" / "notes.md"

@@ -1,55 +1,18 @@
-"""Shared fixtures: sites built once per test session into temporary folders."""
+"""Shared fixtures: sites built once per test session into temporary folders (their helpers are in tests/support)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
+from support.browser import CHROMIUM_ARGS, serve
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_SITE = ROOT / "tests" / "fixtures" / "site"
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-
-
-def build_site(config_file: Path, site_dir: Path, cache: bool = False, dirty: bool = False, **overrides) -> Path:
-    """Build an MkDocs site as `mkdocs build --strict` would, into `site_dir`. Without `cache`, the plugin keeps
-    no modules or pages between builds: tests that change the plugin's code in the process (monkeypatching) must
-    not be handed pages an earlier build made with other code (tests/test_build_cache.py tests the cache)."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    overrides.setdefault("strict", True)
-    config = load_config(config_file=str(config_file), site_dir=str(site_dir), **overrides)
-    if "zadachnik" in config.plugins:
-        config.plugins["zadachnik"].config["cache"] = cache
-    config.plugins.on_startup(command="build", dirty=dirty)
-    try:
-        build(config, dirty=dirty)
-    finally:
-        config.plugins.on_shutdown()
-    return site_dir
-
-
-def build_failure(config_file: Path, site_dir: Path, caplog) -> str:
-    """The messages a failed build gives the author (MkDocs logs page errors, then aborts)."""
-    from mkdocs.exceptions import Abort, PluginError
-
-    try:
-        build_site(config_file, site_dir)
-    except PluginError as error:
-        return str(error)
-    except Abort:
-        return "\n".join(record.getMessage() for record in caplog.records if record.levelname == "ERROR")
-    raise AssertionError("the build was expected to fail")
-
-
-def copy_site(source: Path, target: Path) -> Path:
-    """A writable copy of a site's sources (config, docs, exercises) to break on purpose."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("build", ".cache"))
-    return target
 
 
 @pytest.fixture(scope="session")
@@ -60,12 +23,6 @@ def fixture_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory) -> Path:
     return build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("sample") / "site")
-
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]
 
 
 @pytest.fixture(scope="session")
@@ -105,17 +62,6 @@ def page(browser):
     assert not errors, errors
 
 
-def serve(site: Path):
-    """A built site over http on a free localhost port: (base URL, server to shut down)."""
-    import functools
-    import threading
-
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
-
-
 @pytest.fixture(scope="session")
 def sample_server(sample_site: Path):
     url, server = serve(sample_site)
@@ -128,21 +74,6 @@ def fixture_server(fixture_site: Path):
     url, server = serve(fixture_site)
     yield url
     server.shutdown()
-
-
-class QuietServer(__import__("http.server").server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        # A browser that leaves a page while a file is still arriving (Pyodide's 13 MB) resets the connection:
-        # normal for a learner, not worth a traceback in the test log.
-        import sys
-
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)
-
-
-class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
 
 
 @pytest.fixture(scope="session")
@@ -158,3 +89,17 @@ def instant_server(tmp_path_factory):
     build_site(ROOT / "mkdocs.yml", site, theme=theme, site_url=url)
     yield url
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def offline_copy(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("offline")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    build_site(source / "mkdocs.offline.yml", work / "site")
+    archive = source / "build" / "fixture-offline.zip"
+    assert archive.is_file(), "the offline build writes its zip"
+    target = work / "unzipped"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(target)
+    [top] = list(target.iterdir())
+    return top

@@ -32,7 +32,7 @@ _MOST_PLACES = 16
 # comes with digits the reader does not read either) is written with a no-break space and a point.
 _GROUP_SIGNS = {",", ".", " ", "\u00a0", "\u202f", "\u2009", "’", "'"}
 # CLDR's minimumGroupingDigits, which Babel does not carry: these locales group only from five digits ("1000",
-# "10 000"). Taken from ICU; tests/test_number_roundtrip.py compares it with Node's Intl for every Babel locale.
+# "10 000"). Taken from ICU; tests/core/test_number_roundtrip.py compares it with Node's Intl for every Babel locale.
 _GROUPING_FROM_FIVE = frozenset(
     "be be-BY be-TARASK bg bg-BG es es-EA es-ES es-GQ es-IC es-PH et et-EE hu hu-HU hy hy-AM ia ia-001 ie ie-EE "
     "it it-CH it-IT it-SM it-VA ka ka-GE lv lv-LV pl pl-PL pt-CH pt-CV pt-GQ pt-GW pt-LU pt-MO pt-MZ pt-PT pt-ST "

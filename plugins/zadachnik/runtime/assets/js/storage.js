@@ -40,7 +40,7 @@ export function migrate(entry) {
 }
 
 // Every status a verdict (or a numeric field's verdict in it) is saved with: what the graders give, in the browser
-// (types/*.js, numbers.js) and in Python (pyrunner); the shared cases hold each (tests/js_storage.test.mjs). Any
+// (types/*.js, numbers.js) and in Python (pyrunner); the shared cases hold each (tests/js/js_storage.test.mjs). Any
 // other word from storage or a file is an entry of the wrong shape: the page looks statuses up in its words.
 // ("unavailable", Python that could not start, is shown but never saved.)
 export const STATUSES = ["correct", "wrong", "partial", "unanswered", "unreadable"];

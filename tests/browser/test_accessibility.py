@@ -1,0 +1,264 @@
+"""Accessibility of the built pages: controls' names, heading levels, and axe on every page in both palettes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from support.browser import THEME_VIOLATIONS, axe_findings, serve
+from support.sites import FIXTURE_SITE, build_site, copy_site
+
+SAMPLE_PAGES = [
+    "", "authoring/", "glossary/",
+    "rl-for-llm/12-infrastructure/quiz/", "modern-llms/09-pretraining/quiz/", "modern-llms/09-pretraining/exercises/",
+]
+COURSE_PAGES = [path for path in SAMPLE_PAGES if path.endswith(("quiz/", "exercises/"))]
+
+# Roles of what a learner operates: its name is what a screen reader says for it.
+CONTROL_ROLES = {
+    "button", "textbox", "searchbox", "combobox", "listbox", "option", "MenuListOption", "radio", "checkbox",
+    "spinbutton", "switch", "slider", "DisclosureTriangle",
+}
+# A TeX command that lost its backslash and ran into what followed ("binom496", "P(textHH)").
+GLUED_TEX = re.compile(
+    r"(?<![\\A-Za-z])(?:binom|d?frac|tfrac|text(?:bf|it)?|math(?:rm|bf|cal|bb)|operatorname|sqrt|cdot|times|"
+    r"approx|leq?|geq?|sum|prod|alpha|beta|gamma|delta|epsilon|lambda|sigma|theta|rho|mu|top)(?=[A-Z0-9{(_^])"
+)
+# Each control of the course pages with the TeX of the formulas in its visible label, for the name to carry.
+MARK_CONTROLS = """() => {
+  let index = 0;
+  for (const control of document.querySelectorAll('.zq-page :is(input, select, option, button, textarea, summary)')) {
+    const labels = control.labels && control.labels.length ? [...control.labels] : [control];
+    const tex = labels.flatMap((label) =>
+      [...label.querySelectorAll('annotation[encoding="application/x-tex"]')].map((a) => a.textContent));
+    control.dataset.a11yProbe = JSON.stringify({index: index++, tex});
+  }
+  return index;
+}"""
+
+
+def without_spaces(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def control_names(context, page) -> list[dict]:
+    """Every control in the page's accessibility tree (Chromium's computed names, as a screen reader gets them),
+    with the formulas of its label when it is one of the course page's own."""
+    marked = page.evaluate(MARK_CONTROLS)
+    cdp = context.new_cdp_session(page)
+    controls = []
+    for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
+        role = node.get("role", {}).get("value")
+        if node.get("ignored") or role not in CONTROL_ROLES or "backendDOMNodeId" not in node:
+            continue
+        element = cdp.send("DOM.describeNode", {"backendNodeId": node["backendDOMNodeId"]})["node"]
+        attributes = dict(zip(element.get("attributes", [])[::2], element.get("attributes", [])[1::2], strict=True))
+        probe = json.loads(attributes["data-a11y-probe"]) if "data-a11y-probe" in attributes else None
+        controls.append({"role": role, "name": node.get("name", {}).get("value", ""), "probe": probe,
+                         "tag": element.get("localName"), "id": attributes.get("id", "")})
+    cdp.detach()
+    assert marked and any(c["probe"] for c in controls), "the course page's controls are in the tree"
+    return controls
+
+
+def name_problems(controls: list[dict]) -> list[tuple]:
+    problems = []
+    for control in controls:
+        name = control["name"].strip()
+        where = (control["role"], control["tag"], control["id"], name)
+        if not name:
+            problems.append(("no name", *where))
+        elif GLUED_TEX.search(name):
+            problems.append(("TeX command glued to its argument", *where))
+        for tex in (control["probe"] or {}).get("tex", []):
+            if without_spaces(tex) not in without_spaces(name):
+                problems.append((f"the formula {tex!r} is missing", *where))
+    return problems
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("path", COURSE_PAGES)
+def test_every_control_of_the_sample_course_has_a_readable_name(context, sample_server, path: str, lang: str) -> None:
+    page = context.new_page()
+    page.goto(sample_server + ("en/" if lang == "en" else "") + path)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert not name_problems(control_names(context, page))
+
+
+MATH_LABELS = r"""
+/// question | M1
+type: numeric
+fields:
+  ways: {answer: "3921225", atol: 0}
+  heads: {answer: "0.25", atol: 0.001}
+
+//// ru | Формулы в подписях полей
+Посчитайте.
+
+fields:
+- ways: Число сочетаний $\binom{96}{4}$
+- heads: Вероятность $P(\text{HH})$
+
+explanation:
+Так.
+////
+
+//// en | Formulas in field labels
+Work them out.
+
+fields:
+- ways: Number of combinations $\binom{96}{4}$
+- heads: Probability $P(\text{HH})$
+
+explanation:
+Like so.
+////
+///
+
+/// question | M2
+type: single
+answer: B
+
+//// ru | Формулы в вариантах
+Что больше?
+
+options:
+A. $\frac{1}{3}$
+B. $\sqrt{2}$ и ещё немного
+
+explanation:
+Так.
+////
+
+//// en | Formulas in options
+Which is larger?
+
+options:
+A. $\frac{1}{3}$
+B. $\sqrt{2}$ and a little more
+
+explanation:
+Like so.
+////
+///
+
+/// question | M3
+type: matching
+answer: {1: A, 2: B}
+
+//// ru | Формулы в сопоставлении
+Сопоставьте.
+
+items:
+1. Функция $e^{x}$
+2. Функция $\ln x$
+
+options:
+A. Растёт быстро
+B. Растёт медленно, как $\log x$
+
+explanation:
+Так.
+////
+
+//// en | Formulas in matching
+Match them.
+
+items:
+1. The function $e^{x}$
+2. The function $\ln x$
+
+options:
+A. Grows fast
+B. Grows slowly, like $\log x$
+
+explanation:
+Like so.
+////
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def math_label_server(tmp_path_factory):
+    """The fixture course with formulas in field labels, options and matched items."""
+    source = copy_site(FIXTURE_SITE, tmp_path_factory.mktemp("math-labels") / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    quiz.write_text(quiz.read_text(encoding="utf-8") + MATH_LABELS, encoding="utf-8")
+    url, server = serve(build_site(source / "mkdocs.yml", source / "site"))
+    yield url
+    server.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_formulas_in_labels_are_named_by_their_tex(context, math_label_server, lang: str) -> None:
+    page = context.new_page()
+    page.goto(math_label_server + ("en/" if lang == "en" else "") + "demo/01-basics/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    controls = control_names(context, page)
+    assert not name_problems(controls)
+    names = {control["id"]: control["name"] for control in controls if control["id"]}
+    assert without_spaces(r"\binom{96}{4}") in without_spaces(names["zq-M1-ways"])
+    assert without_spaces(r"P(\text{HH})") in without_spaces(names["zq-M1-heads"])
+    assert names["zq-M1-heads"].startswith("Вероятность" if lang == "ru" else "Probability")
+    assert names["zq-M3-2"].startswith("2.") and r"\ln x" in names["zq-M3-2"]
+    radios = [c["name"] for c in controls if c["role"] == "radio" and c["name"].startswith(("A. $", "A. \\"))]
+    assert radios == [r"A. \frac{1}{3}"], radios
+    # A matching list shows letters; each letter is read with its option's text.
+    options = {c["name"] for c in controls if c["role"] in ("option", "MenuListOption")}
+    assert ({"A. Растёт быстро", r"B. Растёт медленно, как \log x"} if lang == "ru"
+            else {"A. Grows fast", r"B. Grows slowly, like \log x"}) <= options, options
+
+
+# -- headings -------------------------------------------------------------------------------------
+
+
+def heading_levels(html: str) -> list[tuple[int, str]]:
+    content = BeautifulSoup(html, "html.parser").select_one(".md-content")
+    return [(int(h.name[1]), h.get("id", "")) for h in content.find_all(re.compile(r"^h[1-6]$"))]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("path", SAMPLE_PAGES)
+def test_headings_go_down_one_level_at_a_time(sample_site: Path, path: str, lang: str) -> None:
+    html = (sample_site / ("en/" if lang == "en" else "") / path / "index.html").read_text(encoding="utf-8")
+    levels = heading_levels(html)
+    assert levels[0][0] == 1
+    jumps = [(before, after) for before, after in zip(levels, levels[1:], strict=False) if after[0] > before[0] + 1]
+    assert not jumps, jumps
+
+
+# -- axe ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("path", SAMPLE_PAGES)
+def test_axe_finds_nothing_serious_on_any_page(browser, sample_server, path: str, lang: str, scheme: str) -> None:
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(sample_server + ("en/" if lang == "en" else "") + path)
+        if path in COURSE_PAGES:
+            page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+            # Explanations and solutions too: axe skips what a closed <details> hides.
+            page.evaluate("document.querySelectorAll('.zq-page details').forEach((d) => { d.open = true; })")
+        expected_scheme = "slate" if scheme == "dark" else "default"
+        assert page.locator("body").get_attribute("data-md-color-scheme") == expected_scheme
+        findings = axe_findings(page)
+    finally:
+        context.close()
+    serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
+    assert not serious, serious
+    # Moderate ones of our own making too: a quiz without sections once jumped from h1 to h3.
+    assert not [f for f in findings if f[0] == "heading-order"]

@@ -1,0 +1,504 @@
+"""The learner's saved work in Chromium: malformed, full, shared, broken and hostile storage; two tabs;
+reveals saved the moment they are opened; exercise notes. Unit tests of the store itself run in Node."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.browser import serve
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
+
+QUIZ = "demo/01-basics/quiz/"
+EXERCISES = "demo/01-basics/exercises/"
+KEY = "zadachnik:demo/1/"
+SET_ASIDE = "zadachnik-quarantine:demo/1/"
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(accept_downloads=True)
+    yield context
+    context.close()
+
+
+def watched(page):
+    """A page whose script errors fail the test."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+@pytest.fixture
+def page(context):
+    page = watched(context.new_page())
+    yield page
+    assert not page.errors, page.errors
+
+
+def ready(page) -> None:
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+
+
+def open_page(page, server: str, path: str = QUIZ, lang: str = "ru"):
+    page.goto(server + ("en/" if lang == "en" else "") + path)
+    ready(page)
+    return page
+
+
+def verdict(page, qid: str) -> str:
+    return page.locator(f"#q-{qid} [data-zq-verdict]").inner_text()
+
+
+def check(page, qid: str) -> str:
+    page.click(f"#q-{qid} [data-zq-check]")
+    return verdict(page, qid)
+
+
+def stored(page, qid: str):
+    text = page.evaluate(f"localStorage.getItem('{KEY}{qid}')")
+    return json.loads(text) if text is not None else None
+
+
+def put(page, entries: dict[str, object]) -> None:
+    """Writes raw values (strings as they are, anything else as JSON) straight into localStorage."""
+    raw = {key: value if isinstance(value, str) else json.dumps(value) for key, value in entries.items()}
+    page.evaluate("(raw) => { for (const [k, v] of Object.entries(raw)) localStorage.setItem(k, v); }", raw)
+
+
+def seed(page, server: str, entries: dict[str, object]) -> None:
+    """Entries written from the site's home page, which has no questions: no page of ours reads them before
+    the test opens one (leaving a quiz page re-reads its entries, and would set bad ones aside already)."""
+    page.goto(server)
+    put(page, entries)
+
+
+def export(page, tmp_path: Path, name: str = "progress.json") -> dict:
+    with page.expect_download() as download:
+        page.click("[data-zq-export]")
+    target = tmp_path / name
+    download.value.save_as(target)
+    return json.loads(target.read_text(encoding="utf-8"))
+
+
+def import_file(page, tmp_path: Path, document: object, name: str = "import.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
+    page.evaluate("document.querySelector('[data-zq-tools-result]').textContent = ''")
+    page.set_input_files("[data-zq-import]", str(path))
+    page.wait_for_function("document.querySelector('[data-zq-tools-result]').textContent.length > 0")
+    return page.locator("[data-zq-tools-result]").inner_text()
+
+
+def fill_storage(page) -> int:
+    """Another app on the same origin fills localStorage to its quota; returns how many characters it took."""
+    return page.evaluate("""() => {
+        let chunk = 'x'.repeat(1 << 20), index = 0, used = 0;
+        while (chunk.length >= 1) {
+            try { localStorage.setItem('other-app:' + index, chunk); index += 1; used += chunk.length; }
+            catch { chunk = chunk.slice(0, chunk.length >> 1); }
+        }
+        return used;
+    }""")
+
+
+# -- Store unit tests in Node ------------------------------------------------------------------------
+
+
+def test_store_in_node() -> None:
+    """Store against fake storages that throw, fill up, hold junk or are shared by two tabs."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed for the store's unit tests"
+    result = subprocess.run([node, "--test", str(ROOT / "tests/js/js_storage.test.mjs")], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+# -- a malformed entry -------------------------------------------------------------------------------
+
+MALFORMED = {
+    "choice is a number": {"answer": {"choice": 5}},
+    "verdict is empty": {"answer": {"choice": ["B"]}, "verdict": {}},
+    "choice is a string": {"answer": {"choice": "B"}},
+    "reveals is a list": {"reveals": ["explanation"]},
+}
+
+
+@pytest.mark.parametrize("bad", MALFORMED.values(), ids=MALFORMED.keys())
+def test_malformed_entry_is_set_aside_and_the_page_keeps_working(page, fixture_server, tmp_path, bad) -> None:
+    seed(page, fixture_server, {
+        f"{KEY}Q1": {"v": 1, "t": 1, **bad},
+        f"{KEY}Q3": {"v": 1, "t": 1, "answer": {"fields": {"ratio": "16/7", "mem": ""}}},
+        f"{KEY}Q5": {"v": 1, "t": 1, "notes": "draft"},
+    })
+    open_page(page, fixture_server)
+    # Questions after the bad one are restored, and the tools are there.
+    assert page.input_value("#zq-Q3-ratio") == "16/7"
+    assert page.input_value("#zq-Q5-notes") == "draft"
+    assert page.locator("[data-zq-tools]").is_visible()
+    note = page.locator("[data-zq-storage]")
+    assert note.is_visible() and "повреждена" in note.inner_text()
+    # Set aside, not lost: moved under the quarantine key, and carried by an export.
+    raw = page.evaluate(f"localStorage.getItem('{SET_ASIDE}Q1')")
+    assert json.loads(raw) == {"v": 1, "t": 1, **bad}
+    assert stored(page, "Q1") is None
+    assert export(page, tmp_path)["quarantined"] == {f"{SET_ASIDE}Q1": raw}
+    # Every question still saves, the bad one included.
+    page.check("#q-Q1 input[value=B]")
+    assert check(page, "Q1") == "✓ Верно"
+    page.check("#q-Q2 input[value='3']")
+    assert stored(page, "Q1")["verdict"]["status"] == "correct"
+    assert stored(page, "Q2")["answer"] == {"choice": ["3"]}
+    page.reload()
+    ready(page)
+    assert page.is_checked("#q-Q2 input[value='3']") and verdict(page, "Q1") == "✓ Верно"
+    assert note.is_hidden(), "reported once: the entry is out of the way now"
+
+
+def test_import_with_one_bad_entry_changes_nothing_and_says_what_is_wrong(page, fixture_server, tmp_path) -> None:
+    open_page(page, fixture_server, lang="en")
+    page.fill("#zq-Q5-notes", "mine")
+    message = import_file(page, tmp_path, {
+        "format": "zadachnik-progress", "schema": 1,
+        "entries": {
+            f"{KEY}Q3": {"v": 1, "t": 9e12, "answer": {"fields": {"ratio": "2", "mem": "78"}}},
+            f"{KEY}Q5": {"v": 1, "t": 9e12, "notes": "imported"},
+            f"{KEY}Q1": {"v": 1, "t": 9e12, "answer": {"choice": 5}},
+        },
+    })
+    assert "nothing was changed" in message
+    assert "demo/1/Q1" in message and "answer.choice" in message and "a list of strings" in message
+    assert page.input_value("#zq-Q5-notes") == "mine"
+    assert stored(page, "Q5")["notes"] == "mine" and stored(page, "Q3") is None
+
+
+def test_import_refusals_name_the_problem_in_russian(page, fixture_server, tmp_path) -> None:
+    open_page(page, fixture_server)
+    message = import_file(page, tmp_path, {"format": "zadachnik-progress", "entries": {"zadachnik:settings": {}}})
+    assert message == "Файл не загружен, ничего не изменено: «zadachnik:settings»\u00a0— не ключ записи Задачника."
+    message = import_file(page, tmp_path, {
+        "format": "zadachnik-progress", "entries": {f"{KEY}Q1": {"verdict": {"status": 3}}},
+    }, "second.json")
+    assert message.startswith("Файл не загружен, ничего не изменено: в записи demo/1/Q1 поле verdict.status")
+
+
+# -- full storage ------------------------------------------------------------------------------------
+
+
+def answer_six(page) -> None:
+    page.check("#q-Q1 input[value=B]")
+    check(page, "Q1")
+    page.check("#q-Q2 input[value='3']")
+    page.fill("#zq-Q3-ratio", "2,2857")
+    page.select_option("#zq-Q4-1", "B")
+    page.fill("#zq-Q5-notes", "Rayleigh")
+    page.fill("#zq-Q6-rho", "0,8")
+
+
+def assert_six_shown(page) -> None:
+    assert page.is_checked("#q-Q1 input[value=B]") and verdict(page, "Q1") == "✓ Верно"
+    assert page.is_checked("#q-Q2 input[value='3']")
+    assert page.input_value("#zq-Q3-ratio") == "2,2857"
+    assert page.input_value("#zq-Q4-1") == "B"
+    assert page.input_value("#zq-Q5-notes") == "Rayleigh"
+    assert page.input_value("#zq-Q6-rho") == "0,8"
+
+
+def test_full_storage_still_shows_saved_progress_and_exports_everything(page, fixture_server, tmp_path) -> None:
+    open_page(page, fixture_server)
+    answer_six(page)
+    assert fill_storage(page) > 0
+    page.reload()
+    ready(page)
+    assert_six_shown(page)
+    note = page.locator("[data-zq-storage]")
+    assert note.is_hidden(), "nothing is wrong until a write fails"
+    page.fill("#zq-Q8-x", "4/7")
+    assert note.is_visible() and "не удаётся сохранить" in note.inner_text()
+    page.fill("#zq-Q8-x", "8/14")
+    assert page.locator("[data-zq-storage]").inner_text().count("не удаётся") == 1, "said once"
+    entries = export(page, tmp_path)["entries"]
+    assert sorted(entries) == [KEY + q for q in ("Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q8")]
+    assert entries[f"{KEY}Q8"]["answer"] == {"fields": {"x": "8/14"}}
+
+
+# -- two tabs ----------------------------------------------------------------------------------------
+
+
+def test_two_tabs_see_each_other_and_lose_nothing(context, fixture_server) -> None:
+    russian = open_page(watched(context.new_page()), fixture_server)
+    english = open_page(watched(context.new_page()), fixture_server, lang="en")
+    russian.check("#q-Q1 input[value=B]")
+    assert check(russian, "Q1") == "✓ Верно"
+    english.wait_for_function("document.querySelector('#q-Q1 [data-zq-verdict]').textContent === '✓ Correct'")
+    assert english.is_checked("#q-Q1 input[value=B]")
+    assert english.locator("[data-zq-progress]").inner_text() == "Checked 1 / 7 · Correct 1"
+    english.locator("#q-Q1 details summary").click()
+    english.fill("#zq-Q5-notes", "from English")
+    russian.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'from English'")
+    russian.wait_for_function("document.querySelector('#q-Q1 details').open")
+    russian.fill("#zq-Q3-ratio", "2,2857")
+    english.wait_for_function("document.querySelector('#zq-Q3-ratio').value === '2,2857'")
+    english.fill("#zq-Q3-mem", "78")
+    russian.wait_for_function("document.querySelector('#zq-Q3-mem').value === '78'")
+    russian.locator("#q-Q5 details summary").click()
+    english.wait_for_function("document.querySelector('#q-Q5 details').open")
+    for tab in (russian, english):
+        tab.reload()
+        ready(tab)
+        assert tab.is_checked("#q-Q1 input[value=B]")
+        assert tab.locator("#q-Q1 details").get_attribute("open") is not None
+        assert tab.input_value("#zq-Q3-ratio") == "2,2857" and tab.input_value("#zq-Q3-mem") == "78"
+        assert tab.input_value("#zq-Q5-notes") == "from English"
+        assert tab.locator("#q-Q5 details").get_attribute("open") is not None
+        assert not tab.errors, tab.errors
+
+
+def test_other_tab_never_clobbers_what_is_being_typed(context, fixture_server) -> None:
+    typing = open_page(watched(context.new_page()), fixture_server)
+    other = open_page(watched(context.new_page()), fixture_server, lang="en")
+    typing.click("#zq-Q3-mem")
+    typing.keyboard.type("7")
+    other.wait_for_function("document.querySelector('#zq-Q3-mem').value === '7'")
+    # The other tab writes the very field being typed in, and another field of the same question.
+    other.fill("#zq-Q3-mem", "9")
+    other.fill("#zq-Q3-ratio", "2,2857")
+    typing.wait_for_function("document.querySelector('#zq-Q3-ratio').value === '2,2857'")
+    assert typing.input_value("#zq-Q3-mem") == "7", "the field being typed in keeps its text"
+    assert typing.evaluate("[document.activeElement.id, document.activeElement.selectionStart]") == ["zq-Q3-mem", 1]
+    typing.keyboard.type("8")
+    assert typing.input_value("#zq-Q3-mem") == "78"
+    other.wait_for_function("document.querySelector('#zq-Q3-mem').value === '78'")
+    assert stored(typing, "Q3")["answer"] == {"fields": {"ratio": "2,2857", "mem": "78"}}
+    # Notes being typed keep their text too, while the same question's reveal follows the other tab.
+    typing.click("#zq-Q5-notes")
+    typing.keyboard.type("half a tho")
+    other.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'half a tho'")
+    other.fill("#zq-Q5-notes", "theirs")
+    other.locator("#q-Q5 details summary").click()
+    typing.wait_for_function("document.querySelector('#q-Q5 details').open")
+    assert typing.input_value("#zq-Q5-notes") == "half a tho"
+    typing.keyboard.type("ught")
+    assert typing.input_value("#zq-Q5-notes") == "half a thought"
+    other.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'half a thought'")
+    assert stored(typing, "Q5")["notes"] == "half a thought" and stored(typing, "Q5")["reveals"]["explanation"]
+    assert not typing.errors and not other.errors
+
+
+def test_exercise_pages_in_two_tabs_follow_each_other(context, fixture_server) -> None:
+    russian = open_page(watched(context.new_page()), fixture_server, EXERCISES)
+    english = open_page(watched(context.new_page()), fixture_server, EXERCISES, lang="en")
+    russian.fill("#zq-E1-notes", "пары: 1+n, 2+(n-1)")
+    english.wait_for_function("document.querySelector('#zq-E1-notes').value === 'пары: 1+n, 2+(n-1)'")
+    english.locator('#e-E2 [data-zq-reveal="criteria"] summary').click()
+    russian.wait_for_function("document.querySelector('#e-E2 [data-zq-reveal=\"criteria\"]').open")
+    russian.once("dialog", lambda dialog: dialog.accept())
+    russian.click("[data-zq-reset]")
+    english.wait_for_function("document.querySelector('#zq-E1-notes').value === ''"
+                              " && !document.querySelector('#e-E2 [data-zq-reveal=\"criteria\"]').open")
+    assert not russian.errors and not english.errors
+
+
+def test_clearing_storage_in_another_tab_shows_an_empty_page(context, fixture_server) -> None:
+    first = open_page(watched(context.new_page()), fixture_server)
+    second = open_page(watched(context.new_page()), fixture_server, lang="en")
+    first.fill("#zq-Q5-notes", "gone soon")
+    second.wait_for_function("document.querySelector('#zq-Q5-notes').value === 'gone soon'")
+    first.evaluate("localStorage.clear()")
+    second.wait_for_function("document.querySelector('#zq-Q5-notes').value === ''")
+
+
+# -- reveals are saved the moment they open ----------------------------------------------------------
+
+# The toggle event comes a task after the click; these tests stop it reaching the page, so only a save made
+# on the click itself (or on leaving the page) can keep the reveal: they never depend on timing.
+NO_TOGGLE = "window.addEventListener('toggle', (event) => event.stopImmediatePropagation(), true);"
+
+
+def test_reveal_is_saved_by_the_click_itself(page, fixture_server) -> None:
+    open_page(page, fixture_server, EXERCISES)
+    saved = page.evaluate(f"""() => {{
+        document.querySelector('#e-E2 [data-zq-reveal="criteria"] summary').click();
+        return localStorage.getItem('{KEY}E2');
+    }}""")
+    assert saved is not None and json.loads(saved)["reveals"] == {"criteria": True}
+
+
+def test_reveal_opened_by_keyboard_is_saved(page, fixture_server) -> None:
+    page.add_init_script(NO_TOGGLE)
+    open_page(page, fixture_server, EXERCISES)
+    page.focus('#e-E1 [data-zq-reveal="solution"] summary')
+    page.keyboard.press("Enter")
+    assert stored(page, "E1")["reveals"] == {"solution": True}
+    page.keyboard.press(" ")
+    assert stored(page, "E1")["reveals"] == {"solution": False}
+
+
+def test_reveal_opened_without_a_click_is_saved_when_leaving(page, fixture_server) -> None:
+    page.add_init_script(NO_TOGGLE)
+    open_page(page, fixture_server, EXERCISES)
+    # As a browser does for find-in-page or a link to an anchor inside the solution.
+    page.evaluate("document.querySelector('#e-E1 [data-zq-reveal=\"solution\"]').open = true")
+    open_page(page, fixture_server, EXERCISES, lang="en")
+    assert page.locator('#e-E1 [data-zq-reveal="solution"]').get_attribute("open") is not None
+
+
+@pytest.fixture(scope="module")
+def instant_server(tmp_path_factory):
+    """The fixture site with Material's instant navigation on."""
+    source = copy_site(FIXTURE_SITE, tmp_path_factory.mktemp("instant") / "src")
+    site = source / "build"
+    site.mkdir()
+    # Instant navigation takes only links its sitemap lists, as site_url + path: the server's own address.
+    url, server = serve(site)
+    config = source / "mkdocs.yml"
+    features = "    - content.tabs.link\n"
+    text = config.read_text().replace(features, features + "    - navigation.instant\n")
+    config.write_text(f"site_url: {url}\n" + text)
+    build_site(config, site)
+    yield url
+    server.shutdown()
+
+
+def test_reveal_survives_instant_navigation(page, instant_server) -> None:
+    """Leaving by instant navigation: no pagehide, so only the click's own save keeps the reveal."""
+    page.add_init_script(NO_TOGGLE)
+    open_page(page, instant_server, EXERCISES)
+    page.evaluate("window.__samePage = true")
+    page.locator('#e-E2 [data-zq-reveal="criteria"] summary').click()
+    page.locator(".md-header__button.md-logo").click()
+    page.wait_for_function("location.pathname === '/'")
+    assert page.evaluate("window.__samePage") is True, "instant navigation, not a new document"
+    open_page(page, instant_server, EXERCISES, lang="en")
+    assert page.locator('#e-E2 [data-zq-reveal="criteria"]').get_attribute("open") is not None
+
+
+# -- exercise notes ----------------------------------------------------------------------------------
+
+
+def test_exercise_notes_are_saved_shared_exported_and_reset(page, fixture_server, tmp_path) -> None:
+    open_page(page, fixture_server, EXERCISES)
+    label = page.locator("label[for=zq-E1-notes]")
+    assert label.inner_text() == "Ваши заметки и решение"
+    page.fill("#zq-E1-notes", "n(n+1)/2 by pairing")
+    page.fill("#zq-E2-notes", "plan")
+    open_page(page, fixture_server, EXERCISES, lang="en")
+    assert page.locator("label[for=zq-E1-notes]").inner_text() == "Your notes and working"
+    assert page.input_value("#zq-E1-notes") == "n(n+1)/2 by pairing"
+    page.reload()
+    ready(page)
+    assert page.input_value("#zq-E2-notes") == "plan"
+    data = export(page, tmp_path)
+    assert data["entries"][f"{KEY}E1"]["notes"] == "n(n+1)/2 by pairing"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-zq-reset]")
+    ready(page)
+    assert page.input_value("#zq-E1-notes") == "" and stored(page, "E1") is None
+    page.set_input_files("[data-zq-import]", str(tmp_path / "progress.json"))
+    page.wait_for_function("document.querySelector('#zq-E1-notes').value === 'n(n+1)/2 by pairing'")
+    assert page.input_value("#zq-E2-notes") == "plan"
+
+
+# -- broken and hostile storage ----------------------------------------------------------------------
+
+HOSTILE = {
+    # Only for our keys: Material's own settings are not this test's business.
+    "getItem throws": ("const read = Storage.prototype.getItem; Storage.prototype.getItem = function (key) {"
+                       " if (String(key).startsWith('zadachnik')) throw new DOMException('denied', 'SecurityError');"
+                       " return read.call(this, key); };", {}, "can’t be saved"),
+    "setItem throws": ("Storage.prototype.setItem = function () {"
+                       " throw new DOMException('full', 'QuotaExceededError'); };", {}, "can’t be saved"),
+    "values that are not JSON": ("", {f"{KEY}Q1": "{oops", f"{KEY}Q2": "undefined", f"{KEY}E1": "NaN"}, "damaged"),
+    "a huge junk value": ("", {f"{KEY}Q2": "[" * 2_000_000}, "damaged"),
+    "foreign keys under our prefix": ("", {"zadachnik:settings": "dark", "zadachnik:probe": "{}",
+                                           "zadachnik:x/y/z": "[]", "zadachnik:": "null"}, ""),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_storage_never_breaks_the_page(context, fixture_server, tmp_path, case) -> None:
+    script, junk, said = case
+    page = watched(context.new_page())
+    good = {"v": 1, "t": 1, "answer": {"fields": {"ratio": "16/7", "mem": ""}}}
+    seed(page, fixture_server, {**junk, f"{KEY}Q3": good})
+    if script:
+        context.add_init_script(script)
+    open_page(page, fixture_server, lang="en")
+    if "getItem" not in script:
+        assert page.input_value("#zq-Q3-ratio") == "16/7", "the good entry is still read"
+    page.check("#q-Q1 input[value=B]")
+    assert check(page, "Q1") == "✓ Correct"
+    page.check("#q-Q2 input[value='3']")
+    page.fill("#zq-Q5-notes", "still here")
+    note = page.locator("[data-zq-storage]")
+    if said:
+        assert note.is_visible() and said in note.inner_text()
+    else:
+        assert note.is_hidden()
+    data = export(page, tmp_path)
+    assert {f"{KEY}Q1", f"{KEY}Q2", f"{KEY}Q5"} <= set(data["entries"])
+    assert data["entries"][f"{KEY}Q5"]["notes"] == "still here"
+    for key in junk:
+        if key.startswith("zadachnik:") and key.count("/") < 2:
+            assert page.evaluate("(key) => localStorage.getItem(key)", key) == junk[key], "not ours: untouched"
+    open_page(page, fixture_server, EXERCISES, lang="en")
+    page.locator('#e-E1 [data-zq-reveal="solution"] summary').click()
+    assert page.locator('#e-E1 [data-zq-reveal="solution"]').get_attribute("open") is not None
+    assert not page.errors, page.errors
+
+
+# -- words that name what every JavaScript object inherits ---------------------------------------------
+
+# A status from storage or a file is looked up in tables of words: each of these is found in any table that is
+# looked up without an own-property check (a function, or Object.prototype itself).
+INHERITED = ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf", "isPrototypeOf",
+             "propertyIsEnumerable"]
+ANSWERED_Q2 = {"v": 1, "t": 1, "answer": {"choice": ["3"]}, "verdict": {"status": "wrong", "score": 0}}
+
+
+def assert_page_works(page) -> None:
+    """The other answers are shown and the page's tools are there."""
+    assert page.is_checked("#q-Q2 input[value='3']") and verdict(page, "Q2") == "✗ Неверно"
+    assert page.input_value("#zq-Q5-notes") == "draft"
+    for tool in ("[data-zq-reset]", "[data-zq-export]", "label.zq-import"):
+        assert page.locator(tool).is_visible(), tool
+
+
+@pytest.mark.parametrize("word", INHERITED)
+def test_stored_status_named_like_an_inherited_property_is_set_aside(page, fixture_server, word) -> None:
+    question = {"v": 1, "t": 1, "answer": {"choice": ["B"]}, "verdict": {"status": word}}
+    field = {"v": 1, "t": 1, "answer": {"fields": {"ratio": "2", "mem": "78"}},
+             "verdict": {"status": "wrong", "score": 0, "fields": {"ratio": {"status": word}}}}
+    # An error's kind is looked up in words too (no shape of its own): said as it is, never thrown on.
+    code = {"v": 1, "t": 1, "answer": {"code": "pass"},
+            "verdict": {"status": "wrong", "score": 0, "error": {"code": word, "text": "x"}, "tests": []}}
+    seed(page, fixture_server, {f"{KEY}Q1": question, f"{KEY}Q3": field, f"{KEY}Q2": ANSWERED_Q2,
+                                f"{KEY}Q5": {"v": 1, "t": 1, "notes": "draft"}, f"{KEY}Q7": code})
+    open_page(page, fixture_server)
+    assert_page_works(page)
+    assert verdict(page, "Q7") == "✗ Неверно"
+    # …and its kind is never read from Object.prototype (a function's source shown as the error's words).
+    assert "native code" not in page.locator("#q-Q7").inner_text()
+    assert "повреждена" in page.locator("[data-zq-storage]").inner_text()
+    for qid, entry in (("Q1", question), ("Q3", field)):
+        assert stored(page, qid) is None, qid
+        assert json.loads(page.evaluate(f"localStorage.getItem('{SET_ASIDE}{qid}')")) == entry
+    assert page.input_value("#zq-Q3-ratio") == "" and verdict(page, "Q1") == ""
+
+
+@pytest.mark.parametrize("word", INHERITED)
+def test_imported_status_named_like_an_inherited_property_is_refused(page, fixture_server, tmp_path, word) -> None:
+    seed(page, fixture_server, {f"{KEY}Q2": ANSWERED_Q2, f"{KEY}Q5": {"v": 1, "t": 1, "notes": "draft"}})
+    open_page(page, fixture_server)
+    for qid, entry in (("Q1", {"answer": {"choice": ["B"]}, "verdict": {"status": word}}),
+                       ("Q3", {"verdict": {"status": "wrong", "fields": {"ratio": {"status": word}}}})):
+        message = import_file(page, tmp_path, {"format": "zadachnik-progress", "schema": 1, "entries": {
+            f"{KEY}Q5": {"v": 1, "t": 9e12, "notes": "imported"}, f"{KEY}{qid}": {"v": 1, "t": 9e12, **entry},
+        }}, f"{qid}.json")
+        assert message.startswith(f"Файл не загружен, ничего не изменено: в записи demo/1/{qid} поле verdict."), message
+        assert stored(page, qid) is None
+        assert_page_works(page)

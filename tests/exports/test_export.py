@@ -1,0 +1,923 @@
+"""`zadachnik export`: Moodle XML, GIFT and QTI 2.1 files that hold every exportable question of a course with its
+type, correct answers and tolerances, read back the way the importers read them (Moodle's
+question/format/xml/format.php and question/format/gift/format.php, the QTI 2.1 information model)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import shutil
+import xml.etree.ElementTree as etree
+import zipfile
+from pathlib import Path
+
+import pytest
+from support.exports import (
+    CLOZE_NUMERICAL,
+    QTI,
+    SOURCES,
+    GiftQuestion,
+    gift_paragraphs,
+    parse_gift,
+    qti_value,
+    run_export,
+    text_of,
+)
+from support.sites import ROOT
+from zadachnik.cli import main
+from zadachnik.exports import formats, write_whole
+from zadachnik.exports.common import TextRenderer, absolute_tolerance, number_text
+from zadachnik.qtypes.mixed import MixedKey
+from zadachnik.reading.model import Question, load_courses
+from zadachnik.rendering.i18n import strings
+
+CASES = [(name, lang) for name, (_, languages) in SOURCES.items() for lang in languages]
+
+
+def questions_of(source: str) -> dict[str, dict[str, Question]]:
+    """Per module file stem (course-module), the questions an export must hold, by id: a question with variants
+    as one question per variant, P02-v1, P02-v2 … (test_export_variants.py checks how they are grouped)."""
+    exercises, languages = SOURCES[source]
+    found = {}
+    for course in load_courses(exercises, languages, exercises.parent):
+        for module in course.modules:
+            exportable: dict[str, Question] = {}
+            for question in module.questions:
+                if question.type == "code":
+                    continue
+                if question.variants is None:
+                    exportable[question.id] = question
+                    continue
+                for item, variant in zip(question.variants.items, question.variant_questions, strict=True):
+                    exportable[f"{question.id}-v{item.number}"] = variant
+            if exportable:
+                found[f"{course.id}-{module.slug}"] = exportable
+    return found
+
+
+def auto(question: Question) -> tuple[str, object]:
+    if isinstance(question.key, MixedKey):
+        return question.key.auto.name, question.key.key
+    return question.type, question.key
+
+
+def expected_fractions(question: Question) -> list[float]:
+    """Each option's fraction in the site's order, written independently of the exporter."""
+    kind, key = auto(question)
+    markers = [entry.key for entry in question.lists["options"]]
+    if kind == "single":
+        return [1.0 if marker in key.correct else 0.0 for marker in markers]
+    share = 1 / len(key.correct)
+    wrong = -share if key.scoring == "net-correct" else -1.0
+    return [share if marker in key.correct else wrong for marker in markers]
+
+
+def close(text: str, number: float) -> bool:
+    return math.isclose(float(text), number, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_relative_tolerances_become_the_absolute_distance_they_allow() -> None:
+    from zadachnik.qtypes.numeric import NumericField
+
+    assert absolute_tolerance(NumericField("x", "78", 78.0, rtol=0.01)) == pytest.approx(0.78)
+    assert absolute_tolerance(NumericField("x", "-12.5", -12.5, atol=0.1, rtol=0.02)) == pytest.approx(0.25)
+    assert absolute_tolerance(NumericField("x", "2", 2.0, atol=0.5, rtol=0.01)) == 0.5
+    assert absolute_tolerance(NumericField("x", "2", 2.0)) == 0
+    assert [number_text(value) for value in (84.0, 1e-06, 78.2310962677002, -0.25, 1e20)] == [
+        "84", "0.000001", "78.2310962677002", "-0.25", "100000000000000000000"]
+
+
+def moodle_accepts(value: float, answer: float, tolerance: float) -> bool:
+    """Moodle's numerical question: within the tolerance, plus its own 1e-14·max(1, |answer|)."""
+    return abs(value - answer) <= tolerance + 1e-14 * max(1.0, abs(answer))
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_the_answer_each_page_reveals_is_within_the_exported_tolerance(source: str) -> None:
+    """What the site reveals (and accepts) as the answer, an LMS grading with the exported tolerance accepts too:
+    an exact answer such as 1/3, revealed as 0.3333333333, was exported with tolerance 0."""
+    from zadachnik.core.formatting import conventions, rounded_answer
+    from zadachnik.core.numbers import read_number
+
+    fields = [(numeric_field, lang) for questions in questions_of(source).values()
+              for question in questions.values()
+              for numeric_field in (question.auto_key.fields if question.auto_type == "numeric" else [])
+              for lang in SOURCES[source][1]]
+    assert fields
+    for numeric_field, lang in fields:
+        shown = rounded_answer(numeric_field.value, numeric_field.atol, numeric_field.rtol, lang)
+        revealed = read_number(shown.removeprefix("≈ "), conventions(lang))
+        assert moodle_accepts(revealed["value"], numeric_field.value, absolute_tolerance(numeric_field)), (
+            numeric_field, lang)
+
+
+def test_an_exact_answer_the_page_can_only_round_gets_the_sites_slack() -> None:
+    from zadachnik.qtypes.numeric import NumericField
+
+    third = NumericField("x", "1/3", 1 / 3)
+    assert moodle_accepts(0.3333333333, 1 / 3, absolute_tolerance(third))
+    assert not moodle_accepts(0.33333, 1 / 3, absolute_tolerance(third))
+    assert absolute_tolerance(NumericField("x", "4", 4.0)) == 0
+
+
+# -- Moodle XML --------------------------------------------------------------------------------------------------
+
+
+def moodle_questions(path: Path) -> tuple[str, dict[str, list[etree.Element]]]:
+    root = etree.parse(path).getroot()
+    assert root.tag == "quiz"
+    questions = root.findall("question")
+    assert questions[0].get("type") == "category"
+    by_id: dict[str, list[etree.Element]] = {}
+    for question in questions[1:]:
+        if question.get("type") == "category":  # a question's variants, in a category of their own
+            continue
+        idnumber = question.findtext("idnumber")
+        by_id.setdefault(idnumber.removesuffix("-explanation"), []).append(question)
+    return text_of(questions[0], "category"), by_id
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolerance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
+    status, out, err, folder = run_export(tmp_path, "moodle", lang, source, capsys)
+    assert status == 0, err
+    expected = questions_of(source)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.moodle.xml" for stem in expected)
+    for stem, questions in expected.items():
+        category, exported = moodle_questions(folder / f"{stem}-{lang}.moodle.xml")
+        assert category.startswith("$course$/top/")
+        # References ([[P01]]) and links to the site's own pages become their text: an LMS has no such page.
+        texts = [text.text or "" for text in etree.parse(folder / f"{stem}-{lang}.moodle.xml").iter("text")]
+        assert not [text for text in texts if re.search(r'href="(?![a-z]+:)', text)]
+        assert sorted(exported) == sorted(questions)
+        for question_id, question in questions.items():
+            elements = exported[question_id]
+            first = elements[0]
+            assert text_of(first, "name").startswith(question_id)
+            assert first.find("questiontext").get("format") == "html"
+            kind, key = auto(question)
+            if question.type == "open":
+                assert [element.get("type") for element in elements] == ["essay"]
+                assert text_of(first, "graderinfo") == text_of(first, "generalfeedback") != ""
+                continue
+            if question.type == "mixed":
+                assert elements[1].get("type") == "essay" and text_of(elements[1], "graderinfo")
+            if kind in ("single", "multiple"):
+                assert first.get("type") == "multichoice"
+                assert first.findtext("single") == ("true" if kind == "single" else "false")
+                fractions = [float(answer.get("fraction")) / 100 for answer in first.findall("answer")]
+                assert fractions == pytest.approx(expected_fractions(question), abs=1e-6)
+            elif kind == "numeric":
+                if len(key.fields) == 1:
+                    assert first.get("type") == "numerical"
+                    [answer] = first.findall("answer")
+                    parts = [(answer.findtext("text"), answer.findtext("tolerance"))]
+                    units = [unit.findtext("unit_name") for unit in first.iter("unit")]
+                    unit = key.fields[0].unit
+                    assert units == ([unit.get(lang) if isinstance(unit, dict) else unit] if unit else [])
+                else:
+                    assert first.get("type") == "cloze"
+                    assert first.find("defaultgrade") is None
+                    parts = [(value, tolerance) for _, value, tolerance in
+                             CLOZE_NUMERICAL.findall(text_of(first, "questiontext"))]
+                assert len(parts) == len(key.fields)
+                for (value, tolerance), numeric in zip(parts, key.fields, strict=True):
+                    assert close(value, numeric.value)
+                    assert close(tolerance, max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value)))
+            elif kind == "matching":
+                assert first.get("type") == "matching"
+                plain = TextRenderer().plain
+                options = {entry.key: plain(entry.text[lang].markdown) for entry in question.lists["options"]}
+                subquestions = first.findall("subquestion")
+                # The items with their options, in order, then the options no item takes, with no text.
+                distractors = [options[marker] for marker in options if marker not in key.pairs.values()]
+                assert [text_of(sub, "answer") for sub in subquestions] == [
+                    *(options[option] for option in key.pairs.values()), *distractors]
+                assert [bool(text_of(sub)) for sub in subquestions] == [True] * len(key.pairs) + [False] * len(
+                    distractors)
+            else:
+                pytest.fail(f"{question_id}: unexpected type {kind}")
+    lines = [line for line in out.splitlines() if "left out" in line]
+    code = [question.id for course in load_courses(*SOURCES[source], SOURCES[source][0].parent)
+            for module in course.modules for question in module.questions if question.type == "code"]
+    assert sorted(line.split(": ")[2] for line in lines) == sorted(code)
+
+
+def test_moodle_xml_keeps_signs_and_braces_and_math_for_mathjax(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "moodle", "en", "signs", capsys)
+    assert status == 0, err
+    raw = (folder / "signs-01-signs-en.moodle.xml").read_text(encoding="utf-8")
+    category, questions = moodle_questions(folder / "signs-01-signs-en.moodle.xml")
+    assert category == "$course$/top/Signs & {braces}/Less < more: a//b"
+    single = questions["S1"][0]
+    assert text_of(single, "name") == "S1 Is a < b & {c}?"
+    body = text_of(single, "questiontext")
+    assert "<code>if a &lt; b &amp;&amp; c {</code>" in body
+    assert "in prose a &lt; b &amp; {c} = ~d #e: f" in body
+    assert r"\(\{x \mid x&lt;1\}\)" in body and "a $5 note" in body
+    assert [text_of(answer) for answer in single.findall("answer")] == [
+        "a &lt; b &amp; {c}", "{d} = ~e #f: g -&gt; h", "\\ and \\n stay"]
+    assert r"\(\{x : x &lt; 1\}\)" in text_of(single, "generalfeedback")
+    # The file itself escapes the HTML once more: no raw '<' of the author's text in an XML text node.
+    assert "a &amp;lt; b &amp;amp; {c}" in raw
+    matching = questions["S4"][0]
+    assert [(text_of(sub), text_of(sub, "answer")) for sub in matching.findall("subquestion")] == [
+        ("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"), ("", "unused ~ distractor")]
+    [answer] = questions["S3"][0].findall("answer")
+    assert (answer.findtext("text"), answer.findtext("tolerance")) == ("-12.5", "0.25")
+
+
+# -- GIFT --------------------------------------------------------------------------------------------------------
+
+
+def category_names(path: str) -> list[str]:
+    """qformat_default::split_category_path: a single slash parts names, a doubled one is a slash in a name."""
+    return [name.replace("//", "/").strip() for name in re.split(r"(?<!/)/(?!/)", path)]
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_gift_round_trip_gives_back_every_key_and_tolerance(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            source: str, lang: str) -> None:
+    status, _, err, folder = run_export(tmp_path, "gift", lang, source, capsys)
+    assert status == 0, err
+    for stem, questions in questions_of(source).items():
+        category, parsed = parse_gift((folder / f"{stem}-{lang}.gift.txt").read_text(encoding="utf-8"))
+        assert category.startswith("$course$/top/")
+        by_id: dict[str, list[GiftQuestion]] = {}
+        for question in parsed:
+            by_id.setdefault(question.name.split(" ")[0], []).append(question)
+        assert sorted(by_id) == sorted(questions)
+        for question_id, question in questions.items():
+            exported = by_id[question_id]
+            kind, key = auto(question)
+            assert all(item.general_feedback for item in exported), question_id
+            if question.type == "open":
+                assert [item.qtype for item in exported] == ["essay"]
+                continue
+            if question.type == "mixed":
+                assert exported[-1].qtype == "essay"
+                exported = exported[:-1]
+            if kind in ("single", "multiple"):
+                [choice] = exported
+                assert choice.qtype == "multichoice" and choice.single == (kind == "single")
+                assert [weight for weight, _ in choice.answers] == pytest.approx(expected_fractions(question),
+                                                                                  abs=1e-6)
+            elif kind == "numeric":
+                assert [item.qtype for item in exported] == ["numerical"] * len(key.fields)
+                for item, numeric in zip(exported, key.fields, strict=True):
+                    [(value, tolerance)] = item.answers
+                    assert value == pytest.approx(numeric.value, rel=1e-12)
+                    assert tolerance == pytest.approx(max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value)),
+                                                      rel=1e-12, abs=1e-15)
+            elif kind == "matching":
+                [match] = exported
+                assert match.qtype == "match"
+                options = [entry.key for entry in question.lists["options"]]
+                assert len(match.answers) == len(options)
+                assert len([item for item, _ in match.answers if item]) == len(key.pairs)
+
+
+def test_gift_round_trip_keeps_reserved_characters_signs_and_math(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "gift", "en", "signs", capsys)
+    assert status == 0, err
+    category, parsed = parse_gift((folder / "signs-01-signs-en.gift.txt").read_text(encoding="utf-8"))
+    assert category == "$course$/top/Signs & {braces}/Less < more: a//b"
+    questions = {question.name.split(" ")[0]: question for question in parsed}
+    single = questions["S1"]
+    assert single.name == "S1 Is a < b & {c}?"
+    assert "<code>if a &lt; b &amp;&amp; c {</code>" in single.text
+    assert "in prose a &lt; b &amp; {c} = ~d #e: f" in single.text
+    assert r"\(\{x \mid x&lt;1\}\)" in single.text
+    assert single.answers == [(0.0, "a &lt; b &amp; {c}"), (1.0, "{d} = ~e #f: g -&gt; h"),
+                              (0.0, "\\ and \\n stay")]
+    assert single.general_feedback == r"<p>Because \(\{x : x &lt; 1\}\) &amp; {y}.</p>"
+    assert questions["S3"].answers == [(-12.5, 0.25)]
+    assert "<p>Speed {v} &lt; 0 (m/s)</p>" in questions["S3"].text
+    assert questions["S4"].answers == [("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"),
+                                       ("", "unused ~ distractor")]
+    assert questions["S5"].qtype == "essay"
+
+
+# -- QTI 2.1 -----------------------------------------------------------------------------------------------------
+
+CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
+XSI_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation"
+NCNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+# The information model's assessmentItem children, in the order the binding requires.
+ITEM_ORDER = ["responseDeclaration", "outcomeDeclaration", "templateDeclaration", "templateProcessing",
+              "stylesheet", "itemBody", "responseProcessing", "modalFeedback"]
+# What QTI 2.1 allows in an itemBody: its XHTML subset and the interactions and blocks the export writes.
+XHTML = {"a", "abbr", "acronym", "address", "b", "big", "blockquote", "br", "caption", "cite", "code", "col",
+         "colgroup", "dd", "dfn", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd",
+         "li", "ol", "p", "pre", "q", "samp", "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot",
+         "th", "thead", "tr", "tt", "ul", "var"}
+QTI_BODY = {"choiceInteraction", "simpleChoice", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
+            "simpleAssociableChoice", "extendedTextInteraction", "rubricBlock"}
+INLINE_PARENTS = {"p", "span", "em", "strong", "li", "td", "th", "div"}
+
+
+def local(element: etree.Element) -> str:
+    assert element.tag.startswith(QTI), f"{element.tag} is not in QTI 2.1's namespace"
+    return element.tag[len(QTI):]
+
+
+def qti_items(package: Path) -> tuple[list[str], dict[str, etree.Element]]:
+    """The package read as an importer reads it: the manifest's resources, each file they name."""
+    with zipfile.ZipFile(package) as archive:
+        names = set(archive.namelist())
+        manifest = etree.parse(io.BytesIO(archive.read("imsmanifest.xml"))).getroot()
+        assert manifest.tag == f"{CP}manifest"
+        assert manifest.findtext(f"{CP}metadata/{CP}schema") == "QTIv2.1 Package"
+        resources = manifest.findall(f"{CP}resources/{CP}resource")
+        identifiers = {resource.get("identifier") for resource in resources}
+        items: dict[str, etree.Element] = {}
+        test_refs: list[str] = []
+        for resource in resources:
+            href = resource.get("href")
+            assert href in names and [file.get("href") for file in resource.findall(f"{CP}file")] == [href]
+            assert all(dependency.get("identifierref") in identifiers
+                       for dependency in resource.findall(f"{CP}dependency"))
+            root = etree.parse(io.BytesIO(archive.read(href))).getroot()
+            assert root.get(XSI_LOCATION, "").startswith("http://www.imsglobal.org/xsd/imsqti_v2p1 ")
+            if resource.get("type") == "imsqti_test_xmlv2p1":
+                assert local(root) == "assessmentTest"
+                test_refs = [ref.get("href") for ref in root.iter(f"{QTI}assessmentItemRef")]
+            else:
+                assert resource.get("type") == "imsqti_item_xmlv2p1"
+                assert local(root) == "assessmentItem"
+                items[href] = root
+        assert sorted(test_refs) == sorted(items)
+    return test_refs, {item.get("identifier"): item for item in items.values()}
+
+
+def check_item_structure(item: etree.Element) -> None:
+    """What the information model requires of every item the export writes."""
+    for attribute in ("identifier", "title", "adaptive", "timeDependent"):
+        assert item.get(attribute), f"assessmentItem without {attribute}"
+    assert NCNAME.match(item.get("identifier"))
+    order = [ITEM_ORDER.index(local(child)) for child in item]
+    assert order == sorted(order), [local(child) for child in item]
+    responses = {declaration.get("identifier"): declaration
+                 for declaration in item.findall(f"{QTI}responseDeclaration")}
+    outcomes = {declaration.get("identifier") for declaration in item.findall(f"{QTI}outcomeDeclaration")}
+    assert {"SCORE", "MAXSCORE"} <= outcomes
+    for declaration in [*responses.values(), *item.findall(f"{QTI}outcomeDeclaration")]:
+        assert NCNAME.match(declaration.get("identifier")) and declaration.get("cardinality") and declaration.get(
+            "baseType")
+    body = item.find(f"{QTI}itemBody")
+    interactions = [element for element in body.iter() if local(element).endswith("Interaction")]
+    assert interactions
+    for interaction in interactions:
+        assert interaction.get("responseIdentifier") in responses
+    parents = {child: parent for parent in body.iter() for child in parent}
+    for element in body.iter():
+        if element is not body:
+            assert local(element) in XHTML | QTI_BODY, f"{local(element)} is not allowed in an itemBody"
+        if local(element) == "textEntryInteraction":
+            assert local(parents[element]) in INLINE_PARENTS - {"div"}, "an inline interaction outside a paragraph"
+        for choice in ("simpleChoice", "simpleAssociableChoice"):
+            if local(element) == choice:
+                assert NCNAME.match(element.get("identifier"))
+    processing = item.find(f"{QTI}responseProcessing")
+    for variable in [*processing.iter(f"{QTI}variable"), *processing.iter(f"{QTI}correct"),
+                     *processing.iter(f"{QTI}mapResponse")]:
+        assert variable.get("identifier") in responses
+    for setter in processing.iter(f"{QTI}setOutcomeValue"):
+        assert setter.get("identifier") in outcomes
+    for feedback in item.findall(f"{QTI}modalFeedback"):
+        assert feedback.get("outcomeIdentifier") in outcomes and feedback.get("showHide") in ("show", "hide")
+
+
+@pytest.mark.parametrize(("source", "lang"), CASES)
+def test_qti_package_holds_every_exportable_question_with_its_interaction_key_and_tolerance(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
+    status, _, err, folder = run_export(tmp_path, "qti", lang, source, capsys)
+    assert status == 0, err
+    expected = questions_of(source)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.qti21.zip" for stem in expected)
+    for stem, questions in expected.items():
+        order, items = qti_items(folder / f"{stem}-{lang}.qti21.zip")
+        assert sorted(items) == sorted(f"Q-{question_id}" for question_id in questions)
+        assert order == [f"items/Q-{question_id}.xml" for question_id in questions]
+        for question_id, question in questions.items():
+            item = items[f"Q-{question_id}"]
+            check_item_structure(item)
+            assert item.get("title").startswith(question_id)
+            body = item.find(f"{QTI}itemBody")
+            responses = {declaration.get("identifier"): declaration
+                         for declaration in item.findall(f"{QTI}responseDeclaration")}
+            kinds = sorted(local(element) for element in body.iter() if local(element).endswith("Interaction"))
+            assert item.find(f"{QTI}modalFeedback") is not None
+            if question.type in ("open", "mixed"):
+                assert "extendedTextInteraction" in kinds
+                rubric = body.find(f"{QTI}rubricBlock")
+                assert rubric.get("view") == "scorer" and "".join(rubric.itertext()).strip()
+            if question.type == "open":
+                assert kinds == ["extendedTextInteraction"]
+                continue
+            kind, key = auto(question)
+            if kind in ("single", "multiple"):
+                [interaction] = body.iter(f"{QTI}choiceInteraction")
+                markers = [entry.key for entry in question.lists["options"]]
+                assert interaction.get("maxChoices") == ("1" if kind == "single" else str(len(markers)))
+                assert [choice.get("identifier") for choice in interaction] == [f"C-{marker}" for marker in markers]
+                declaration = responses["RESPONSE"]
+                assert declaration.get("cardinality") == ("single" if kind == "single" else "multiple")
+                assert qti_value(declaration) == [f"C-{marker}" for marker in key.correct]
+                mapping = declaration.find(f"{QTI}mapping")
+                if kind == "multiple" and key.scoring == "net-correct":
+                    assert mapping.get("lowerBound") == "0"
+                    mapped = [float(entry.get("mappedValue")) for entry in mapping]
+                    assert mapped == pytest.approx(expected_fractions(question))
+                else:
+                    assert mapping is None
+                    assert item.find(f"{QTI}responseProcessing//{QTI}match") is not None
+            elif kind == "numeric":
+                boxes = list(body.iter(f"{QTI}textEntryInteraction"))
+                assert len(boxes) == len(key.fields)
+                rules = {rule.find(f"{QTI}variable").get("identifier"): rule
+                         for rule in item.iter(f"{QTI}equal")}
+                for box, numeric in zip(boxes, key.fields, strict=True):
+                    response = box.get("responseIdentifier")
+                    assert responses[response].get("baseType") == "float"
+                    [value] = qti_value(responses[response])
+                    assert close(value, numeric.value)
+                    tolerance = max(numeric.atol or 0, (numeric.rtol or 0) * abs(numeric.value))
+                    rule = rules[response]
+                    if tolerance:
+                        assert rule.get("toleranceMode") == "absolute" and close(rule.get("tolerance"), tolerance)
+                    else:
+                        assert rule.get("toleranceMode") == "exact"
+            elif kind == "matching":
+                [interaction] = body.iter(f"{QTI}matchInteraction")
+                item_set, option_set = interaction.findall(f"{QTI}simpleMatchSet")
+                assert [choice.get("identifier") for choice in item_set] == [
+                    f"I-{entry.key}" for entry in question.lists["items"]]
+                assert [choice.get("identifier") for choice in option_set] == [
+                    f"O-{entry.key}" for entry in question.lists["options"]]
+                assert responses["RESPONSE"].get("baseType") == "directedPair"
+                assert qti_value(responses["RESPONSE"]) == [f"I-{item_key} O-{option}"
+                                                            for item_key, option in key.pairs.items()]
+
+
+def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, folder = run_export(tmp_path, "qti", "en", "signs", capsys)
+    assert status == 0, err
+    _, items = qti_items(folder / "signs-01-signs-en.qti21.zip")
+    single = items["Q-S1"]
+    assert single.get("title") == "S1 Is a < b & {c}?"
+    body = "".join(single.find(f"{QTI}itemBody").itertext())
+    assert "if a < b && c {" in body and "in prose a < b & {c} = ~d #e: f" in body
+    assert r"\(\{x \mid x<1\}\)" in body
+    assert ["".join(choice.itertext()) for choice in single.iter(f"{QTI}simpleChoice")] == [
+        "a < b & {c}", "{d} = ~e #f: g -> h", "\\ and \\n stay"]
+    [code] = single.iter(f"{QTI}code")
+    assert code.text == "if a < b && c {"
+    [rule] = items["Q-S3"].iter(f"{QTI}equal")
+    assert rule.get("tolerance") == "0.25"
+
+
+# -- the command -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("options", "selection", "message"), [
+    (["--format", "blackboard", "--language", "en"], [],
+     "unknown format 'blackboard': write --format moodle, gift, qti"),
+    (["--format", "moodle", "--language", "de"], [],
+     "the courses have no 'de' text: their languages are ru, en (write e.g. --language ru)"),
+    (["--format", "gift", "--language", "en"], ["physics"],
+     "no course 'physics' in the sources: the courses are modern-llms, rl-for-llm"),
+    (["--format", "qti", "--language", "ru"], ["rl-for-llm/13"],
+     "no module '13' in the course 'rl-for-llm': its modules are 12-infrastructure (12)"),
+    (["--format", "gift", "--language", "ru", "--config", "no-such-mkdocs.yml"], [],
+     "--config no-such-mkdocs.yml: no such file"),
+])
+def test_bad_input_is_one_line_and_status_2_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], selection: list[str],
+        message: str) -> None:
+    out = tmp_path / "out"
+    status = main(["export", "--out", str(out), *options, str(ROOT / "exercises"), *selection])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err.splitlines() == [f"zadachnik export: {message}"]
+    assert not out.exists()
+
+
+def test_one_module_by_number_and_the_site_languages_from_mkdocs_yml(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    status = main(["export", "--format", "moodle", "--language", "ru", "--out", str(out), str(ROOT / "exercises"),
+                   "rl-for-llm/12"])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert [path.name for path in out.iterdir()] == ["rl-for-llm-12-infrastructure-ru.moodle.xml"]
+    assert "P08a: left out: a Python code exercise" in captured.out
+    # P02, P03, P05, P08 and P10 go out as ten items each, one per variant.
+    assert "wrote" in captured.out and "(12 questions, 57 items with their variants)" in captured.out
+
+
+def test_a_checker_travels_as_its_plain_key_with_a_line_saying_so(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err, folder = run_export(tmp_path, "moodle", "en", "fixture", capsys)
+    assert status == 0, err
+    assert "demo/01-basics: Q8: its checker (Python) cannot travel: exported with its plain key" in out
+    _, questions = moodle_questions(folder / "demo-01-basics-en.moodle.xml")
+    [answer] = questions["Q8"][0].findall("answer")
+    assert close(answer.findtext("text"), 4 / 7) and answer.findtext("tolerance") == "0.0001"
+
+
+def test_a_checker_without_a_plain_key_is_left_out_with_its_reason() -> None:
+    from dataclasses import replace
+
+    from zadachnik.exports.common import module_export
+
+    exercises, languages = SOURCES["fixture"]
+    [course] = load_courses(exercises, languages, exercises.parent)
+    module = course.modules[0]
+    module.quiz = [replace(item, key=None) if getattr(item, "id", None) == "Q8" else item for item in module.quiz]
+    export = module_export(course, module, "en")
+    assert "Q8" not in [question.id for question in export.questions]
+    assert [str(skipped) for skipped in export.skipped] == [
+        "Q7: left out: a Python code exercise has no question type that LMSs share (its hidden tests run only on "
+        "the site)", "Q8: left out: its checker (Python) cannot travel and it has no plain key"]
+
+
+def test_sources_with_a_problem_are_reported_as_the_build_does_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exercises = tmp_path / "exercises" / "c" / "m"
+    exercises.mkdir(parents=True)
+    (exercises.parent / "course.yml").write_text("id: c\ntitle: C\nmodules: 1\n", encoding="utf-8")
+    (exercises / "module.yml").write_text("number: 1\ntitle: M\n", encoding="utf-8")
+    (exercises / "quiz.md").write_text("/// question | Q1\ntype: single\nanswer: Z\n\n//// en | T\nText\n\n"
+                                       "options:\nA. a\n\nexplanation:\nE\n////\n///\n", encoding="utf-8")
+    out = tmp_path / "out"
+    status = main(["export", "--format", "gift", "--language", "en", "--languages", "en", "--out", str(out),
+                   str(tmp_path / "exercises")])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "quiz.md:3: the correct option 'Z' does not exist" in captured.err
+    assert not out.exists()
+
+
+def test_sources_the_builds_checks_refuse_are_refused_as_the_build_does_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An LMS grades with the key it is given: the export checks the sources as a build does (the answer each page
+    reveals graded by its own key, checkers against their wrong answers, reference solutions against their tests),
+    so nothing a site build refuses reaches a course in Moodle or Canvas."""
+    exercises = tmp_path / "exercises"
+    shutil.copytree(SOURCES["fixture"][0], exercises)
+    quiz = exercises / "demo" / "01-basics" / "quiz.md"
+    source = quiz.read_text(encoding="utf-8")
+    assert '  - {x: "3/7"}\n' in source
+    quiz.write_text(source.replace('  - {x: "3/7"}\n', '  - {x: "8/14"}\n'), encoding="utf-8")
+    line = source[:source.index("check: |\n  def check(answer):\n      x = answer")].count("\n") + 1
+    out = tmp_path / "out"
+    status = main(["export", "--format", "moodle", "--language", "en", "--languages", "ru,en", "--out", str(out),
+                   str(exercises)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "Zadachnik: 1 problem in the course sources:" in captured.err
+    assert f"quiz.md:{line}: question Q8: its checker accepts" in captured.err
+    assert not out.exists()
+
+
+def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "module.xml"
+    target.write_bytes(b"old")
+
+    def broken_rename(source: str, destination: Path) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("zadachnik.exports.os.replace", broken_rename)
+    with pytest.raises(OSError, match="disk full"):
+        write_whole(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert [path.name for path in tmp_path.iterdir()] == ["module.xml"]
+    monkeypatch.undo()
+    write_whole(target, b"new")
+    assert target.read_bytes() == b"new" and [path.name for path in tmp_path.iterdir()] == ["module.xml"]
+
+
+def test_every_format_is_registered_once_with_its_own_file_name() -> None:
+    registered = formats()
+    assert list(registered) == ["moodle", "gift", "qti"]
+    suffixes = {name: registered[name].file_name.__module__ for name in registered}
+    assert suffixes == {"moodle": "zadachnik.exports.moodle", "gift": "zadachnik.exports.gift",
+                        "qti": "zadachnik.exports.qti"}
+
+
+def test_the_command_runs_as_python_m_zadachnik(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "zadachnik", "export", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+
+    result = command("--format", "gift", "--language", "ru", "--out", str(tmp_path), "exercises", "rl-for-llm")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "rl-for-llm-12-infrastructure-ru.gift.txt").is_file()
+    refused = command("--format", "gift", "--language", "ru", "--out", str(tmp_path), "missing-folder")
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.splitlines() == [
+        "zadachnik export: missing-folder is not a folder of course sources: give EXERCISES_DIR"]
+
+
+# -- what an LMS would grade otherwise, or fail to import (a review's findings) ------------------------------------
+
+
+def one_module(tmp_path: Path, quiz: str, course_title: str = "C", module_title: str = "M",
+               values: str | None = None) -> Path:
+    """A one-language course of one module with `quiz` as its quiz.md (and `values` as its values.py); its
+    exercises folder."""
+    module = tmp_path / "exercises" / "c" / "m"
+    module.mkdir(parents=True)
+    # JSON's strings are YAML's double-quoted ones: any title, line breaks and all.
+    (module.parent / "course.yml").write_text(f"id: c\ntitle: {json.dumps(course_title)}\nmodules: 1\n",
+                                              encoding="utf-8")
+    (module / "module.yml").write_text(f"number: 1\ntitle: {json.dumps(module_title)}\n"
+                                       + ("values: values.py\n" if values else ""), encoding="utf-8")
+    if values:
+        (module / "values.py").write_text(values, encoding="utf-8")
+    (module / "quiz.md").write_text(quiz, encoding="utf-8")
+    return tmp_path / "exercises"
+
+
+def exported(tmp_path: Path, fmt: str, quiz: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
+    exercises = one_module(tmp_path / fmt, quiz)
+    out = tmp_path / fmt / "out"
+    status = main(["export", "--format", fmt, "--language", "en", "--languages", "en", "--out", str(out),
+                   str(exercises)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out + captured.err, out
+
+
+def choice(question_id: str, answer: str, options: list[str], extra: str = "", body: str = "Pick.",
+           explanation: str = "E.") -> str:
+    listed = "\n".join(f"{chr(65 + index)}. {text}" for index, text in enumerate(options))
+    return (f"/// question | {question_id}\ntype: {'single' if ',' not in answer else 'multiple'}\n"
+            f"answer: {answer}\n{extra}\n//// en | Title {question_id}\n{body}\n\noptions:\n{listed}\n\n"
+            f"explanation:\n{explanation}\n////\n///\n")
+
+
+def test_qti_response_ids_stay_apart_for_fields_in_any_script(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = ("/// question | N1\ntype: numeric\nfields:\n  ρ: {answer: 1, atol: 0.1}\n  σ: {answer: 2, atol: 0.1}\n\n"
+            "//// en | Two\nGive both.\n\nfields:\n- ρ: Rho\n- σ: Sigma\n\nexplanation:\nE.\n////\n///\n")
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    declared = [element.get("identifier") for element in items["Q-N1"].iter(f"{QTI}responseDeclaration")]
+    assert len(declared) == len(set(declared)) == 2
+
+
+def test_a_share_moodle_has_no_grade_for_is_left_out_of_moodle_formats_with_its_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    letters = ", ".join(chr(65 + index) for index in range(11))
+    quiz = choice("C11", f"[{letters}]", [f"o{index}" for index in range(12)])
+    for fmt in ("moodle", "gift"):
+        err, out = exported(tmp_path, fmt, quiz, capsys)
+        assert "C11: left out: its 11 right options would earn 1/11 of the mark each" in err
+        assert not list(out.glob("c-m-en.*"))
+    err, out = exported(tmp_path, "qti", quiz, capsys)
+    assert "left out" not in err and (out / "c-m-en.qti21.zip").exists()
+
+
+def test_control_characters_in_a_text_leave_the_files_readable(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = choice("S1", "A", ["yes\x0b", "no"], body="Pick\x0c one\x1b.")
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    assert text_of(questions["S1"][0], "questiontext") == "<p>Pick one.</p>"
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    assert "Pick one." in "".join(items["Q-S1"].itertext())
+
+
+def test_a_gift_answer_that_starts_with_a_percent_sign_is_not_read_as_its_weight(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = exported(tmp_path, "gift", choice("S1", "B", ["%5% of the tokens", "all of them"]), capsys)
+    _, [question] = parse_gift((out / "c-m-en.gift.txt").read_text(encoding="utf-8"))
+    # As Moodle reads it: no weight taken from the text, which is HTML for "%5% of the tokens".
+    assert question.answers == [(0.0, "&#37;5% of the tokens"), (1.0, "all of them")]
+
+
+# What breaks a GIFT file when written raw: a blank line ends a question, a line starting with // is a comment,
+# one starting with $CATEGORY: a category, and :: { } = ~ # : end a name, an answer or a text.
+TRAPS = "::name:: {=x ~y #z: w} // v"
+HOSTILE_TITLE = "Course\n\n$CATEGORY: $course$/top/Elsewhere\n// a comment\n::Fake:: {=x ~y}\n\n"
+# A backslash stays one in a category, and a name ending with a slash stays apart from the next.
+HOSTILE_MODULE = "Module\n\n" + TRAPS + " \\ \\n \\: /"
+HOSTILE_VALUES = "def pick(rng):\n    a = rng.randint(2, 9)\n    return {'a': a, 'b': a + 1}\n"
+HOSTILE_QUIZ = f"""/// question | S1
+type: single
+answer: B
+
+//// en | Pick {TRAPS}
+Pick {TRAPS}.
+
+// not a comment
+\\$CATEGORY: \\$course\\$/top/Elsewhere
+
+    code {{
+
+    }}
+
+options:
+A. // slashes {TRAPS}
+B. %50% ~c #d: e -> f
+
+explanation:
+Because {TRAPS}.
+
+// again
+\\$CATEGORY: z
+////
+///
+
+/// question | M1
+type: matching
+answer: {{1: A, 2: B}}
+
+//// en | Match {TRAPS}
+Match them.
+
+items:
+1. a -> b {TRAPS}
+2. // c
+
+options:
+A. ~e #f: g {TRAPS}
+B. // h
+C. $CATEGORY: i
+
+explanation:
+Because.
+
+// {TRAPS}
+////
+///
+
+/// question | N1
+type: numeric
+variants: {{from: pick, count: 2}}
+fields:
+  x: {{answer: "a", atol: 0.1, unit: "m\\n\\n// s"}}
+  y: {{answer: "b", atol: 0.1, unit: "\\n$CATEGORY: k"}}
+
+//// en | Two {TRAPS}
+Give {{{{ a }}}} and one more.
+
+fields:
+- x: Label {TRAPS}
+- y: // Other
+
+explanation:
+They are {{{{ a }}}} and {{{{ b }}}}.
+////
+///
+
+/// question | O1
+type: open
+
+//// en | Why {TRAPS}
+Why?
+
+hints:
+1. Think {TRAPS}.
+
+explanation:
+Since {TRAPS}.
+
+// so
+////
+///
+
+/// question | X1
+type: mixed
+auto: single
+answer: A
+
+//// en | Mixed {TRAPS}
+Pick and say why.
+
+options:
+A. yes {TRAPS}
+B. no
+
+explanation:
+Because {TRAPS}.
+////
+///
+"""
+
+
+def test_every_author_text_in_a_gift_field_stays_in_its_question_and_comes_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: a title holding a blank line was written raw into `$CATEGORY:`, and Moodle read four questions
+    where there was one. Every text an author writes, in every field, comes back whole from Moodle's reader."""
+    exercises = one_module(tmp_path, HOSTILE_QUIZ, course_title=HOSTILE_TITLE, module_title=HOSTILE_MODULE,
+                           values=HOSTILE_VALUES)
+    out = tmp_path / "out"
+    status = main(["export", "--format", "gift", "--language", "en", "--languages", "en", "--out", str(out),
+                   str(exercises)])
+    assert status == 0, capsys.readouterr().err
+    source = (out / "c-m-en.gift.txt").read_text(encoding="utf-8")
+    [course] = load_courses(exercises, ["en"], exercises.parent)
+    module = course.modules[0]
+    questions = {question.id: question for question in module.questions}
+    text = TextRenderer()
+
+    def folded(words: str) -> str:
+        return " ".join(words.split())
+
+    def name(question: Question) -> str:
+        return f"{question.id} {text.plain(question.title['en'].markdown)}"
+
+    def entries(question: Question, part: str) -> list[str]:
+        return [text.inline(entry.text["en"].markdown) for entry in question.lists[part]]
+
+    # Moodle's reader sees 4 categories (the module's, N1's two fields', the module's again) and 9 questions.
+    paragraphs = gift_paragraphs(source)
+    assert [paragraph[0].startswith("$CATEGORY:") for paragraph in paragraphs].count(True) == 4
+    assert len(paragraphs) == 4 + 9, [paragraph[0][:40] for paragraph in paragraphs]
+    # Where it puts each question, and under what name.
+    _, parsed = parse_gift(source)
+    placed = [(category_names(question.category), question.name, question.qtype) for question in parsed]
+    home = ["$course$", "top", folded(HOSTILE_TITLE), folded(HOSTILE_MODULE)]
+    numeric = questions["N1"]
+    labels = {entry.key: text.plain(entry.text["en"].markdown) for entry in numeric.lists["fields"]}
+    parts = {field.id: f": {labels[field.id]} ({folded(field.unit['en'])})" for field in numeric.key.fields}
+    assert placed == [
+        (home, name(questions["S1"]), "multichoice"),
+        (home, name(questions["M1"]), "match"),
+        *[([*home, name(numeric) + parts[field]], f"N1-v{number} {name(numeric)[3:]}{parts[field]}", "numerical")
+          for field in ("x", "y") for number in (1, 2)],
+        (home, name(questions["O1"]), "essay"),
+        (home, name(questions["X1"]), "multichoice"),
+        (home, f"{name(questions['X1'])}: {strings('en')['explanation_label']}", "essay"),
+    ]
+    # The texts themselves come back whole, each as the page's HTML (an option shown as text, as text).
+    by_name = {question.name: question for question in parsed}
+    single, match = by_name[name(questions["S1"])], by_name[name(questions["M1"])]
+    assert single.text == text.html(questions["S1"].body["en"].markdown)
+    assert "{\n\n}" in single.text and "<p>// not a comment\n$CATEGORY:" in single.text
+    assert single.general_feedback == text.html(questions["S1"].explanation["en"].markdown)
+    options = entries(questions["S1"], "options")
+    assert single.answers == [(0.0, options[0]), (1.0, "&#37;" + options[1][1:])]
+    items = entries(questions["M1"], "items")
+    shown = [text.plain(entry.text["en"].markdown) for entry in questions["M1"].lists["options"]]
+    assert match.answers == [(items[0], shown[0]), (items[1], shown[1]), ("", shown[2])]
+    field = by_name[f"N1-v1 {name(numeric)[3:]}{parts['x']}"]
+    assert field.text.endswith(f"<p>{text.inline(numeric.lists['fields'][0].text['en'].markdown)} (m // s)</p>")
+    assert by_name[name(questions["O1"])].general_feedback == text.html(questions["O1"].explanation["en"].markdown)
+    assert by_name[name(questions["X1"])].answers[0] == (1.0, entries(questions["X1"], "options")[0])
+
+
+def test_notes_say_what_an_lms_grades_or_shows_otherwise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    quiz = ("/// question | M1\ntype: matching\nanswer: {1: A, 2: B}\n\n//// en | Match\nMatch them.\n\n"
+            "items:\n1. one\n2. two\n\noptions:\nA. a\nB. b\n\nexplanation:\nE.\n////\n///\n\n"
+            "/// question | N2\ntype: numeric\nfields:\n  x: {answer: 1, atol: 0.1}\n  y: {answer: 2, atol: 0.1}\n\n"
+            "//// en | Two\nGive both.\n\nfields:\n- x: X\n- y: Y\n\nexplanation:\nE.\n////\n///\n\n"
+            "/// question | O1\ntype: open\n\n//// en | Say\nSay why.\n\nhints:\n1. Think.\n\nexplanation:\nE.\n"
+            "////\n///\n\n" + choice("S1", "A", ["a", "b"]))
+    err, _ = exported(tmp_path, "moodle", quiz, capsys)
+    assert "M1: Moodle XML and GIFT give a share of the mark for each item matched right" in err
+    assert "N2: in Moodle XML its 2 boxes are worth a mark each" in err
+    assert "O1: its hints are left out: an essay in an LMS shows none" in err
+    assert "GIFT cannot say that its options keep their order" not in err
+    err, _ = exported(tmp_path, "gift", quiz, capsys)
+    assert "S1: GIFT cannot say that its options keep their order" in err
+    assert "pictures" not in err
+    pictured = choice("P1", "A", ["![a cat](cat.png)", "b"]) + "\n" + choice("P2", "A", ["a", "b"],
+                                                                                 body='Look: <img src="x.png">')
+    err, _ = exported(tmp_path / "pictures", "qti", pictured, capsys)
+    assert "P1: its pictures are not carried" in err and "P2: its pictures are not carried" in err
+
+
+def test_an_option_named_in_a_shuffled_question_is_named_by_its_text(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """In an LMS a shuffled question's letters follow the order it shows: `[[option:B]]` as the letter B pointed at
+    another option. An unshuffled question keeps its letters, as the LMS does."""
+    quiz = (choice("S1", "B", ["a cat", "a dog"], extra="shuffle: true", explanation="See [[option:B]].")
+            + "\n" + choice("S2", "B", ["a cat", "a dog"], explanation="See [[option:B]]."))
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    assert text_of(questions["S1"][0], "generalfeedback") == "<p>See “a dog”.</p>"
+    assert ">B</span>" in text_of(questions["S2"][0], "generalfeedback")
+
+
+def test_net_correct_shares_add_up_to_the_whole_mark_in_qti(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    letters = ", ".join(chr(65 + index) for index in range(6))
+    quiz = choice("C6", f"[{letters}]", [f"o{index}" for index in range(7)], extra="scoring: net-correct")
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    shares = {entry.get("mapKey"): float(entry.get("mappedValue")) for entry in items["Q-C6"].iter(f"{QTI}mapEntry")}
+    assert sum(share for key, share in shares.items() if key != "C-G") >= 1

@@ -1,0 +1,224 @@
+"""A stranger's first course (issue 27): mistakes a new author makes, each answered with the place and what to
+write instead, by the build and by `zadachnik check` alike, never with a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.sites import ROOT, build_failure, copy_site
+from zadachnik.core.errors import SourceErrors
+from zadachnik.reading.model import load_courses
+from zadachnik.reading.yamlsource import load_with_lines
+from zadachnik.rendering.i18n import (
+    language_code_problems,
+    number_examples,
+    quiz_instruction,
+    shipped_languages,
+    site_theme_dirs,
+)
+
+MONOLINGUAL = ROOT / "tests" / "fixtures" / "lang-en"
+
+
+def check(site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=site, capture_output=True, text=True,
+                          timeout=120)
+
+
+def with_languages(site: Path, codes: str) -> None:
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("languages: [en]", f"languages: {codes}"),
+                      encoding="utf-8")
+
+
+# -- languages ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("codes", "guess"), [(["sp"], "es"), (["german"], "de"), (["EN"], "en")])
+def test_a_language_code_the_theme_lacks_is_refused_with_a_guess(codes: list[str], guess: str) -> None:
+    problems = language_code_problems(codes, site_theme_dirs(None))
+    assert len(problems) == 1
+    assert f"'{codes[0]}' is not a language code" in problems[0] and f"did you mean '{guess}'?" in problems[0]
+    assert "de, en, es, fr, ru" in problems[0]
+
+
+def test_codes_the_theme_has_pass_and_a_repeated_one_is_named() -> None:
+    assert language_code_problems(["ru", "en", "pt-BR", "zh-Hant"], site_theme_dirs(None)) == []
+    twice = language_code_problems(["es", "es"], site_theme_dirs(None))
+    assert twice == ["'es' is named twice: name each language once"]
+
+
+def test_a_language_of_the_sites_own_overrides_is_taken(tmp_path: Path) -> None:
+    overrides = tmp_path / "overrides"
+    (overrides / "partials" / "languages").mkdir(parents=True)
+    (overrides / "partials" / "languages" / "qya.html").write_text("{% macro t(key) %}{% endmacro %}\n")
+    assert language_code_problems(["qya"], site_theme_dirs(overrides)) == []
+    assert language_code_problems(["qya"], site_theme_dirs(None))
+
+
+def test_an_unknown_language_fails_the_build_and_the_check_naming_the_option(tmp_path: Path, caplog) -> None:
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    with_languages(site, "[sp]")
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert "mkdocs.yml: the zadachnik plugin's 'languages': 'sp' is not a language code" in message
+    assert "did you mean 'es'?" in message and "TemplateNotFound" not in message
+    result = check(site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "mkdocs.yml: the zadachnik plugin's 'languages': 'sp' is not a language code" in result.stderr
+    assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
+# -- YAML as authors write it ---------------------------------------------------------------------------------
+
+NUMERIC = """/// question | Q1 | Una cuerda
+type: numeric
+fields:
+  x1: {field}
+
+Una cuerda de 9,5 m se corta en dos. ¿Cuánto mide cada trozo?
+
+fields:
+- x1: Longitud
+
+explanation:
+La mitad de 9,5 m.
+///
+"""
+
+
+def source_errors(base: Path, quiz: str, languages: tuple[str, ...] = ("es",)) -> list[str]:
+    folder = base / "exercises" / "c" / "01-m"
+    folder.mkdir(parents=True)
+    (folder.parent / "course.yml").write_text("id: c\ntitle: Curso\nmodules: 1\n", encoding="utf-8")
+    (folder / "module.yml").write_text("number: 1\ntitle: Cuerdas\n", encoding="utf-8")
+    (folder / "quiz.md").write_text(quiz, encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(base / "exercises", list(languages), base)
+    return [str(error) for error in info.value.errors]
+
+
+@pytest.mark.parametrize(("field", "written", "meant"), [
+    ("{answer: 4.75, atol: 0,0005}", "0,0005", "0.0005"),
+    ("{answer: 4,75, atol: 0.01}", "4,75", "4.75"),
+    ('{answer: "4,75", atol: 0.01}', "4,75", "4.75"),
+    ("{answer: 4.75, atol: '0,01'}", "0,01", "0.01"),
+    ("{answer: 45/2,5, atol: 0.01}", "45/2,5", "45/2.5"),
+])
+def test_a_decimal_comma_in_a_key_says_to_write_a_point(tmp_path: Path, field: str, written: str, meant: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert error.startswith("exercises/c/01-m/quiz.md:4: "), error
+    assert f"'{written}'" in error and "decimal point" in error and f"write {meant}" in error
+    assert "unknown key" not in error and "not plain arithmetic" not in error
+
+
+YAML_SLIPS = {
+    "a colon in a text": ("type: numeric\nhint_note: Método: Newton", "put the whole text in quotes"),
+    "a tab": ("type: numeric\n\tauto: true", "replace the tab by spaces"),
+    "an unclosed quote": ("type: numeric\nexplanation_title: 'Método", "never closed"),
+    "TeX in double quotes": ('type: numeric\nunit: "$\\frac{m}{s}$"', "single quotes"),
+}
+
+
+@pytest.mark.parametrize("name", YAML_SLIPS)
+def test_a_yaml_slip_says_what_to_write(tmp_path: Path, name: str) -> None:
+    yaml_text, expected = YAML_SLIPS[name]
+    quiz = NUMERIC.replace("type: numeric", yaml_text).replace("{field}", "{answer: 4.75, atol: 0.01}")
+    errors = source_errors(tmp_path, quiz)
+    assert len(errors) == 1, errors
+    assert errors[0].startswith("exercises/c/01-m/quiz.md:"), errors[0]
+    assert expected in errors[0]
+
+
+def test_a_new_line_in_double_quotes_outside_formulas_stays_a_new_line() -> None:
+    data, _ = load_with_lines('a: "one\\ntwo"\nb: "$x$ \\\\frac"\n')
+    assert data == {"a": "one\ntwo", "b": "$x$ \\frac"}
+
+
+# -- the page's own words ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", shipped_languages())
+def test_the_instruction_shows_each_way_of_writing_a_number_once(lang: str) -> None:
+    examples = number_examples(lang)
+    assert len(set(examples)) == len(examples) >= 2, examples
+    instruction = quiz_instruction(lang, [lang])
+    for example in examples:
+        assert instruction.count(example) == 1, instruction
+
+
+def test_spanish_shows_a_grouped_number_its_locale_groups() -> None:
+    assert number_examples("es") == ["26.290,7", "26290,7"]
+    assert number_examples("en") == ["2,629.07", "2629.07"]
+
+
+def test_a_colon_in_a_section_title_says_to_quote_it(tmp_path: Path) -> None:
+    quiz = "/// section | 1.1\nMétodo: Newton\n///\n\n" + NUMERIC.replace("{field}", "{answer: 4.75, atol: 0.01}")
+    [error] = source_errors(tmp_path, quiz)
+    assert error == ("exercises/c/01-m/quiz.md:2: the section title 'Método: Newton' holds ': ', which YAML reads "
+                     "as a key and its value (put the title in quotes: \"Método: Newton\")")
+    # Quoted, as the message says, it is the title.
+    (tmp_path / "exercises/c/01-m/quiz.md").write_text(quiz.replace("Método: Newton", '"Método: Newton"'))
+    [course] = load_courses(tmp_path / "exercises", ["es"], tmp_path)
+    assert course.modules[0].quiz[0].title["es"].markdown == "Método: Newton"
+
+
+# -- answers from the module's values (item 4) ------------------------------------------------------------------
+
+VALUES = "def values():\n    return {'L': 9.5, 'parts': 2}\n"
+
+
+def module_with_values(base: Path, field: str, values: str | None = VALUES) -> Path:
+    folder = base / "exercises" / "c" / "01-m"
+    folder.mkdir(parents=True)
+    (folder.parent / "course.yml").write_text("id: c\ntitle: Curso\nmodules: 1\n", encoding="utf-8")
+    meta = "number: 1\ntitle: Cuerdas\n"
+    if values is not None:
+        (folder / "calc.py").write_text(values, encoding="utf-8")
+        meta += "values: calc.py\n"
+    (folder / "module.yml").write_text(meta, encoding="utf-8")
+    (folder / "quiz.md").write_text(NUMERIC.replace("{field}", field).replace("9,5 m", "{{ L }} m"),
+                                    encoding="utf-8")
+    return base
+
+
+def load_errors(base: Path) -> list[str]:
+    with pytest.raises(SourceErrors) as info:
+        load_courses(base / "exercises", ["es"], base)
+    return [str(error) for error in info.value.errors]
+
+
+def test_a_numeric_answer_computes_with_the_modules_values(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/parts", atol: "L/1000"}')
+    [course] = load_courses(tmp_path / "exercises", ["es"], tmp_path)
+    [question] = course.modules[0].quiz
+    [field] = question.key.fields
+    assert (field.value, field.atol) == (4.75, 0.0095)
+    assert question.body["es"].markdown.startswith("Una cuerda de 9,5 m")
+
+
+def test_an_answer_naming_a_value_the_module_lacks_says_which_it_has(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "Lenght/parts", atol: 0.01}')
+    [error] = load_errors(tmp_path)
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'Lenght' in 'Lenght/parts' is not a name of the "
+                            "module's values"), error
+    assert "did you mean 'L'?" in error or "L, parts" in error
+
+
+def test_an_answer_with_names_in_a_module_without_values_says_to_name_a_file(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/parts", atol: 0.01}', values=None)
+    errors = load_errors(tmp_path)
+    # {{ L }} in the text is reported on its own; the answer's names at the answer's line.
+    [error] = [error for error in errors if "L/parts" in error]
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'L' in 'L/parts' is not plain arithmetic"), error
+    assert "name a values file in exercises/c/01-m/module.yml ('values: files/values.py'" in error
+    assert "returns {'L': …}" in error
+
+
+def test_a_values_figure_that_breaks_an_answer_is_reported_at_the_answer(tmp_path: Path) -> None:
+    module_with_values(tmp_path, '{answer: "L/(parts-2)", atol: 0.01}')
+    [error] = load_errors(tmp_path)
+    assert error.startswith("exercises/c/01-m/quiz.md:4: 'L/(parts-2)' divides by zero"), error
+    assert "values() returns" in error

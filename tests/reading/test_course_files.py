@@ -1,0 +1,92 @@
+"""Course-files zips: deterministic, linked with their size in the page's language, warnings for authors."""
+
+from __future__ import annotations
+
+import logging
+import zipfile
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from support.sites import FIXTURE_SITE, build_site, copy_site
+from zadachnik.core.formatting import format_number
+from zadachnik.reading.coursefiles import zip_course_files
+from zadachnik.rendering.i18n import file_size
+
+ZIP = "demo/01-basics/01-basics-files.zip"
+
+
+def test_zip_keeps_the_folder_structure(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    (folder / "data").mkdir(parents=True)
+    (folder / "notebook_ru.ipynb").write_text("{}")
+    (folder / "notebook_en.ipynb").write_text("{}")
+    (folder / "data" / "table.csv").write_text("a,b\n1,2\n")
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / ".ipynb_checkpoints" / "x.ipynb").write_text("{}")
+    archive, warnings = zip_course_files(folder, "09-pretraining", 10**6, "files")
+    assert warnings == []
+    names = zipfile.ZipFile(__import__("io").BytesIO(archive.data)).namelist()
+    assert names == ["09-pretraining/data/table.csv", "09-pretraining/notebook_en.ipynb",
+                     "09-pretraining/notebook_ru.ipynb"]
+    assert archive.counts == {"data": 1, "notebooks": 2}
+    assert archive.languages == ["en", "ru"]
+
+
+def test_same_files_give_the_same_bytes(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "a.txt").write_text("hello")
+    first, _ = zip_course_files(folder, "m", 10**6, "files")
+    (folder / "a.txt").touch()  # a newer timestamp changes nothing
+    second, _ = zip_course_files(folder, "m", 10**6, "files")
+    assert first.data == second.data
+
+
+def test_empty_folder_and_large_files_are_reported(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    folder.mkdir()
+    archive, warnings = zip_course_files(folder, "m", 10, "exercises/c/m/files")
+    assert archive is None and warnings == ["exercises/c/m/files is empty: add the module's files or remove the folder"]
+    (folder / "big.bin").write_bytes(b"x" * 2_000_000)
+    archive, warnings = zip_course_files(folder, "m", 1_000_000, "exercises/c/m/files")
+    assert archive is not None
+    assert warnings == ["exercises/c/m/files/big.bin is 1.9 MiB, over the 1.0 MiB limit (course_files_max_size)"]
+
+
+def test_sizes_in_each_language() -> None:
+    """Kibibytes, named as such: the course itself teaches GB against GiB."""
+    for lang, unit in (("ru", "КиБ"), ("en", "KiB"), ("de", "KiB"), ("fr", "Kio")):
+        assert file_size(2_650_214, lang) == f"{format_number(2588.1, lang, 1)}\u00a0{unit}"
+
+
+def test_exercises_page_links_the_zip_with_its_size(fixture_site: Path) -> None:
+    for prefix, size in (("", "КиБ"), ("en/", "KiB")):
+        page = fixture_site / prefix / "demo/01-basics/exercises/index.html"
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        link = soup.select_one("a[data-zq-files]")
+        assert (page.parent / link["href"]).resolve() == (fixture_site / ZIP).resolve()
+        assert soup.select_one(".zq-files__size").get_text().endswith(size)
+        assert "1" in soup.select_one(".zq-files__about").get_text()
+    quiz = BeautifulSoup((fixture_site / "demo/01-basics/quiz/index.html").read_text(), "html.parser")
+    assert quiz.select_one("a[data-zq-files]") is None, "the exercises page links the files"
+
+
+def test_rebuilds_give_identical_zips(tmp_path: Path) -> None:
+    build_site(FIXTURE_SITE / "mkdocs.yml", tmp_path / "one")
+    build_site(FIXTURE_SITE / "mkdocs.yml", tmp_path / "two")
+    assert (tmp_path / "one" / ZIP).read_bytes() == (tmp_path / "two" / ZIP).read_bytes()
+
+
+def test_module_without_files_has_no_link_and_empty_files_warns(tmp_path: Path, caplog) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    files = site / "exercises/demo/01-basics/files"
+    for path in files.iterdir():
+        path.unlink()
+    exercises = site / "exercises/demo/01-basics/exercises.md"
+    exercises.write_text(exercises.read_text().replace(
+        'notebooks:\n  - file: notebook.ipynb\n    section: {ru: "1. Начало", en: "1. Start"}\n', ""))
+    with caplog.at_level(logging.WARNING):
+        build_site(site / "mkdocs.yml", tmp_path / "out", strict=False)
+    assert "exercises/demo/01-basics/files is empty" in caplog.text
+    page = tmp_path / "out/demo/01-basics/exercises/index.html"
+    assert "data-zq-files" not in page.read_text()

@@ -1,0 +1,138 @@
+"""Our scripts and stylesheets go out minified by esbuild: the copies made with the package (scripts/vendor_assets.py)
+or, for a source edited since in a checkout, esbuild's output for that very text; never a copy of an older source.
+Each minified module parses and passes the JavaScript unit tests, and `minify: false` ships the package's files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
+from zadachnik.runtime import shipping
+from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime
+from zadachnik.runtime.vendored import ESBUILD, MinifyError, esbuild_bundle, esbuild_minify, minified_name, own_assets
+
+NODE = shutil.which("node") or "node"
+JS = ASSETS / "js"
+MODULES = sorted(path.relative_to(JS).as_posix() for path in JS.rglob("*.js"))
+STYLESHEETS = sorted(path.name for path in ASSETS.glob("*.css"))
+
+
+@pytest.fixture(autouse=True)
+def tools_are_there() -> None:
+    assert shutil.which("node"), "Node.js is needed to run the minified modules"
+    assert ESBUILD.is_file(), "esbuild comes with 'npm ci' (package-lock.json)"
+
+
+def shipped_text(name: str) -> str:
+    return minified(f"js/{name}", (JS / name).read_text(encoding="utf-8"))
+
+
+def test_our_assets_are_every_script_and_stylesheet_but_the_vendored() -> None:
+    names = own_assets()
+    assert {"js/zadachnik.js", "js/types/code.js", "js/python-worker.js", "zadachnik.css"} <= set(names)
+    assert not [name for name in names if name.startswith("vendor/")]
+    assert len(names) == len(MODULES) + len(STYLESHEETS)
+
+
+def test_each_minified_module_parses(tmp_path: Path) -> None:
+    """node --check reads each one as an ES module (a .mjs copy); the offline bundle, as a classic script."""
+    for name in MODULES:
+        copy = tmp_path / (name.replace("/", "-").removesuffix(".js") + ".mjs")
+        copy.write_text(shipped_text(name), encoding="utf-8")
+        checked = subprocess.run([NODE, "--check", str(copy)], capture_output=True, text=True, timeout=60)
+        assert checked.returncode == 0, f"{name}: {checked.stderr}"
+    classic = tmp_path / "bundle.cjs"
+    classic.write_text(offline_runtime(minify=True), encoding="utf-8")
+    checked = subprocess.run([NODE, "--check", str(classic)], capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_javascript_unit_tests_pass_on_the_minified_modules(tmp_path: Path) -> None:
+    """The grader's vectors and the store's tests (node --test), run against minified copies of the modules."""
+    copied_js = tmp_path / "plugins/zadachnik/runtime/assets/js"
+    for name in MODULES:
+        (copied_js / name).parent.mkdir(parents=True, exist_ok=True)
+        (copied_js / name).write_text(shipped_text(name), encoding="utf-8")
+    shutil.copytree(ROOT / "tests/vectors", tmp_path / "tests/vectors")
+    (tmp_path / "tests/js").mkdir()
+    for test in ("js_vectors.test.mjs", "js_storage.test.mjs"):
+        shutil.copy(ROOT / "tests/js" / test, tmp_path / "tests/js" / test)
+    (tmp_path / "package.json").write_text(json.dumps({"type": "module"}), encoding="utf-8")
+    done = subprocess.run([NODE, "--test", "tests/js/js_vectors.test.mjs", "tests/js/js_storage.test.mjs"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
+
+
+def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() -> None:
+    """One classic script with every module, those imported by `import("./x.js")` too; `import.meta.url` stands
+    for each module's own place (Ace is found from js/types/code.js two folders up, as over http)."""
+    readable = offline_runtime(minify=False)
+    assert readable == esbuild_bundle(False)
+    assert offline_runtime(minify=True) == esbuild_bundle(True)
+    assert len(offline_runtime(minify=True)) < len(readable) * 0.6
+    assert "import(" not in readable and "import.meta" not in readable
+    assert not re.search(r"^\s*(?:import|export)\b", readable, re.MULTILINE)
+    for name in ("variants.js", "shuffle.js", "hints.js", "progress.js", "types/code.js"):
+        assert f"// {name}\n" in readable, f"{name} is in the bundle"
+    assert 'new URL("../../ace/ace.js", new URL("types/code.js", __zqBase).href)' in readable
+    assert 'new URL("../course-progress.js", new URL("progress.js", __zqBase).href)' in readable
+
+
+def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixture_site: Path,
+                                                                          tmp_path: Path) -> None:
+    shipped = fixture_site / "assets/zadachnik"
+    sources = {name: (ASSETS / name).read_text(encoding="utf-8") for name in own_assets()}
+    by_esbuild = esbuild_minify(sources)
+    for name, text in by_esbuild.items():
+        got = (shipped / name).read_text(encoding="utf-8")
+        assert len(text) < len(sources[name]) * 0.8, name
+        # The search wrapper comes after a line of the site's languages.
+        assert got.endswith("\n" + text) if name == "js/search-lang.js" else got == text, name
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    config = source / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("- zadachnik:", "- zadachnik:\n      minify: false",
+                                                                   1), encoding="utf-8")
+    assert "minify: false" in config.read_text(encoding="utf-8")
+    readable = build_site(config, tmp_path / "site") / "assets/zadachnik"
+    for name in MODULES:
+        assert (readable / "js" / name).read_bytes().endswith((JS / name).read_bytes()), name
+    for name in STYLESHEETS:
+        assert (readable / name).read_bytes() == (ASSETS / name).read_bytes(), name
+    assert not (fixture_site / "assets/zadachnik/minified").exists(), "the copies go out in their sources' places"
+
+
+def test_a_copy_is_taken_for_its_very_source_only(tmp_path: Path, monkeypatch) -> None:
+    """The package's copies are found by their source's digest; a source edited since (in a checkout) is minified
+    by esbuild as it is now, and without esbuild the build stops and says what to do, rather than ship an older
+    copy."""
+    source = (JS / "seed.js").read_text(encoding="utf-8")
+    edited = source + "\nexport const EDITED_JUST_NOW = 'edited';\n"
+    copies = tmp_path / "minified"
+    copies.mkdir()
+    (copies / minified_name("js/seed.js", source)).write_text("// the package's copy\n", encoding="utf-8")
+    monkeypatch.setattr(shipping, "MINIFIED", copies)
+    monkeypatch.setattr(shipping, "_minified", {})
+    assert minified("js/seed.js", source) == "// the package's copy\n"
+    assert "EDITED_JUST_NOW" in minified("js/seed.js", edited)
+    monkeypatch.setattr(shipping, "_minified", {})
+    monkeypatch.setattr(shipping, "ESBUILD", tmp_path / "no-esbuild")
+    assert minified("js/seed.js", source) == "// the package's copy\n"
+    with pytest.raises(MinifyError, match=r"js/seed\.js has no minified copy .* 'minify: false'"):
+        minified("js/seed.js", edited)
+
+
+def test_a_script_esbuild_cannot_read_is_refused_with_its_name_and_line() -> None:
+    with pytest.raises(MinifyError, match=r"Unexpected \";\"\s+js/broken\.js:2:10"):
+        esbuild_minify({"js/fine.js": "export const a = 1;\n", "js/broken.js": "const a = 1;\nconst b = ;\n"})
+
+
+def test_what_esbuild_warns_about_is_refused_too() -> None:
+    """A warning is code that would not work as written: it is not shipped."""
+    with pytest.raises(MinifyError, match=r'"strng".*\s+js/typo\.js:1'):
+        esbuild_minify({"js/typo.js": 'export const isText = (value) => typeof value === "strng";\n'})

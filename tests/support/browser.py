@@ -1,0 +1,83 @@
+"""What the browser tests share: Chromium's flags, a built site served over http, axe, and the shuffled order
+written again in Python."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.sites import ROOT
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+
+def serve(site: Path):
+    """A built site over http on a free localhost port: (base URL, server to shut down)."""
+    import functools
+    import threading
+
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+class QuietServer(__import__("http.server").server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A browser that leaves a page while a file is still arriving (Pyodide's 13 MB) resets the connection:
+        # normal for a learner, not worth a traceback in the test log.
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
+class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+# -- axe ------------------------------------------------------------------------------------------
+
+AXE = ROOT / "node_modules/axe-core/axe.min.js"
+
+# The theme's own markup, the same on every mkdocs-material site; see "Accessibility" in the authoring guide.
+THEME_VIOLATIONS = {
+    # Material's search is role=dialog without a name; its input inside is named ("Search").
+    ("aria-dialog-name", ".md-search"),
+}
+
+
+def axe_findings(page) -> list[tuple]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [(rule["id"], rule["impact"], node["target"][0] if len(node["target"]) == 1 else str(node["target"]),
+             node["html"][:160])
+            for rule in result["violations"] for node in rule["nodes"]]
+
+
+# -- shuffled options -------------------------------------------------------------------------------
+
+MASK = 0xFFFFFFFF
+
+
+def shuffled_order(keys: list[str], seed: str, question: str, course: str = "hs", module: str = "1") -> list[str]:
+    """What shuffle.js computes, written again here: FNV-1a of the text, mulberry32, Fisher–Yates."""
+    state = 0x811C9DC5
+    for char in f"{seed}/{course}/{module}/{question}":
+        state = ((state ^ ord(char)) * 0x01000193) & MASK
+
+    def random() -> float:
+        nonlocal state
+        state = (state + 0x6D2B79F5) & MASK
+        value = ((state ^ (state >> 15)) * (1 | state)) & MASK
+        value = ((value + (((value ^ (value >> 7)) * (61 | value)) & MASK)) & MASK) ^ value
+        return ((value ^ (value >> 14)) & MASK) / 2**32
+
+    order = list(keys)
+    for index in range(len(order) - 1, 0, -1):
+        other = int(random() * (index + 1))
+        order[index], order[other] = order[other], order[index]
+    return order

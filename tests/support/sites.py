@@ -1,0 +1,48 @@
+"""The checkout's sites: where they are, building one as `mkdocs build --strict` does, and copies to break."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE_SITE = ROOT / "tests" / "fixtures" / "site"
+
+
+def build_site(config_file: Path, site_dir: Path, cache: bool = False, dirty: bool = False, **overrides) -> Path:
+    """Build an MkDocs site as `mkdocs build --strict` would, into `site_dir`. Without `cache`, the plugin keeps
+    no modules or pages between builds: tests that change the plugin's code in the process (monkeypatching) must
+    not be handed pages an earlier build made with other code (tests/incremental/test_build_cache.py tests the
+    cache)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    overrides.setdefault("strict", True)
+    config = load_config(config_file=str(config_file), site_dir=str(site_dir), **overrides)
+    if "zadachnik" in config.plugins:
+        config.plugins["zadachnik"].config["cache"] = cache
+    config.plugins.on_startup(command="build", dirty=dirty)
+    try:
+        build(config, dirty=dirty)
+    finally:
+        config.plugins.on_shutdown()
+    return site_dir
+
+
+def build_failure(config_file: Path, site_dir: Path, caplog) -> str:
+    """The messages a failed build gives the author (MkDocs logs page errors, then aborts)."""
+    from mkdocs.exceptions import Abort, PluginError
+
+    try:
+        build_site(config_file, site_dir)
+    except PluginError as error:
+        return str(error)
+    except Abort:
+        return "\n".join(record.getMessage() for record in caplog.records if record.levelname == "ERROR")
+    raise AssertionError("the build was expected to fail")
+
+
+def copy_site(source: Path, target: Path) -> Path:
+    """A writable copy of a site's sources (config, docs, exercises) to break on purpose."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("build", ".cache"))
+    return target
