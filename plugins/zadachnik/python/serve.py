@@ -27,6 +27,8 @@ import signal
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from time import monotonic as _monotonic
+from time import sleep as _sleep
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn
 
@@ -479,7 +481,7 @@ def serve(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> None:
         try:
             reap_children()
             end_strays(runner_pid)
-            reap_children()
+            collect_strays(runner_pid)
         finally:
             _BUSY.clear()
         send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false")
@@ -540,6 +542,24 @@ def end_strays(runner_pid: int) -> None:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+# How long the runner waits, after a call, for the processes it killed to be gone (one stuck in the kernel, in
+# uninterruptible sleep, may outlast it: the next call is not held up for ever).
+STRAYS_GONE_WITHIN = 5.0
+
+
+def collect_strays(runner_pid: int) -> None:
+    """Wait until what end_strays killed has died and been collected. A SIGKILL takes effect when the process next
+    runs: on a busy machine the next call would otherwise start while this one's processes are still there, to
+    be seen and counted against its limits. Only the runner calls this: the processes are its children (it is
+    their subreaper), while the build must not collect children of its own that it did not start this way."""
+    deadline = _monotonic() + STRAYS_GONE_WITHIN
+    while True:
+        reap_children()
+        if not has_children(runner_pid) or _monotonic() > deadline:
+            return
+        _sleep(0.002)
 
 
 def has_children(pid: int) -> bool:
