@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from support.sources import CHECKER, QUIZ, checker_question, code_question, line_with, one_error, problems
-from zadachnik.python.pyrunner import OUTPUT_LIMIT, check_code, handle, run_checker, run_code
+from zadachnik.python.pyrunner import OUTPUT_LIMIT, TEXT_LIMIT, check_code, handle, run_checker, run_code
 
 
 def test_passing_solution_is_accepted(tmp_path: Path) -> None:
@@ -331,3 +331,16 @@ def test_code_that_breaks_the_harness_gets_a_result_not_an_exception() -> None:
     assert result["status"] == "unreadable"
     assert result["error"]["text"] == "the check could not run: TypeError: 'NoneType' object is not callable"
     assert check_via_handle("1 / 0\n")["error"]["text"] == "ZeroDivisionError: division by zero (line 1)"
+
+
+@pytest.mark.parametrize("code", ["raise ValueError('y' * 50_000_000)", "import sys\nsys.exit('z' * 50_000_000)"])
+def test_a_huge_error_message_is_cut_before_it_is_copied_into_the_result(code: str) -> None:
+    """The page's worker cuts any text to 2,000 characters; pyrunner cuts first, so 50 MB never travel as JSON."""
+    error = run_code(code)["error"]
+    assert len(error["message"]) == TEXT_LIMIT + 1 and error["message"].endswith("…")
+    assert len(json.dumps(run_code(code))) < 3 * TEXT_LIMIT
+
+
+def test_a_checkers_huge_message_is_cut_too() -> None:
+    result = run_checker("def check(answer):\n    return False, 'w' * 10_000_000\n", {"choice": ["A"]}, "en")
+    assert result["status"] == "wrong" and len(result["message"]) == TEXT_LIMIT + 1

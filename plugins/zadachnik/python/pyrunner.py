@@ -33,6 +33,8 @@ CHECK_FILE = "<check>"
 TEST_FILE = "<test>"
 # Characters of output kept per call, both streams together: one endless line is cut as surely as many lines.
 OUTPUT_LIMIT = 20_000
+# Any other text learner code makes (an error's message, a checker's): the worker's MAX_TEXT_CHARS.
+TEXT_LIMIT = 2_000
 # Processes the code may start with os.fork in one call; the processes it starts may start none.
 FORK_LIMIT = 16
 DEFAULT_TIME_LIMIT = 5.0
@@ -200,12 +202,16 @@ def learner_process(output: Output) -> Iterator[None]:
 
 
 def _text_of(value: Any, how: Callable[[Any], str] = _str) -> str:
-    """str() or repr() of something learner code made, which may itself raise or lie about its type."""
+    """str() or repr() of something learner code made, which may itself raise or lie about its type, cut to
+    TEXT_LIMIT: a message of 50 MB would otherwise be copied into the result's JSON, across to the page's worker
+    and parsed there (seconds, and hundreds of MB on a phone) only to be cut to the same length by the worker."""
     try:
         text = how(value)
     except _BaseException:  # noqa: BLE001 - a broken __str__ must not break the report
         return f"<{_type(value).__name__} that cannot be shown>"
-    return text if _type(text) is _str else f"<{_type(value).__name__}>"
+    if _type(text) is not _str:
+        return f"<{_type(value).__name__}>"
+    return text if _len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT] + "…"
 
 
 def describe_error(error: BaseException, filename: str = LEARNER_FILE) -> dict[str, Any]:
