@@ -56,9 +56,10 @@ poppler:
 lint: setup
 	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
 
-# Every test, in worker processes: the browser tests mostly wait (for Chromium, Pyodide, a build), so more workers
-# than cores keep both cores busy. A file's tests stay on one worker, which builds its fixture sites once. The slow
-# fuzzing and packaging tests come after, in a step of their own (`pytest -m "not slow"` is the quick loop).
+# Every test, in worker processes. On two cores the suite is mostly CPU-bound (Chromium's pages and Pyodide, the
+# builds), so three workers: a little more than the cores, for the waits. A file's tests stay on one worker,
+# which builds its fixture sites once. The slow fuzzing and packaging tests come after, in a step of their own
+# (`pytest -m "not slow"` is the quick loop).
 TEST_WORKERS ?= 3
 test: lint chromium poppler
 	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
