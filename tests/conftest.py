@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.browser import CHROMIUM_ARGS, serve
+from support.browser import CHROMIUM_ARGS, python_left_starting, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -39,12 +39,15 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
+def page(browser, request):
     """A fresh browser context's page that may load nothing from another host (such a request is refused and
-    fails the test) and must throw no error; `page.errors` holds what it threw so far."""
+    fails the test) and must throw no error; `page.errors` holds what it threw so far. Python starts only in
+    tests marked `python` (support.browser.SILENT_WORKER says why)."""
     import re
 
     context = browser.new_context()
+    if request.node.get_closest_marker("python") is None:
+        python_left_starting(context)
     elsewhere: list[str] = []
 
     def refuse(route) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from support.browser import python_left_starting
 from support.sites import ROOT, build_site
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -17,6 +18,7 @@ GUIDE = "authoring/"
 @pytest.fixture
 def page(browser, sample_server):
     context = browser.new_context()
+    python_left_starting(context)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
@@ -245,6 +247,7 @@ def test_language_switch_opens_the_heading_at_the_top(page, site_url) -> None:
 
 def test_language_switch_keeps_the_place_on_disk(browser, offline_sample: Path) -> None:
     context = browser.new_context()
+    python_left_starting(context)
     context.route("http://**/*", lambda route: route.abort())
     context.route("https://**/*", lambda route: route.abort())
     page = context.new_page()

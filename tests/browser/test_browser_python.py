@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+# Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
+pytestmark = pytest.mark.python
+
 QUIZ = "demo/01-basics/quiz/"
 EXERCISES = "demo/01-basics/exercises/"
 RIGHT = "def double(x):\n    return 2 * x\n"

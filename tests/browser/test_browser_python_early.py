@@ -5,6 +5,11 @@ No timings are asserted here: bench/run.py (section `python`) measures them."""
 
 from __future__ import annotations
 
+import pytest
+
+# Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
+pytestmark = pytest.mark.python
+
 QUIZ = "en/demo/01-basics/quiz/"
 # Every Python worker the page makes, with whether the page was set up by then, and when one said it was ready.
 WATCH_WORKERS = """

@@ -12,6 +12,9 @@ import pytest
 from support.browser import serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
+# Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
+pytestmark = pytest.mark.python
+
 FAILURES_MODULE = ROOT / "tests" / "fixtures" / "python-failures"
 PAGE = "en/demo/02-python/quiz/"
 BASICS = "en/demo/01-basics/quiz/"

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.browser import AXE
+from support.browser import AXE, python_left_starting
 
 QUIZ = "demo/01-basics/quiz/"
 EXERCISES = "demo/01-basics/exercises/"
@@ -17,6 +17,7 @@ KEY = "zadachnik:demo/1/"
 @pytest.fixture
 def context(browser):
     context = browser.new_context(accept_downloads=True)
+    python_left_starting(context)
     yield context
     context.close()
 

@@ -16,6 +16,9 @@ import pytest
 from support.browser import CHROMIUM_ARGS
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
+# Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
+pytestmark = pytest.mark.python
+
 QUIZ = "en/demo/01-basics/quiz/"
 RIGHT = "def double(x):\n    return 2 * x\n"
 LOOP = "def double(x):\n    while True:\n        pass\n"

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.browser import serve
+from support.browser import python_left_starting, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/"
@@ -21,6 +21,7 @@ SET_ASIDE = "zadachnik-quarantine:demo/1/"
 @pytest.fixture
 def context(browser):
     context = browser.new_context(accept_downloads=True)
+    python_left_starting(context)
     yield context
     context.close()
 

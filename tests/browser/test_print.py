@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import serve, shuffled_order
+from support.browser import python_left_starting, serve, shuffled_order
 from support.sites import ROOT, build_site
 from zadachnik import cli
 from zadachnik.reading.model import load_courses
@@ -359,6 +359,8 @@ def test_axe_finds_nothing_serious_in_a_book(browser, fixture_server: str, page_
     from support.browser import THEME_VIOLATIONS, axe_findings
 
     context = browser.new_context(color_scheme=scheme)
+
+    python_left_starting(context)
     try:
         page = context.new_page()
         page.goto(fixture_server + page_path.removesuffix("index.html"))

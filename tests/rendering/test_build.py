@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from support.browser import python_left_starting
 from support.sites import FIXTURE_SITE, build_failure, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/index.html"
@@ -335,6 +336,7 @@ def offline_fixture_site(tmp_path_factory) -> Path:
 def test_pages_request_nothing_missing_and_the_selector_keeps_the_page(browser, sample_server) -> None:
     """Every request of a few pages (documents, scripts, styles, fonts, sitemaps, search) is answered: no 404."""
     context = browser.new_context()
+    python_left_starting(context)
     page = context.new_page()
     answered: list[tuple[int, str]] = []
     failed: list[str] = []
@@ -370,6 +372,7 @@ def test_pages_request_nothing_missing_and_the_selector_keeps_the_page(browser, 
 
 def test_selector_keeps_the_page_from_disk(browser, offline_fixture_site: Path) -> None:
     context = browser.new_context()
+    python_left_starting(context)
     page = context.new_page()
     try:
         page.goto((offline_fixture_site / "en/authoring.html").as_uri())

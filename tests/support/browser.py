@@ -3,6 +3,7 @@ written again in Python."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from support.sites import ROOT
@@ -11,6 +12,20 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
 ]
+
+
+# What a context of a test that is not about Python gets for the page's Python worker: a worker that never
+# answers, so the page stays as every learner first sees it, with Python starting. Pyodide's first start in a new
+# browser context (nothing cached: the engine compiled, Python set up, the memory snapshot taken and stored) costs
+# 2.5 to 3 CPU-seconds, half of what such a test costs on two cores. Tests about Python are marked `python` and
+# start it; pages opened from disk start it whatever the mark (their worker is a Blob, not a request).
+SILENT_WORKER = "self.onmessage = () => {};"
+PYTHON_WORKER = re.compile(r"/assets/zadachnik/js/python-worker\.js(?:\?|$)")
+
+
+def python_left_starting(context) -> None:
+    """Python never starts in this browser context's pages served over http (see SILENT_WORKER)."""
+    context.route(PYTHON_WORKER, lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"))
 
 
 def serve(site: Path):
