@@ -357,3 +357,40 @@ def test_every_control_is_reachable_by_keyboard(page, fixture_server) -> None:
     assert page.evaluate("document.activeElement.matches('#q-Q4 [data-zq-check]')")
     page.keyboard.press("Enter")
     assert re.search("Choose an option", verdict(page, "Q4"))
+
+
+# -- the zadachnik:checked event ---------------------------------------------------------------------------------
+
+HEARD = """() => {
+    window.heard = [];
+    document.addEventListener("zadachnik:checked", (event) => {
+        window.heard.push({target: event.target.id, detail: event.detail, frozen: Object.isFrozen(event.detail)
+                           && Object.isFrozen(event.detail.answer)});
+        // A listener that tampers and then throws: neither the saved verdict nor the page may suffer.
+        try { event.detail.status = "correct"; } catch {}
+        throw new Error("a listener's own mistake");
+    });
+}"""
+
+
+def test_each_check_sends_one_event_with_the_question_status_score_and_answer(page, fixture_server) -> None:
+    open_quiz(page, fixture_server, "en")
+    page.evaluate(HEARD)
+    assert check(page, "Q1") == "Choose an answer first."
+    page.check("#q-Q1 input[value=A]")
+    assert check(page, "Q1") == "✗ Wrong"
+    page.check("#q-Q2 input[value='1']")
+    assert check(page, "Q2") == "◐ Partly correct: 50%"
+    page.check("#q-Q1 input[value=B]")
+    assert check(page, "Q1") == "✓ Correct"
+    heard = page.evaluate("window.heard")
+    assert [(event["target"], event["detail"]["status"], event["detail"]["score"]) for event in heard] == [
+        ("q-Q1", "unanswered", None), ("q-Q1", "wrong", 0), ("q-Q2", "partial", 0.5), ("q-Q1", "correct", 1)]
+    assert heard[1]["detail"] == {"course": "demo", "module": "1", "question": "Q1", "variant": None, "lang": "en",
+                                  "status": "wrong", "score": 0, "answer": {"choice": ["A"]}}
+    assert all(event["frozen"] for event in heard)
+    # The listener's error is the browser's to report; the page went on and saved what it showed.
+    assert page.errors == ["a listener's own mistake"] * 4
+    page.errors.clear()
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('{KEY}Q1')).verdict.status") == "correct"
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('{KEY}Q1')).answer") == {"choice": ["B"]}

@@ -67,6 +67,11 @@ function speaker(strings) {
 }
 
 // The numbers a message about an unreadable text names, written the page's way (each message uses its own).
+function deepFrozen(value) {
+  if (value && typeof value === "object") for (const part of Object.values(value)) deepFrozen(part);
+  return Object.freeze(value);
+}
+
 function numberWords(say, verdict) {
   const words = {
     example: say.write(2629.07),
@@ -402,6 +407,22 @@ class Page {
     this.touched(question);
     const title = question.querySelector(".zq-question__id");
     if (this.live) this.live.textContent = `${title ? title.textContent : id}: ${questionMessage(this.say, verdict)}`;
+    this.announce(question, id, answer, verdict);
+  }
+
+  // For sites that integrate (an LMS's bridge, their own analytics): one `zadachnik:checked` event per check,
+  // bubbling from the question. Its detail is a frozen copy: a listener can neither change the saved verdict nor,
+  // by throwing, stop the page (the browser reports a listener's error; dispatchEvent carries on).
+  announce(question, id, answer, verdict) {
+    // Unanswered or unreadable answers are checked but not graded: no score.
+    const graded = ["correct", "wrong", "partial"].includes(verdict.status);
+    const score = !graded ? null
+      : typeof verdict.score === "number" ? verdict.score : Number(verdict.status === "correct");
+    const detail = deepFrozen(JSON.parse(JSON.stringify({
+      course: this.course, module: this.module, question: id, variant: this.variants.get(id) ?? null,
+      lang: this.root.dataset.zqLang, status: verdict.status, score, answer,
+    })));
+    question.dispatchEvent(new CustomEvent("zadachnik:checked", { bubbles: true, detail }));
   }
 
   showVerdict(question, spec, verdict) {
