@@ -108,6 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the paper of every book (default: each book's language's, A4 but in the US, Canada "
                           "and the other countries CLDR gives Letter)")
     pdf.set_defaults(run=run_pdf)
+
+    book = commands.add_parser(
+        "gradebook", help="turn a CSV file of learners' hand-in codes into a table of their results", description=(
+            "Read a CSV file with one hand-in code per row (a form's or a spreadsheet's export: the code in any "
+            "column, the row's other cells saying who handed it in) and write one row per learner and question: "
+            "who, course, module, question, variant, status, score, the learner's own text and when the code was "
+            "made. A row whose code is damaged is left out and named with its row number; exits with 1 then."))
+    book.add_argument("codes", metavar="CODES.csv", type=Path, help="the CSV file of hand-in codes")
+    book.add_argument("--out", "-o", metavar="FILE", type=Path,
+                      help="the table's CSV file (default: the standard output)")
+    book.set_defaults(run=run_gradebook)
     return parser
 
 
@@ -118,6 +129,34 @@ def language_list(text: str) -> list[str]:
     if len(set(codes)) != len(codes):
         raise CommandError(f"--languages names a language twice: {text}")
     return codes
+
+
+# -- gradebook ---------------------------------------------------------------------------------------------------
+
+
+def run_gradebook(arguments: argparse.Namespace) -> int:
+    from zadachnik.exports import write_whole
+    from zadachnik.exports.handin import gradebook
+
+    try:
+        # utf-8-sig: spreadsheets put a byte-order mark before the first cell.
+        text = arguments.codes.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"cannot read {arguments.codes}: {error}") from None
+    try:
+        book = gradebook(text)
+    except ValueError as error:
+        raise CommandError(f"{arguments.codes}: {error}") from None
+    if not book.codes and not book.problems:
+        raise CommandError(f"{arguments.codes} holds no hand-in code (each starts with ZDK1.)")
+    if arguments.out is None:
+        sys.stdout.write(book.table)
+    else:
+        write_whole(arguments.out, book.table.encode("utf-8"))
+    for problem in book.problems:
+        print(f"{arguments.codes}: {problem}", file=sys.stderr)
+    print(f"zadachnik gradebook: {book.codes} code(s) read, {len(book.problems)} row(s) left out", file=sys.stderr)
+    return 1 if book.problems else 0
 
 
 # -- new ---------------------------------------------------------------------------------------------------------

@@ -394,3 +394,36 @@ def test_each_check_sends_one_event_with_the_question_status_score_and_answer(pa
     page.errors.clear()
     assert page.evaluate(f"JSON.parse(localStorage.getItem('{KEY}Q1')).verdict.status") == "correct"
     assert page.evaluate(f"JSON.parse(localStorage.getItem('{KEY}Q1')).answer") == {"choice": ["B"]}
+
+
+# -- the hand-in code ---------------------------------------------------------------------------------------------
+
+
+def test_the_hand_in_code_carries_each_questions_state_and_the_learners_own_text(page, fixture_server) -> None:
+    from zadachnik.exports.handin import read_code
+
+    open_quiz(page, fixture_server, "ru")
+    page.check("#q-Q1 input[value=B]")
+    assert check(page, "Q1") == "✓ Верно"
+    page.check("#q-Q2 input[value='1']")
+    check(page, "Q2")
+    assert check(page, "Q4") == "Выберите вариант для пунктов: 1, 2."
+    page.fill("#zq-Q5-notes", "Потому что «так»,\nи ещё строка")
+    assert page.locator("[data-zq-handin-box]").is_hidden()
+    page.click("[data-zq-handin]")
+    field = page.locator("[data-zq-handin-code]")
+    field.wait_for()
+    # Shown selected, ready to copy.
+    assert page.evaluate("() => document.activeElement.id") == "zq-handin-code"
+    assert page.evaluate("() => { const f = document.activeElement; return f.selectionEnd - f.selectionStart; }") \
+        == len(field.input_value())
+    results = read_code(field.input_value())
+    assert (results.course, results.module) == ("demo", "1")
+    by_id = {question[0]: question for question in results.questions}
+    assert list(by_id) == ["Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8"]
+    assert by_id["Q1"] == ("Q1", None, "correct", 1, "")
+    assert by_id["Q2"] == ("Q2", None, "partial", 0.5, "")
+    assert by_id["Q3"] == ("Q3", None, None, None, "")
+    assert by_id["Q4"] == ("Q4", None, "unanswered", None, "")
+    assert by_id["Q5"] == ("Q5", None, None, None, "Потому что «так»,\nи ещё строка")
+    assert abs(results.time - page.evaluate("Date.now() / 1000")) < 600

@@ -67,6 +67,14 @@ function speaker(strings) {
 }
 
 // The numbers a message about an unreadable text names, written the page's way (each message uses its own).
+// A verdict's score from 0 to 1, or null for an answer that was not graded (unanswered, unreadable).
+function scoreOf(verdict) {
+  if (!verdict || !COUNTED.includes(verdict.status)) return null;
+  const score = typeof verdict.score === "number" && Number.isFinite(verdict.score) ? verdict.score
+    : Number(verdict.status === "correct");
+  return Math.min(1, Math.max(0, score));
+}
+
 function deepFrozen(value) {
   if (value && typeof value === "object") for (const part of Object.values(value)) deepFrozen(part);
   return Object.freeze(value);
@@ -414,13 +422,9 @@ class Page {
   // bubbling from the question. Its detail is a frozen copy: a listener can neither change the saved verdict nor,
   // by throwing, stop the page (the browser reports a listener's error; dispatchEvent carries on).
   announce(question, id, answer, verdict) {
-    // Unanswered or unreadable answers are checked but not graded: no score.
-    const graded = ["correct", "wrong", "partial"].includes(verdict.status);
-    const score = !graded ? null
-      : typeof verdict.score === "number" ? verdict.score : Number(verdict.status === "correct");
     const detail = deepFrozen(JSON.parse(JSON.stringify({
       course: this.course, module: this.module, question: id, variant: this.variants.get(id) ?? null,
-      lang: this.root.dataset.zqLang, status: verdict.status, score, answer,
+      lang: this.root.dataset.zqLang, status: verdict.status, score: scoreOf(verdict), answer,
     })));
     question.dispatchEvent(new CustomEvent("zadachnik:checked", { bubbles: true, detail }));
   }
@@ -499,6 +503,15 @@ class Page {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 0);
     });
+    tools.querySelector("[data-zq-handin]").addEventListener("click", async () => {
+      const { handInCode } = await import("./handin.js");
+      const box = this.root.querySelector("[data-zq-handin-box]");
+      const field = box.querySelector("[data-zq-handin-code]");
+      field.value = handInCode(this.results());
+      box.hidden = false;
+      field.focus();
+      field.select();
+    });
     const picker = tools.querySelector("[data-zq-import]");
     picker.addEventListener("change", async () => {
       const [file] = picker.files;
@@ -514,6 +527,19 @@ class Page {
       result.textContent = this.say(counts.unsaved ? "imported_unsaved" : "imported", counts);
       this.reload();
     });
+  }
+
+  // What a hand-in code carries (handin.js): each question's and exercise's state on this page, with the
+  // learner's own text (an open answer, an explanation, notes).
+  results() {
+    const questions = [...this.root.querySelectorAll("[data-zq-question], [data-zq-exercise]")].map((element) => {
+      const id = element.dataset.zqQuestion || element.dataset.zqExercise;
+      const entry = store.get(this.key(id)) || {};
+      const verdict = this.verdicts.get(id) || null;
+      return [id, this.variants.get(id) ?? null, verdict ? verdict.status : null, scoreOf(verdict),
+        typeof entry.notes === "string" ? entry.notes : ""];
+    });
+    return { course: this.course, module: this.module, time: Math.floor(Date.now() / 1000), questions };
   }
 
   // Every entry of this page: its questions' and exercises', and every variant's a question was ever on (`P02@3`),

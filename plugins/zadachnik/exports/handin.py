@@ -1,0 +1,180 @@
+"""Hand-in codes: a learner's results on one page as one line of text (made by the page's handin.js), and
+`zadachnik gradebook`, which turns a CSV file of them (a form's export, say) into a table per learner and
+question. tests/vectors/handin.json holds cases the page's encoder and this decoder both run.
+
+A code is "ZDK1." + base64url of the results' JSON + "." + the CRC-32 of that base64 text in hex. The checksum
+tells a code that was cut or changed on its way from one that arrived whole; it is no seal: a learner who wants
+to can make a code of any results, as they could type any answer into the page."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import csv
+import io
+import json
+import re
+import zlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+PREFIX = "ZDK1"
+# A cell that holds a code, or what is left of one: it starts with the prefix.
+LOOKS_LIKE_CODE = re.compile(rf"^\s*{PREFIX}\.", re.ASCII)
+STATUSES = ("correct", "wrong", "partial", "unanswered", "unreadable")
+COLUMNS = ("course", "module", "question", "variant", "status", "score", "answer", "handed_in")
+# The longest code read (a form's cell is rarely larger): a bigger one is refused, not decoded into memory.
+LONGEST_CODE = 1_000_000
+# Times are Unix seconds: this is the year 2500, past any page's clock.
+LATEST_TIME = 16_725_225_600
+
+
+class DamagedCode(ValueError):
+    """A code that cannot be read back, with what is wrong in words for the teacher."""
+
+
+@dataclass(frozen=True)
+class Results:
+    course: str
+    module: str
+    time: int
+    # (id, variant or None, status or None for not checked, score or None, the learner's own text)
+    questions: tuple[tuple[str, int | None, str | None, float | None, str], ...]
+
+
+def _payload(code: str) -> str:
+    return base64.urlsafe_b64encode(code.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def hand_in_code(results: dict[str, Any]) -> str:
+    """The code the page makes of `results` ({course, module, time, questions}), byte for byte as handin.js."""
+    text = json.dumps({"v": 1, "c": results["course"], "m": results["module"], "t": results["time"],
+                       "q": results["questions"]}, ensure_ascii=False, separators=(",", ":"))
+    payload = _payload(text)
+    return f"{PREFIX}.{payload}.{zlib.crc32(payload.encode('ascii')):08x}"
+
+
+def read_code(code: str) -> Results:
+    """The results a code holds; raises DamagedCode. Spaces and line breaks a mail program put in are ignored."""
+    if len(code) > LONGEST_CODE:
+        raise DamagedCode(f"the code is {len(code):,} characters long, more than any page makes")
+    joined = "".join(code.split())
+    parts = joined.split(".")
+    if len(parts) != 3 or parts[0] != PREFIX:
+        raise DamagedCode(f"this is not a whole hand-in code (it should read {PREFIX}.…….xxxxxxxx)")
+    _, payload, checksum = parts
+    if not re.fullmatch(r"[0-9a-f]{8}", checksum) or not re.fullmatch(r"[A-Za-z0-9_-]*", payload):
+        raise DamagedCode("the code has characters no hand-in code has: it was changed on its way")
+    if f"{zlib.crc32(payload.encode('ascii')):08x}" != checksum:
+        raise DamagedCode("the code's checksum does not match: part of it was lost or changed on its way")
+    try:
+        data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8"))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise DamagedCode("the code's checksum matches but its contents cannot be read") from None
+    return _results(data)
+
+
+def _results(data: Any) -> Results:
+    problem = DamagedCode("the code's contents are not a page's results")
+    if not isinstance(data, dict) or data.get("v") != 1:
+        raise problem
+    course, module, time, questions = data.get("c"), data.get("m"), data.get("t"), data.get("q")
+    if not (isinstance(course, str) and isinstance(module, str) and type(time) is int and isinstance(questions, list)):
+        raise problem
+    if not 0 <= time < LATEST_TIME:
+        raise problem
+    read = []
+    for entry in questions:
+        if not isinstance(entry, list) or len(entry) != 5:
+            raise problem
+        qid, variant, status, score, text = entry
+        if not isinstance(qid, str) or not isinstance(text, str):
+            raise problem
+        if variant is not None and type(variant) is not int:
+            raise problem
+        if status is not None and status not in STATUSES:
+            raise problem
+        if score is not None and (type(score) not in (int, float) or not 0 <= score <= 1):
+            raise problem
+        read.append((qid, variant, status, score, text))
+    return Results(course, module, time, tuple(read))
+
+
+@dataclass
+class Gradebook:
+    table: str
+    # "row N: what is wrong", for each row left out
+    problems: list[str]
+    codes: int
+
+
+def gradebook(text: str) -> Gradebook:
+    """A CSV of hand-in codes (one per row, in any column; the row's other cells say who) as a table with one row
+    per learner and question. A first row without a code is the header; rows whose code is damaged, or that have
+    none, are left out and named."""
+    csv.field_size_limit(max(csv.field_size_limit(), LONGEST_CODE + 1))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as error:
+        raise ValueError(f"this is not a CSV file ({error})") from None
+    header: list[str] | None = None
+    if rows and not any(LOOKS_LIKE_CODE.match(cell) for cell in rows[0]):
+        header, rows, first = rows[0], rows[1:], 2
+    else:
+        first = 1
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    problems: list[str] = []
+    body: list[tuple[list[str], list[str]]] = []
+    codes = 0
+    for number, row in enumerate(rows, start=first):
+        if not any(cell.strip() for cell in row):
+            continue
+        found = [index for index, cell in enumerate(row) if LOOKS_LIKE_CODE.match(cell)]
+        if len(found) != 1:
+            problems.append(f"row {number}: " + ("no hand-in code in this row" if not found
+                                                 else "more than one hand-in code in this row: give each its row"))
+            continue
+        try:
+            results = read_code(row[found[0]])
+        except DamagedCode as error:
+            problems.append(f"row {number}: {error}; ask for the code again")
+            continue
+        codes += 1
+        who = [cell for index, cell in enumerate(row) if index != found[0]]
+        handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
+        for qid, variant, status, score, answer in results.questions:
+            body.append((who, [results.course, results.module, qid, "" if variant is None else str(variant),
+                               status or "not checked", "" if score is None else f"{score:g}", answer, handed_in]))
+    # The columns that say who: the header's names for them, "column N" where it has none.
+    others = max((len(who) for who, _ in body), default=0)
+    code_column = _code_column(header, rows)
+    header_cells = [cell for index, cell in enumerate(header or []) if index != code_column]
+    names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
+    writer.writerow([*names, *COLUMNS])
+    for who, rest in body:
+        *ours, answer, handed_in = rest
+        writer.writerow([*map(inert, who), *[""] * (others - len(who)), *ours, inert(answer), handed_in])
+    return Gradebook(out.getvalue(), problems, codes)
+
+
+# What a spreadsheet takes for the start of a formula: a learner's text (or a form's cell) that starts so gets a
+# quote before it, which spreadsheets show as text (OWASP's advice on CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: str) -> str:
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
+
+
+def _code_column(header: list[str] | None, rows: list[list[str]]) -> int | None:
+    """The column most rows have their code in: the header's name for it is not a name of who handed in."""
+    if header is None:
+        return None
+    counts: dict[int, int] = {}
+    for row in rows:
+        for index, cell in enumerate(row):
+            if LOOKS_LIKE_CODE.match(cell):
+                counts[index] = counts.get(index, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else None

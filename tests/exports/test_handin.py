@@ -1,0 +1,128 @@
+"""Hand-in codes and `zadachnik gradebook`: the page's encoder (handin.js) and this decoder run one set of cases
+(tests/vectors/handin.json); damaged codes are refused with their row, the rest of the file is still read."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.sites import ROOT
+from zadachnik.cli import main
+from zadachnik.exports.handin import DamagedCode, gradebook, hand_in_code, read_code
+
+VECTORS = json.loads((ROOT / "tests/vectors/handin.json").read_text(encoding="utf-8"))
+# The words each kind of damage is told in.
+REASONS = {"checksum": "checksum does not match", "whole": "not a whole hand-in code",
+           "characters": "characters no hand-in code has", "contents": "not a page's results",
+           "read": "cannot be read"}
+
+
+@pytest.mark.parametrize("case", VECTORS["codes"], ids=lambda case: case["name"])
+def test_every_code_reads_back_as_the_results_it_was_made_of(case: dict) -> None:
+    results = read_code(case["code"])
+    expected = case["results"]
+    assert (results.course, results.module, results.time) == (expected["course"], expected["module"],
+                                                                 expected["time"])
+    assert [list(question) for question in results.questions] == expected["questions"]
+    assert hand_in_code(expected) == case["code"]
+
+
+@pytest.mark.parametrize("case", VECTORS["damaged"], ids=lambda case: case["name"])
+def test_a_damaged_code_is_refused_with_what_is_wrong(case: dict) -> None:
+    with pytest.raises(DamagedCode, match=REASONS[case["reason"]]):
+        read_code(case["code"])
+
+
+def test_spaces_and_line_breaks_a_mail_program_adds_are_ignored() -> None:
+    code = VECTORS["codes"][0]["code"]
+    broken = "\n".join(code[at:at + 40] for at in range(0, len(code), 40))
+    assert read_code("  " + broken.replace("Q", " Q") + "\n") == read_code(code)
+
+
+def test_the_page_encoder_makes_the_same_codes() -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is needed"
+    result = subprocess.run([node, "--test", str(ROOT / "tests/js/js_handin.test.mjs")], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def table(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_a_forms_export_becomes_one_row_per_learner_and_question() -> None:
+    quiz, russian = VECTORS["codes"][0]["code"], VECTORS["codes"][1]["code"]
+    damaged = VECTORS["damaged"][0]["code"]
+    source = io.StringIO()
+    writer = csv.writer(source)
+    writer.writerows([["Timestamp", "Name", "Code"], ["2026-12-01 10:00", "Ann", quiz], [],
+                      ["2026-12-01 10:05", "Boris", russian], ["2026-12-01 10:06", "Cleo", damaged],
+                      ["2026-12-01 10:07", "Dan", "I forgot"]])
+    book = gradebook(source.getvalue())
+    rows = table(book.table)
+    assert book.codes == 2
+    assert book.problems == [
+        "row 5: the code's checksum does not match: part of it was lost or changed on its way; ask for the code "
+        "again", "row 6: no hand-in code in this row"]
+    assert list(rows[0]) == ["Timestamp", "Name", "course", "module", "question", "variant", "status", "score",
+                             "answer", "handed_in"]
+    ann = [row for row in rows if row["Name"] == "Ann"]
+    assert [(row["question"], row["status"], row["score"]) for row in ann] == [
+        ("Q1", "correct", "1"), ("Q2", "partial", "0.5"), ("Q3", "wrong", "0"), ("Q4", "unanswered", ""),
+        ("Q5", "unreadable", ""), ("Q6", "not checked", "")]
+    assert ann[0]["handed_in"] == "2025-12-03T00:00:00+00:00" and ann[5]["answer"] == "not checked yet"
+    boris = [row for row in rows if row["Name"] == "Boris"]
+    assert [(row["question"], row["variant"]) for row in boris] == [("P02", "3"), ("P05", "7"), ("9.4.2", "")]
+    assert boris[2]["answer"].startswith("Ответ: «да»,\n\"потому что\"")
+
+
+def test_without_a_header_the_other_columns_are_numbered() -> None:
+    book = gradebook(f"ann@example.org,{VECTORS['codes'][0]['code']}\n{VECTORS['codes'][1]['code']},extra,cells\n")
+    rows = table(book.table)
+    assert list(rows[0])[:2] == ["column 1", "column 2"] and rows[0]["column 1"] == "ann@example.org"
+    assert book.codes == 2 and book.problems == []
+
+
+def test_the_command_writes_the_table_and_exits_1_naming_each_row_left_out(tmp_path: Path, capsys) -> None:
+    codes = tmp_path / "codes.csv"
+    good, bad = VECTORS["codes"][0]["code"], VECTORS["damaged"][1]["code"]
+    # A spreadsheet's export: a byte-order mark first.
+    codes.write_text(f"\ufeffName,Code\nAnn,{good}\nBoris,{bad}\n", encoding="utf-8")
+    assert main(["gradebook", str(codes), "--out", str(tmp_path / "table.csv")]) == 1
+    error = capsys.readouterr().err
+    assert f"{codes}: row 3: the code's checksum does not match" in error
+    assert "1 code(s) read, 1 row(s) left out" in error
+    rows = table((tmp_path / "table.csv").read_text(encoding="utf-8"))
+    assert {row["Name"] for row in rows} == {"Ann"} and len(rows) == 6
+    codes.write_text(f"Name,Code\nAnn,{good}\n", encoding="utf-8")
+    assert main(["gradebook", str(codes)]) == 0
+    assert table(capsys.readouterr().out)[0]["question"] == "Q1"
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read"), (b"\xff\xfe\x00bad", "cannot read"), ("Name,Code\n", "holds no hand-in code"),
+    ("a," + "x" * 1_100_000 + "\n", "not a CSV file")])
+def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path: Path, capsys, content, message) -> None:
+    codes = tmp_path / "codes.csv"
+    if isinstance(content, bytes):
+        codes.write_bytes(content)
+    elif content is not None:
+        codes.write_text(content, encoding="utf-8")
+    assert main(["gradebook", str(codes)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("zadachnik gradebook: ") and message in error and "Traceback" not in error
+
+
+def test_a_learners_text_that_a_spreadsheet_would_run_as_a_formula_stays_text() -> None:
+    results = {"course": "c", "module": "1", "time": 1, "questions": [["Q5", None, None, None, "=HYPERLINK(\"x\")"],
+                                                                       ["Q6", None, None, None, "- a list item"]]}
+    book = gradebook(f"Name,Code\n@evil,{hand_in_code(results)}\n")
+    rows = table(book.table)
+    assert [row["answer"] for row in rows] == ["'=HYPERLINK(\"x\")", "'- a list item"]
+    assert rows[0]["Name"] == "'@evil"
