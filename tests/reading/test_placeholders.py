@@ -53,9 +53,16 @@ def fastest_substitution(placeholders: int) -> float:
 
 def test_substitution_time_grows_with_the_text_not_its_square() -> None:
     # Eight times the placeholders: about eight times the time for one scan, sixty-four for a rescan before each.
-    # The bound sits far from both, so a busy machine cannot make it fail and a rescan cannot pass.
-    small, large = fastest_substitution(2_000), fastest_substitution(16_000)
-    assert large / small < 24, (small, large)
+    # The bound sits far from both. On a machine that other work keeps busy one round can still land past it (seen
+    # in a parallel suite: 27×), so up to ten rounds are measured and one under the bound is enough: a linear scan
+    # gets there at once, a rescan never does.
+    ratios = []
+    for _ in range(10):
+        small, large = fastest_substitution(2_000), fastest_substitution(16_000)
+        ratios.append(round(large / small, 1))
+        if ratios[-1] < 24:
+            return
+    raise AssertionError(f"16,000 placeholders took this many times as long as 2,000, round by round: {ratios}")
 
 
 # -- "≈" only where a figure is rounded (issue 28 item 6) ----------------------------------------------------------
