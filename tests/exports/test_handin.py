@@ -83,9 +83,9 @@ def test_a_forms_export_becomes_one_row_per_learner_and_question() -> None:
 
 
 def test_without_a_header_the_other_columns_are_numbered() -> None:
-    book = gradebook(f"ann@example.org,{VECTORS['codes'][0]['code']}\n{VECTORS['codes'][1]['code']},extra,cells\n")
+    book = gradebook(f"Ann Lee,{VECTORS['codes'][0]['code']}\n{VECTORS['codes'][1]['code']},extra,cells\n")
     rows = table(book.table)
-    assert list(rows[0])[:2] == ["column 1", "column 2"] and rows[0]["column 1"] == "ann@example.org"
+    assert list(rows[0])[:2] == ["column 1", "column 2"] and rows[0]["column 1"] == "Ann Lee"
     assert book.codes == 2 and book.problems == []
 
 
