@@ -43,15 +43,15 @@ class Results:
     questions: tuple[tuple[str, int | None, str | None, float | None, str], ...]
 
 
-def _payload(code: str) -> str:
-    return base64.urlsafe_b64encode(code.encode("utf-8")).decode("ascii").rstrip("=")
+def _base64url(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
 
 
 def hand_in_code(results: dict[str, Any]) -> str:
     """The code the page makes of `results` ({course, module, time, questions}), byte for byte as handin.js."""
     text = json.dumps({"v": 1, "c": results["course"], "m": results["module"], "t": results["time"],
                        "q": results["questions"]}, ensure_ascii=False, separators=(",", ":"))
-    payload = _payload(text)
+    payload = _base64url(text)
     return f"{PREFIX}.{payload}.{zlib.crc32(payload.encode('ascii')):08x}"
 
 
@@ -123,11 +123,11 @@ def gradebook(text: str) -> Gradebook:
         header, rows, first = rows[0], rows[1:], 2
     else:
         first = 1
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
     problems: list[str] = []
-    body: list[tuple[list[str], list[str]]] = []
-    codes = 0
+    # Per code read: who handed it in (the row's other cells) and its table rows after them.
+    read: list[tuple[list[str], list[list[str]]]] = []
+    # How many rows have their code in each column: the header's name for that one names no one.
+    code_columns: dict[int, int] = {}
     for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
             continue
@@ -141,22 +141,23 @@ def gradebook(text: str) -> Gradebook:
         except DamagedCode as error:
             problems.append(f"row {number}: {error}; ask for the code again")
             continue
-        codes += 1
-        who = [cell for index, cell in enumerate(row) if index != found[0]]
+        code_columns[found[0]] = code_columns.get(found[0], 0) + 1
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
-        for qid, variant, status, score, answer in results.questions:
-            body.append((who, [results.course, results.module, qid, "" if variant is None else str(variant),
-                               status or "not checked", "" if score is None else f"{score:g}", answer, handed_in]))
+        read.append(([inert(cell) for index, cell in enumerate(row) if index != found[0]], [
+            [results.course, results.module, qid, "" if variant is None else str(variant), status or "not checked",
+             "" if score is None else f"{score:g}", inert(answer), handed_in]
+            for qid, variant, status, score, answer in results.questions]))
     # The columns that say who: the header's names for them, "column N" where it has none.
-    others = max((len(who) for who, _ in body), default=0)
-    code_column = _code_column(header, rows)
+    others = max((len(who) for who, lines in read if lines), default=0)
+    code_column = max(code_columns, key=code_columns.__getitem__) if code_columns else None
     header_cells = [cell for index, cell in enumerate(header or []) if index != code_column]
     names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*names, *COLUMNS])
-    for who, rest in body:
-        *ours, answer, handed_in = rest
-        writer.writerow([*map(inert, who), *[""] * (others - len(who)), *ours, inert(answer), handed_in])
-    return Gradebook(out.getvalue(), problems, codes)
+    for who, lines in read:
+        writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
+    return Gradebook(out.getvalue(), problems, len(read))
 
 
 # What a spreadsheet takes for the start of a formula: a learner's text (or a form's cell) that starts so gets a
@@ -166,15 +167,3 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def inert(cell: str) -> str:
     return "'" + cell if cell.startswith(FORMULA_START) else cell
-
-
-def _code_column(header: list[str] | None, rows: list[list[str]]) -> int | None:
-    """The column most rows have their code in: the header's name for it is not a name of who handed in."""
-    if header is None:
-        return None
-    counts: dict[int, int] = {}
-    for row in rows:
-        for index, cell in enumerate(row):
-            if LOOKS_LIKE_CODE.match(cell):
-                counts[index] = counts.get(index, 0) + 1
-    return max(counts, key=counts.__getitem__) if counts else None

@@ -480,8 +480,8 @@ def serve(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> None:
         _BUSY.add(_thread.get_ident())
         try:
             reap_children()
-            end_strays(runner_pid)
-            collect_strays(runner_pid)
+            if end_strays(runner_pid):
+                collect_strays(runner_pid)
         finally:
             _BUSY.clear()
         send('{"result": ' + reply + ', "restart": ' + ("true" if _threads_left() else "false")
@@ -529,10 +529,11 @@ def strays(runner_pid: int) -> list[int]:
     return [pid for pid in found if table[pid][2] != b"Z"]
 
 
-def end_strays(runner_pid: int) -> None:
-    """Kill what the code started once its call is over (again while any appear: one may fork meanwhile)."""
+def end_strays(runner_pid: int) -> bool:
+    """Kill what the code started once its call is over (again while any appear: one may fork meanwhile); whether
+    the runner had any child to end."""
     if not has_children(runner_pid):
-        return  # the common case, told from one small file instead of a scan of every process
+        return False  # the common case, told from one small file instead of a scan of every process
     for _attempt in range(50):
         found = strays(runner_pid)
         if not found:
@@ -542,6 +543,7 @@ def end_strays(runner_pid: int) -> None:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+    return True
 
 
 # How long the runner waits, after a call, for the processes it killed to be gone (one stuck in the kernel, in
