@@ -114,7 +114,7 @@ def minified_sources() -> dict[str, str]:
     (minified and as written), with the sources each is named by."""
     texts = {name: (vendored.ASSETS / name).read_text(encoding="utf-8") for name in vendored.own_assets()}
     return {**texts, vendored.RUNTIME_BUNDLE: vendored.runtime_sources(),
-            vendored.READABLE_BUNDLE: vendored.runtime_sources()}
+            vendored.READABLE_BUNDLE: vendored.runtime_sources(), vendored.LMS_BUNDLE: vendored.runtime_sources()}
 
 
 def minified_files() -> list[str]:
@@ -130,6 +130,7 @@ def vendor_minified() -> None:
     made = vendored.esbuild_minify({name: sources[name] for name in vendored.own_assets()}, esbuild)
     made[vendored.RUNTIME_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild)
     made[vendored.READABLE_BUNDLE] = vendored.esbuild_bundle(False, esbuild=esbuild)
+    made[vendored.LMS_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild, entry=vendored.LMS_ENTRY)
     target = fresh(vendored.MINIFIED)
     for name, text in made.items():
         (target / vendored.minified_name(name, sources[name])).write_text(text, encoding="utf-8")

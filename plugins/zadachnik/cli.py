@@ -5,7 +5,10 @@ mkdocs.yml read as MkDocs reads it (zadachnik.config.read_site_options)."""
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,15 +84,21 @@ def build_parser() -> argparse.ArgumentParser:
         "export", help="write a course's questions for an LMS (Moodle XML, GIFT, QTI 2.1)", description=(
             "Write the questions of the course sources in one language as files an LMS imports, one per module: "
             "'moodle' (Moodle XML), 'gift' (GIFT text for Moodle) or 'qti' (an IMS QTI 2.1 content package, a zip, "
-            "for Canvas, Blackboard, ILIAS and others). Code exercises are left out, with a line for each. The "
-            "site's languages come from mkdocs.yml beside or above EXERCISES_DIR, or --config, or --languages."))
+            "for Canvas, Blackboard, ILIAS and others); code exercises are left out, with a line for each. Or "
+            "'scorm12' / 'scorm2004': a SCORM package of each module's own pages (Python, variants, hints and "
+            "math included) that reports scores to the LMS, and one of the whole course when no module is named; "
+            "it builds the site of mkdocs.yml to make them. The site's languages come from mkdocs.yml beside or "
+            "above EXERCISES_DIR, or --config, or --languages."))
     export.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, help="the course sources")
     export.add_argument("selection", metavar="COURSE[/MODULE]", nargs="?",
                         help="one course (its id), or one module of it (its folder name or number); default: all")
-    export.add_argument("--format", required=True, metavar="FORMAT", help="moodle, gift or qti")
+    export.add_argument("--format", required=True, metavar="FORMAT",
+                        help="moodle, gift, qti, scorm12 or scorm2004")
     export.add_argument("--language", required=True, metavar="CODE", help="the language of the questions, e.g. ru")
     export.add_argument("--out", "-o", metavar="DIR", type=Path, default=Path("."),
                         help="folder for the files (default: the current folder)")
+    export.add_argument("--pass-mark", metavar="PERCENT", type=float, default=60.0,
+                        help="SCORM: the score from which a completed module is passed (default: 60)")
     add_site_options(export)
     export.set_defaults(run=run_export)
 
@@ -200,11 +209,15 @@ def run_new(arguments: argparse.Namespace) -> int:
 def run_export(arguments: argparse.Namespace) -> int:
     from zadachnik.core.errors import SourceErrors, sources_heading
     from zadachnik.exports import SelectionError, export_modules, formats, select_modules
+    from zadachnik.exports.scorm import VERSIONS as SCORM_VERSIONS
     from zadachnik.incremental.modules import read_and_check
 
     known = formats()
-    if arguments.format not in known:
-        raise CommandError(f"unknown format '{arguments.format}': write --format {', '.join(known)}")
+    if arguments.format not in known and arguments.format not in SCORM_VERSIONS:
+        raise CommandError(f"unknown format '{arguments.format}': write --format "
+                           f"{', '.join([*known, *SCORM_VERSIONS])}")
+    if not 0 <= arguments.pass_mark <= 100:
+        raise CommandError(f"--pass-mark {arguments.pass_mark:g}: a percentage from 0 to 100 (e.g. --pass-mark 60)")
     exercises: Path = arguments.exercises.resolve()
     if not exercises.is_dir():
         raise CommandError(f"{arguments.exercises} is not a folder of course sources: give EXERCISES_DIR")
@@ -230,6 +243,13 @@ def run_export(arguments: argparse.Namespace) -> int:
         for error in found.errors:
             print(f"  {error}", file=sys.stderr)
         return 1
+    if arguments.format in SCORM_VERSIONS:
+        try:
+            modules = select_modules(courses, arguments.selection)
+        except SelectionError as error:
+            raise CommandError(str(error)) from None
+        whole = [course for course in courses if arguments.selection in (None, "", course.id, course.path.name)]
+        return write_scorm(arguments, config_file, modules, whole)
     try:
         modules = select_modules(courses, arguments.selection)
         written, lines = export_modules(modules, known[arguments.format], arguments.language, arguments.out)
@@ -242,6 +262,85 @@ def run_export(arguments: argparse.Namespace) -> int:
     for item in written:
         print(f"zadachnik export: wrote {item.path} ({exported_count(item.export.questions)})")
     return 0
+
+
+def write_scorm(arguments: argparse.Namespace, config_file: Path | None, modules: list, whole_courses: list) -> int:
+    """A SCORM package per module, and one per course given whole, made of the pages of the site built for them."""
+    from zadachnik.exports import write_whole
+    from zadachnik.exports.scorm import (
+        VERSIONS,
+        PackageError,
+        module_title,
+        packaged_module,
+        read_progress_manifest,
+        scorm_package,
+    )
+
+    if config_file is None:
+        raise CommandError("a SCORM package is made of the site's pages: give the site's mkdocs.yml with --config")
+    version, lang, pass_mark = VERSIONS[arguments.format], arguments.language, arguments.pass_mark / 100
+    payloads: list[tuple[Path, bytes]] = []
+    with tempfile.TemporaryDirectory(prefix="zadachnik-scorm-") as work:
+        site = Path(work) / "site"
+        build_package_site(config_file, site)
+        try:
+            manifest = read_progress_manifest(site)
+            packaged = {}
+            for course, module in modules:
+                title = module_title(module.number, module.title[lang], lang)
+                packaged[(course.id, module.number)] = one = packaged_module(
+                    manifest, course.id, str(module.number), lang, title)
+                payloads.append((arguments.out / f"{course.id}-{module.slug}-{lang}.{version.name}.zip",
+                                 scorm_package(site, version, f"{course.id}-{module.number}-{lang}",
+                                               f"{course.title[lang]}: {title}", [one], lang, pass_mark)))
+            for course in whole_courses:
+                parts = [packaged[(course.id, module.number)] for module in course.modules
+                         if (course.id, module.number) in packaged]
+                if parts:
+                    payloads.append((arguments.out / f"{course.id}-{lang}.{version.name}.zip",
+                                     scorm_package(site, version, f"{course.id}-{lang}", course.title[lang], parts,
+                                                   lang, pass_mark)))
+        except PackageError as error:
+            raise CommandError(str(error)) from None
+    try:
+        arguments.out.mkdir(parents=True, exist_ok=True)
+        for path, payload in payloads:
+            write_whole(path, payload)
+    except OSError as error:
+        raise CommandError(f"cannot write the export: {error}") from None
+    for path, payload in payloads:
+        print(f"zadachnik export: wrote {path} ({len(payload) / 2**20:.1f} MB)")
+    return 0
+
+
+def build_package_site(config_file: Path, site: Path) -> None:
+    """The site of `config_file` built into `site` as a package needs it (zadachnik.config.package_site_overrides),
+    by MkDocs itself, from a configuration beside mkdocs.yml that inherits it (so its relative paths hold)."""
+    import yaml
+
+    from zadachnik.config import SiteOptionsError, package_site_overrides
+
+    try:
+        overrides = package_site_overrides(config_file)
+    except SiteOptionsError as error:
+        raise CommandError(f"{config_file}: {error}") from None
+    try:
+        text = yaml.safe_dump({"INHERIT": config_file.name, **overrides}, allow_unicode=True, sort_keys=False)
+    except yaml.YAMLError:
+        raise CommandError(f"{config_file}: a plugin's or the theme's option holds a value a copy of mkdocs.yml "
+                           "cannot carry (a YAML tag such as !relative): write it as plain text") from None
+    handle, name = tempfile.mkstemp(prefix=".zadachnik-package-", suffix=".yml", dir=config_file.resolve().parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as temporary:
+            temporary.write(text)
+        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", name,
+                               "--site-dir", str(site)], capture_output=True, text=True,
+                              env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
+    finally:
+        Path(name).unlink(missing_ok=True)
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip() or f"mkdocs build ended with status {done.returncode}"
+        raise CommandError(f"the site could not be built for the package:\n{said}")
 
 
 def exported_count(questions: list) -> str:

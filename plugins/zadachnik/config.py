@@ -108,6 +108,37 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
                        site["mdx_configs"])
 
 
+# Search is left out of a package: its results would lead to pages the package does not hold.
+SEARCH_PLUGINS = {"search", "material/search"}
+INSTANT = "navigation.instant"
+
+
+def package_site_overrides(config_file: Path) -> dict[str, Any]:
+    """What a site built for a SCORM package changes in mkdocs.yml (read as MkDocs reads it): the offline copy's
+    pages (relative links, classic scripts, Pyodide embedded) without search, the zip or instant navigation; the
+    plugins written out as a list, which replaces the inherited one whole."""
+    site = MkDocsConfig(config_file_path=str(config_file.resolve()))
+    try:
+        with config_file.open("rb") as source:
+            site.load_file(source)
+    except TypeError:
+        raise SiteOptionsError("not a mapping of options: write each as 'name: value' on its line") from None
+    except (OSError, ConfigurationError) as error:
+        raise SiteOptionsError(str(error)) from None
+    plugins: list[Any] = []
+    for name, options in opt.Plugins._parse_configs(site["plugins"] or []):
+        if name.lstrip("/") == PLUGIN_NAME:
+            plugins.append({name: {**(options or {}), "offline": True, "offline_zip": ""}})
+        elif name not in SEARCH_PLUGINS:
+            plugins.append({name: options} if options else name)
+    overrides: dict[str, Any] = {"use_directory_urls": False, "plugins": plugins}
+    theme = site["theme"]
+    if isinstance(theme, dict) and isinstance(theme.get("features"), list):
+        overrides["theme"] = {**theme, "features": [feature for feature in theme["features"]
+                                                    if not str(feature).startswith(INSTANT)]}
+    return overrides
+
+
 def validate_option(site: MkDocsConfig, key: str) -> None:
     """One option of `site` validated by MkDocs' own option for it, as MkDocs validates the whole config."""
     option = getattr(MkDocsConfig, key)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from support.sites import ROOT, build_failure, build_site
+from support.sites import ROOT, build_failure, build_site, sample_copy
 from zadachnik import __version__
 from zadachnik.rendering.i18n import shipped_languages
 
@@ -33,15 +33,6 @@ def zadachnik(*args: str, cwd: Path, runner: str = "script") -> subprocess.Compl
     assert CONSOLE_SCRIPT.is_file(), "the console script is missing: run '.venv/bin/pip install -e . -q --no-deps'"
     return subprocess.run([*RUNNERS[runner], *args], cwd=cwd, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-
-
-def sample_copy(target: Path) -> Path:
-    """The sample site's sources (config, pages, courses) to break on purpose; no caches, no build."""
-    target.mkdir()
-    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
-    for folder in ("docs", "exercises"):
-        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -487,7 +487,7 @@ def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.Capt
 
 @pytest.mark.parametrize(("options", "selection", "message"), [
     (["--format", "blackboard", "--language", "en"], [],
-     "unknown format 'blackboard': write --format moodle, gift, qti"),
+     "unknown format 'blackboard': write --format moodle, gift, qti, scorm12, scorm2004"),
     (["--format", "moodle", "--language", "de"], [],
      "the courses have no 'de' text: their languages are ru, en (write e.g. --language ru)"),
     (["--format", "gift", "--language", "en"], ["physics"],

@@ -3,6 +3,7 @@ written again in Python."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -26,6 +27,19 @@ PYTHON_WORKER = re.compile(r"/assets/zadachnik/js/python-worker\.js(?:\?|$)")
 def python_left_starting(context) -> None:
     """Python never starts in this browser context's pages served over http (see SILENT_WORKER)."""
     context.route(PYTHON_WORKER, lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"))
+
+
+# The same for pages built as the offline copy is (a SCORM package's), served over http: their Python comes from
+# one script that embeds Pyodide, here one whose worker never answers.
+SILENT_EMBED = ("window.__zqPyodideEmbed = " + json.dumps({
+    "worker": SILENT_WORKER, "wasm": "", "stdlib": "", "lock": {}, "files": {}, "indexURL": "", "version": "silent",
+}) + ";")
+PYODIDE_EMBED = re.compile(r"/assets/zadachnik/pyodide-embed\.js(?:\?|$)")
+
+
+def embedded_python_left_starting(context) -> None:
+    """Python never starts in this context's offline-style pages served over http (see SILENT_EMBED)."""
+    context.route(PYODIDE_EMBED, lambda route: route.fulfill(body=SILENT_EMBED, content_type="text/javascript"))
 
 
 def serve(site: Path):

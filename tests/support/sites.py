@@ -46,3 +46,12 @@ def copy_site(source: Path, target: Path) -> Path:
     """A writable copy of a site's sources (config, docs, exercises) to break on purpose."""
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("build", ".cache"))
     return target
+
+
+def sample_copy(target: Path) -> Path:
+    """The sample site's sources (config, pages, courses) to break on purpose; no caches, no build."""
+    target.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    for folder in ("docs", "exercises"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return target

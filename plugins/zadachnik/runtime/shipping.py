@@ -16,6 +16,8 @@ from zadachnik.rendering.site import Languages, module_page_uri
 from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
 from zadachnik.runtime.vendored import (
     ESBUILD,
+    LMS_BUNDLE,
+    LMS_ENTRY,
     MINIFIED,
     READABLE_BUNDLE,
     RUNTIME_BUNDLE,
@@ -140,6 +142,11 @@ def offline_runtime(minify: bool = True) -> str:
     """The page runtime as one classic script, bundled by esbuild: browsers refuse ES modules from file://."""
     return esbuilt(RUNTIME_BUNDLE if minify else READABLE_BUNDLE, runtime_sources(),
                    lambda: esbuild_bundle(minify))
+
+
+def lms_bridge() -> str:
+    """A SCORM package's bridge (assets/js/lms.js and what it imports) as one classic script."""
+    return esbuilt(LMS_BUNDLE, runtime_sources(), lambda: esbuild_bundle(True, entry=LMS_ENTRY))
 
 
 def offline_pyodide(minify: bool = True) -> str:

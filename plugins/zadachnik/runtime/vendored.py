@@ -24,6 +24,9 @@ ESBUILD = Path(__file__).resolve().parents[3] / "node_modules" / ".bin" / "esbui
 RUNTIME = ASSETS / "js"
 RUNTIME_ENTRY = "zadachnik.js"
 RUNTIME_BUNDLE, READABLE_BUNDLE = "js/zadachnik.bundle.js", "js/zadachnik.bundle.readable.js"
+# A SCORM package's bridge (its launch page's one script), bundled from the same modules as a classic script: an
+# LMS may serve files with types a module script is refused under.
+LMS_ENTRY, LMS_BUNDLE = "lms.js", "js/lms.bundle.js"
 # The bundle's first lines: the script's address (`document.currentScript` is gone once it has run), and a mark
 # that this is the copy opened from disk.
 BUNDLE_START = ('"use strict";\nconst __zqBase = document.currentScript ? document.currentScript.src : '
@@ -110,9 +113,10 @@ def runtime_sources(folder: Path = RUNTIME) -> str:
                        for path in sorted(folder.rglob("*.js"))}, ensure_ascii=False)
 
 
-def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD) -> str:
+def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD, entry: str = RUNTIME_ENTRY
+                   ) -> str:
     """The page runtime as one classic script, for pages opened from disk (browsers refuse ES modules there): its
-    modules from RUNTIME_ENTRY on, `import("./x.js")` included, each run when first imported. A module's
+    modules from `entry` on, `import("./x.js")` included, each run when first imported. A module's
     `import.meta.url` is its address as the site has it (taken from the bundle's, which sits in the same folder)."""
     with tempfile.TemporaryDirectory() as work:
         for path in folder.rglob("*.js"):
@@ -120,5 +124,5 @@ def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD
             (Path(work) / name).parent.mkdir(parents=True, exist_ok=True)
             (Path(work) / name).write_text(path.read_text(encoding="utf-8").replace(
                 "import.meta.url", f"new URL({json.dumps(name)}, __zqBase).href"), encoding="utf-8")
-        return run_esbuild([RUNTIME_ENTRY, "--bundle", "--format=iife", f"--banner:js={BUNDLE_START}",
+        return run_esbuild([entry, "--bundle", "--format=iife", f"--banner:js={BUNDLE_START}",
                             *(["--minify"] if minify else [])], Path(work), esbuild)

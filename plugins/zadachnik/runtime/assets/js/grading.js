@@ -11,6 +11,14 @@ const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map(
 // Statuses that count as checked in the progress line.
 export const COUNTED = ["correct", "wrong", "partial"];
 
+// A verdict's score from 0 to 1, or null for an answer that was not graded (unanswered, unreadable).
+export function scoreOf(verdict) {
+  if (!verdict || !COUNTED.includes(verdict.status)) return null;
+  const score = typeof verdict.score === "number" && Number.isFinite(verdict.score) ? verdict.score
+    : Number(verdict.status === "correct");
+  return Math.min(1, Math.max(0, score));
+}
+
 // A mixed question is graded, collected and shown by the module of its auto-checked part.
 export function gradedSpec(spec) {
   return spec.type === "mixed" ? { ...spec, type: spec.auto } : spec;

@@ -61,7 +61,7 @@ function pageState(started, done) {
 // What the learner did in one module: the home page's counts, and each page's state for the navigation. A quiz is
 // done when every auto-checked question has a verdict (or, with none, when every question has been worked on);
 // exercises are done when every solution has been opened.
-function moduleSummary(store, module) {
+export function moduleSummary(store, module) {
   const peek = (id) => store.peek(entryKey(module.course, module.module, id)) || {};
   // A question with variants counts by its current variant's entry (its own entry names it).
   const entry = (id) => (Number.isInteger(peek(id).variant) ? peek(variantId(id, peek(id).variant)) : peek(id));

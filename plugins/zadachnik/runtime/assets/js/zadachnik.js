@@ -1,6 +1,6 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython } from "./grading.js";
+import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython, scoreOf } from "./grading.js";
 import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
@@ -64,15 +64,6 @@ function speaker(strings) {
   };
   say.status = (result) => (MARK_WORDS.has(result.status) ? say(MARK_WORDS.get(result.status)) : "");
   return say;
-}
-
-// The numbers a message about an unreadable text names, written the page's way (each message uses its own).
-// A verdict's score from 0 to 1, or null for an answer that was not graded (unanswered, unreadable).
-function scoreOf(verdict) {
-  if (!verdict || !COUNTED.includes(verdict.status)) return null;
-  const score = typeof verdict.score === "number" && Number.isFinite(verdict.score) ? verdict.score
-    : Number(verdict.status === "correct");
-  return Math.min(1, Math.max(0, score));
 }
 
 function deepFrozen(value) {

@@ -1,0 +1,370 @@
+// The bridge of a SCORM package (`zadachnik export --format scorm12|scorm2004`): it runs in the package's launch
+// page, which shows the module's own pages in a frame. It finds the LMS's API in the frames above (as the standard
+// says), brings back the learner's saved work from cmi.suspend_data, and after every change the pages save
+// reports the module's score, statuses and one interaction per question, and commits. The pages themselves know
+// nothing of SCORM: they save their entries as on any site, and the frame shares their storage (the same origin).
+// Without an LMS the launch page simply opens the module, as the offline copy would.
+import { COUNTED, scoreOf } from "./grading.js";
+import { moduleSummary } from "./progress.js";
+import { EXPORT_FORMAT, PREFIX, Store, entryKey, variantId } from "./storage.js";
+import { SEED_KEY } from "./seed.js";
+
+// What each version calls the same things; `limit` is cmi.suspend_data's size.
+const VERSIONS = {
+  scorm12: {
+    api: "API", init: "LMSInitialize", get: "LMSGetValue", set: "LMSSetValue", commit: "LMSCommit",
+    finish: "LMSFinish", limit: 4096, learner: "cmi.core.student_id", entry: "cmi.core.entry",
+    exit: "cmi.core.exit", sessionTime: "cmi.core.session_time", wrong: "wrong", responseLimit: 255,
+  },
+  scorm2004: {
+    api: "API_1484_11", init: "Initialize", get: "GetValue", set: "SetValue", commit: "Commit",
+    finish: "Terminate", limit: 64000, learner: "cmi.learner_id", entry: "cmi.entry",
+    exit: "cmi.exit", sessionTime: "cmi.session_time", wrong: "incorrect", responseLimit: 4000,
+  },
+};
+// Whose work the browser holds for a module (the LMS's learner id), so that the next learner at a shared computer
+// does not start from it.
+const OWNER_PREFIX = "zadachnik-lms-learner:";
+// suspend_data's two forms: the module's export as JSON, or compressed (deflate) and in base64 when that is
+// too long for the LMS.
+const PLAIN = "zq1:";
+const PACKED = "zq1z:";
+const SYNC_DELAY_MS = 250;
+
+// The API the standard's way: this window's parents, up to the top, then the opener's.
+export function findApi(name, start = window) {
+  for (let frame = start, steps = 0; frame && steps < 500; steps += 1) {
+    try {
+      if (frame[name]) return frame[name];
+    } catch {
+      // A frame of another origin keeps its objects to itself; look further up.
+    }
+    if (frame.parent === frame) break;
+    frame = frame.parent;
+  }
+  try {
+    return start.opener && start.opener !== start ? findApi(name, start.opener) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function transformed(bytes, stream) {
+  const piped = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(piped).arrayBuffer());
+}
+
+function base64(bytes) {
+  let text = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  }
+  return btoa(text);
+}
+
+// The text for cmi.suspend_data, or null when even compressed it is longer than the LMS keeps.
+export async function encodeState(state, limit) {
+  const plain = PLAIN + JSON.stringify(state);
+  if (plain.length <= limit) return plain;
+  if (typeof CompressionStream !== "function") return null;
+  const packed = PACKED + base64(await transformed(new TextEncoder().encode(JSON.stringify(state)),
+    new CompressionStream("deflate-raw")));
+  return packed.length <= limit ? packed : null;
+}
+
+// What suspend_data held (ours, in either form), or null for nothing or anything else.
+export async function decodeState(text) {
+  try {
+    if (typeof text !== "string") return null;
+    if (text.startsWith(PLAIN)) return JSON.parse(text.slice(PLAIN.length));
+    if (text.startsWith(PACKED) && typeof DecompressionStream === "function") {
+      const bytes = Uint8Array.from(atob(text.slice(PACKED.length)), (char) => char.charCodeAt(0));
+      const json = new TextDecoder().decode(await transformed(bytes, new DecompressionStream("deflate-raw")));
+      return JSON.parse(json);
+    }
+  } catch {
+    // Damaged or foreign: nothing of ours to bring back, and nothing here is overwritten by it.
+  }
+  return null;
+}
+
+// "PT1H2M3.5S" (2004) or "0001:02:03.50" (1.2).
+export function sessionTime(milliseconds, version) {
+  const centiseconds = Math.max(0, Math.round(milliseconds / 10));
+  const hours = Math.floor(centiseconds / 360000);
+  const minutes = Math.floor(centiseconds / 6000) % 60;
+  const seconds = (centiseconds % 6000) / 100;
+  if (version === "scorm2004") return `PT${hours}H${minutes}M${seconds.toFixed(2)}S`;
+  const [whole, part] = seconds.toFixed(2).split(".");
+  return `${String(hours).padStart(4, "0")}:${String(minutes).padStart(2, "0")}:${whole.padStart(2, "0")}.${part}`;
+}
+
+// An id as SCORM's identifiers allow it (no spaces; 2004 also no other marks).
+function identifier(text) {
+  return String(text).replace(/[^\w\-().:=@;$!*'%/#]/g, "_").slice(0, 250) || "_";
+}
+
+// The learner's answer (or, for a question nobody grades, their own text) as an interaction's type and
+// response, in the forms the standard gives each type.
+export function response(answer, notes, version) {
+  const limit = VERSIONS[version].responseLimit;
+  if (answer && Array.isArray(answer.choice)) {
+    return { type: "choice", text: [...new Set(answer.choice.map(identifier))].join(version === "scorm12" ? "," : "[,]") };
+  }
+  if (answer && answer.pairs && typeof answer.pairs === "object") {
+    const pairs = Object.entries(answer.pairs).map(([left, right]) => (version === "scorm12"
+      ? `${identifier(left)}.${identifier(right)}` : `${identifier(left)}[.]${identifier(right)}`));
+    return { type: "matching", text: pairs.join(version === "scorm12" ? "," : "[,]") };
+  }
+  let text = "";
+  if (answer && answer.fields && typeof answer.fields === "object") {
+    text = Object.entries(answer.fields).map(([name, value]) => `${name}=${value}`).join("; ");
+  } else if (answer && typeof answer.code === "string") text = answer.code;
+  else if (typeof notes === "string") text = notes;
+  // One line (1.2's text allows no line breaks), at most what the type holds: the whole answer is in the state.
+  text = text.replace(/\s+/g, " ").trim();
+  if (text.length > limit) text = `${text.slice(0, limit - 1)}…`;
+  return { type: version === "scorm12" ? "fill-in" : "long-fill-in", text };
+}
+
+// What an interaction says of a question: its answer and verdict, or for one without, the learner's own text.
+const said = (entry) => JSON.stringify(entry.answer || entry.verdict ? [entry.answer ?? null, entry.verdict ?? null]
+  : [entry.notes ?? null]);
+
+class Bridge {
+  constructor(api, config) {
+    this.api = api;
+    this.config = config;
+    this.names = VERSIONS[config.version];
+    this.store = new Store();
+    this.started = Date.now();
+    this.module = (window.__zqProgress?.modules || [])
+      .find((candidate) => candidate.course === config.course && candidate.module === config.module);
+    // Each question's answer and verdict as last reported (or as found when the session began).
+    this.reported = new Map();
+    this.interactions = new Map();
+    this.suspend = null;
+    this.finished = false;
+    this.timer = null;
+  }
+
+  get(name) {
+    try {
+      return String(this.api[this.names.get](name) ?? "");
+    } catch {
+      return "";
+    }
+  }
+
+  set(name, value) {
+    try {
+      return String(this.api[this.names.set](name, String(value))) === "true";
+    } catch {
+      return false;
+    }
+  }
+
+  call(method) {
+    try {
+      return String(this.api[method]("")) === "true";
+    } catch {
+      return false;
+    }
+  }
+
+  moduleKeys() {
+    return this.store.keys().filter((key) => key.startsWith(entryKey(this.config.course, this.config.module, "")));
+  }
+
+  // The learner's work in this module as an export of its entries, and their seed (what orders their options).
+  state() {
+    const exported = this.store.exportAll();
+    const keys = new Set(this.moduleKeys());
+    const entries = Object.fromEntries(Object.entries(exported.entries).filter(([key]) => keys.has(key)));
+    const seed = this.store.read(SEED_KEY);
+    return { format: EXPORT_FORMAT, schema: exported.schema, entries, ...(seed ? { seed } : {}) };
+  }
+
+  async start() {
+    if (!this.call(this.names.init)) return false;
+    const learner = this.get(this.names.learner);
+    const ownerKey = `${OWNER_PREFIX}${this.config.course}/${this.config.module}`;
+    // Another learner's work in this browser stays theirs: it is in their own LMS record.
+    if (this.store.read(ownerKey) !== null && this.store.read(ownerKey) !== learner) {
+      this.store.removeAll(this.moduleKeys());
+    }
+    this.store.write(ownerKey, learner);
+    const saved = await decodeState(this.get("cmi.suspend_data"));
+    if (saved) {
+      try {
+        // The newer of each entry wins, as in an import: work done here since the last commit is kept.
+        this.store.importAll({ format: saved.format, entries: saved.entries || {} });
+      } catch {
+        // A state this bridge did not write: the LMS's copy is left as it is, the browser's too.
+      }
+      if (typeof saved.seed === "string" && /^[0-9a-f]{8}$/.test(saved.seed)) this.store.write(SEED_KEY, saved.seed);
+    }
+    this.knownInteractions();
+    // What was checked before this session is in the LMS already: only what changes from here is reported.
+    if (this.module) this.reported = new Map(this.module.questions.map((id) => [id, said(this.entryOf(id))]));
+    if (this.names.api === "API") {
+      if (["", "not attempted"].includes(this.get("cmi.core.lesson_status"))) this.set("cmi.core.lesson_status", "incomplete");
+    } else if (["", "unknown", "not attempted"].includes(this.get("cmi.completion_status"))) {
+      this.set("cmi.completion_status", "incomplete");
+    }
+    this.call(this.names.commit);
+    return true;
+  }
+
+  // SCORM 2004 keeps interactions readable: a question checked in an earlier session is updated in place.
+  knownInteractions() {
+    if (this.names.api !== "API_1484_11") return;
+    const count = Number(this.get("cmi.interactions._count")) || 0;
+    for (let index = 0; index < count; index += 1) this.interactions.set(this.get(`cmi.interactions.${index}.id`), index);
+  }
+
+  scheduleSync() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.sync(), SYNC_DELAY_MS);
+  }
+
+  // Score, statuses, interactions and state, from what the pages saved; then one commit.
+  async sync() {
+    clearTimeout(this.timer);
+    if (this.finished || !this.module) return;
+    this.report();
+    const encoded = await encodeState(this.state(), this.names.limit);
+    if (this.finished) return;
+    this.keepState(encoded);
+    this.call(this.names.commit);
+  }
+
+  keepState(encoded) {
+    const note = document.querySelector("[data-zq-lms-note]");
+    if (encoded === null) {
+      // Never a cut state: the LMS keeps the last one that fitted, and the learner is told.
+      if (note) {
+        note.textContent = this.config.words.lms_state_too_large.replace("{limit}", String(this.names.limit));
+        note.hidden = false;
+      }
+      return;
+    }
+    if (note) note.hidden = true;
+    if (encoded !== this.suspend) this.set("cmi.suspend_data", encoded);
+    this.suspend = encoded;
+  }
+
+  // A question's entry as the progress line reads it: with variants, its current variant's.
+  entryOf(id) {
+    const peek = (key) => this.store.peek(entryKey(this.config.course, this.config.module, key)) || {};
+    const own = peek(id);
+    return Number.isInteger(own.variant) ? peek(variantId(id, own.variant)) : own;
+  }
+
+  report() {
+    const module = this.module;
+    const summary = moduleSummary(this.store, module);
+    const current = (id) => this.entryOf(id);
+    const total = module.auto.length;
+    const points = module.auto.reduce((sum, id) => sum + (scoreOf(current(id).verdict) || 0), 0);
+    const scaled = total ? points / total : 0;
+    const done = summary.states.quiz === "done" || (!module.questions.length && summary.states.exercises === "done");
+    const passed = scaled >= this.config.passMark;
+    if (this.names.api === "API") {
+      this.set("cmi.core.score.min", 0);
+      this.set("cmi.core.score.max", 100);
+      this.set("cmi.core.score.raw", Math.round(scaled * 10000) / 100);
+      this.set("cmi.core.lesson_status", done ? (passed ? "passed" : "failed") : "incomplete");
+    } else {
+      this.set("cmi.score.min", 0);
+      this.set("cmi.score.max", total);
+      this.set("cmi.score.raw", Math.round(points * 100) / 100);
+      this.set("cmi.score.scaled", Math.round(scaled * 10000) / 10000);
+      this.set("cmi.completion_status", done ? "completed" : "incomplete");
+      this.set("cmi.success_status", done ? (passed ? "passed" : "failed") : "unknown");
+      if (total) this.set("cmi.progress_measure", Math.round((summary.checked / total) * 10000) / 10000);
+    }
+    for (const id of module.questions) this.interaction(id, current(id), module.auto.includes(id));
+  }
+
+  // One interaction per question the learner checked (or answered, for questions nobody grades) in this
+  // session: 1.2 keeps a journal, so each new verdict is a new record; 2004 updates the question's own.
+  interaction(id, entry, auto) {
+    const verdict = entry.verdict;
+    const graded = verdict && COUNTED.includes(verdict.status);
+    if (auto ? !graded : !(entry.answer || entry.notes)) return;
+    if (this.reported.get(id) === said(entry)) return;
+    this.reported.set(id, said(entry));
+    const version = this.config.version;
+    const { type, text } = response(entry.answer, entry.notes, version);
+    const name = identifier(id);
+    let index = this.interactions.get(name);
+    if (index === undefined || version === "scorm12") {
+      index = Number(this.get("cmi.interactions._count")) || 0;
+      this.interactions.set(name, index);
+    }
+    const at = `cmi.interactions.${index}.`;
+    const result = !graded ? "neutral" : verdict.status === "correct" ? "correct"
+      : verdict.status === "wrong" ? this.names.wrong : String(Math.round(scoreOf(verdict) * 100) / 100);
+    this.set(`${at}id`, name);
+    this.set(`${at}type`, type);
+    if (auto) this.set(`${at}weighting`, 1);
+    if (version === "scorm12") {
+      if (text) this.set(`${at}student_response`, text);
+      this.set(`${at}time`, new Date().toTimeString().slice(0, 8));
+    } else {
+      if (text) this.set(`${at}learner_response`, text);
+      this.set(`${at}timestamp`, new Date().toISOString().slice(0, 19));
+    }
+    this.set(`${at}result`, result);
+  }
+
+  // Leaving: what was done last is reported, the time spent said, and the session closed.
+  finish() {
+    if (this.finished) return;
+    if (this.module) {
+      this.report();
+      const plain = PLAIN + JSON.stringify(this.state());
+      // Compressing takes a promise a closing page may not wait for: the plain state if it fits, else the last.
+      if (plain.length <= this.names.limit) this.keepState(plain);
+    }
+    this.finished = true;
+    this.set(this.names.sessionTime, sessionTime(Date.now() - this.started, this.config.version));
+    this.set(this.names.exit, "suspend");
+    this.call(this.names.commit);
+    this.call(this.names.finish);
+  }
+}
+
+export async function launch(config = window.__zqLms) {
+  const frame = document.querySelector("[data-zq-lms-frame]");
+  const api = findApi(VERSIONS[config.version].api);
+  if (!api) {
+    // No LMS: the module's pages work as the offline copy's do.
+    window.location.replace(config.start);
+    return null;
+  }
+  const bridge = new Bridge(api, config);
+  if (!(await bridge.start())) {
+    const note = document.querySelector("[data-zq-lms-note]");
+    note.textContent = config.words.lms_no_session;
+    note.hidden = false;
+  }
+  window.addEventListener("storage", (event) => {
+    if (event.key === null || event.key.startsWith(PREFIX) || event.key === SEED_KEY) bridge.scheduleSync();
+  });
+  frame.addEventListener("load", () => {
+    try {
+      frame.contentWindow.addEventListener("zadachnik:checked", () => bridge.sync());
+    } catch {
+      // A page of another origin in the frame (a link followed out): its events are not ours.
+    }
+    bridge.scheduleSync();
+  });
+  window.addEventListener("pagehide", () => bridge.finish());
+  window.addEventListener("beforeunload", () => bridge.finish());
+  frame.src = config.start;
+  return bridge;
+}
+
+if (typeof window !== "undefined" && window.__zqLms) launch();

@@ -1,0 +1,236 @@
+"""SCORM packages in a real browser, inside an LMS whose side is scorm-again (a SCORM 1.2 / 2004 runtime from
+npm): the host page makes the API, records every value the package sets and every call, and opens the package's
+launch page in a frame, as Moodle does. What the LMS receives is asserted, not what the page shows alone."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zipfile
+import zlib
+
+import pytest
+from support.browser import embedded_python_left_starting, serve
+from support.sites import FIXTURE_SITE, ROOT, copy_site
+from zadachnik.cli import main
+
+SCORM_AGAIN = ROOT / "node_modules" / "scorm-again" / "dist" / "scorm-again.js"
+LAUNCH = "launch-demo-1.html"
+QUIZ = "en/demo/01-basics/quiz.html"
+# The fixture module's auto-checked questions (Q5 is open): the score's denominator.
+AUTO = 7
+HOST = """<!doctype html><html><head><meta charset="utf-8"><script src="/scorm-again.js"></script>
+<script>
+window.calls = [];
+window.startLms = (version, initial, launch) => {
+  const settings = { autocommit: false, logLevel: 5 };
+  const api = version === "scorm12" ? new Scorm12API(settings) : new Scorm2004API(settings);
+  if (initial) api.loadFromJSON(initial);
+  for (const name of ["LMSInitialize", "LMSCommit", "LMSFinish", "Initialize", "Commit", "Terminate"]) {
+    api.on(name, () => window.calls.push([name]));
+  }
+  api.on(version === "scorm12" ? "LMSSetValue.cmi.*" : "SetValue.cmi.*",
+    (element, value) => window.calls.push(["set", element, value]));
+  window[version === "scorm12" ? "API" : "API_1484_11"] = api;
+  const frame = document.createElement("iframe");
+  frame.id = "sco";
+  frame.style.cssText = "width: 1100px; height: 800px";
+  frame.src = launch;
+  document.body.append(frame);
+};
+</script></head><body></body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def lms(tmp_path_factory) -> str:
+    """The fixture module's packages, both versions, unpacked under /scorm12/ and /scorm2004/ of a server whose
+    root is the LMS's host page."""
+    work = tmp_path_factory.mktemp("scorm")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    root = work / "root"
+    for version in ("scorm12", "scorm2004"):
+        out = work / version
+        assert main(["export", str(source / "exercises"), "demo/1", "--format", version, "--language", "en",
+                     "--config", str(source / "mkdocs.yml"), "--out", str(out)]) == 0
+        with zipfile.ZipFile(out / f"demo-01-basics-en.{version}.zip") as package:
+            package.extractall(root / version)
+    (root / "scorm-again.js").write_bytes(SCORM_AGAIN.read_bytes())
+    (root / "lms.html").write_text(HOST, encoding="utf-8")
+    url, server = serve(root)
+    yield url
+    server.shutdown()
+
+
+def start(page, lms: str, version: str, initial: dict | None = None):
+    embedded_python_left_starting(page.context)
+    page.goto(lms + "lms.html")
+    page.evaluate("([version, initial, launch]) => startLms(version, initial, launch)",
+                  [version, initial, f"{version}/{LAUNCH}"])
+    inner = page.frame_locator("#sco").frame_locator("[data-zq-lms-frame]")
+    inner.locator("#q-Q1").wait_for()
+    return inner
+
+
+def values(page) -> dict[str, str]:
+    """Each element's last value as the package set it."""
+    return {call[1]: call[2] for call in page.evaluate("calls") if call[0] == "set"}
+
+
+def interactions(page, *fields: str) -> list[list[str]]:
+    """The interactions as the package set them (SCORM 1.2 keeps them write-only): the given fields of each."""
+    found: dict[int, dict[str, str]] = {}
+    for call in page.evaluate("calls"):
+        if call[0] == "set" and call[1].startswith("cmi.interactions."):
+            _, _, index, field = call[1].split(".", 3)
+            found.setdefault(int(index), {})[field] = call[2]
+    return [[found[index].get(field, "") for field in fields] for index in sorted(found)]
+
+
+def calls(page, name: str) -> int:
+    return sum(1 for call in page.evaluate("calls") if call[0] == name)
+
+
+def check(inner, question: str) -> None:
+    inner.locator(f"#q-{question} [data-zq-check]").click()
+    inner.locator(f"#q-{question}[data-zq-status]:not([data-zq-status=''])").wait_for()
+
+
+def state(text: str) -> dict:
+    """A suspend_data the bridge wrote, decoded as its two forms are."""
+    if text.startswith("zq1z:"):
+        return json.loads(zlib.decompress(base64.b64decode(text[5:]), -15))
+    assert text.startswith("zq1:"), text[:20]
+    return json.loads(text[4:])
+
+
+def answer_q1_right_and_q2_half(inner) -> None:
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    inner.locator("#q-Q2 input[value='1']").check()
+    check(inner, "Q2")
+
+
+def wait_for_value(page, element: str, expected: str) -> None:
+    page.wait_for_function("([element, expected]) => calls.some((call) => call[0] === 'set' && call[1] === element "
+                           "&& call[2] === expected)", arg=[element, expected])
+
+
+def test_scorm12_reports_the_score_the_status_each_interaction_and_commits(page, lms: str) -> None:
+    inner = start(page, lms, "scorm12")
+    answer_q1_right_and_q2_half(inner)
+    # Q2 has two right options of three and is scored net-correct: one right, none wrong is a half.
+    wait_for_value(page, "cmi.core.score.raw", str(round(150 / AUTO, 2)))
+    got = values(page)
+    assert got["cmi.core.score.min"] == "0" and got["cmi.core.score.max"] == "100"
+    assert got["cmi.core.lesson_status"] == "incomplete"
+    assert interactions(page, "id", "type", "student_response", "result") == [
+        ["Q1", "choice", "B", "correct"], ["Q2", "choice", "1", "0.5"]]
+    assert set(state(got["cmi.suspend_data"])["entries"]) == {"zadachnik:demo/1/Q1", "zadachnik:demo/1/Q2"}
+    assert calls(page, "LMSInitialize") == 1 and calls(page, "LMSCommit") >= 2
+    # The LMS's own record agrees with what was set (scorm-again validated each value as the standard says).
+    assert page.evaluate("API.lastErrorCode") in ("0", 0)
+
+
+def test_scorm2004_reports_completion_and_success_from_the_restored_state(page, lms: str) -> None:
+    """Work done in another session (every auto question right) comes back from suspend_data: the module is
+    completed and passed at once, the answers are on the page, and nothing already reported is reported again."""
+    entries = {f"zadachnik:demo/1/{question}": {"answer": {}, "verdict": {"status": "correct", "score": 1},
+                                                "v": 1, "t": 1}
+               for question in ("Q1", "Q2", "Q3", "Q4", "Q6", "Q7", "Q8")}
+    entries["zadachnik:demo/1/Q1"]["answer"] = {"choice": ["B"]}
+    saved = "zq1:" + json.dumps({"format": "zadachnik-progress", "schema": 1, "entries": entries})
+    inner = start(page, lms, "scorm2004", {"suspend_data": saved, "entry": "resume"})
+    wait_for_value(page, "cmi.completion_status", "completed")
+    got = values(page)
+    assert got["cmi.success_status"] == "passed"
+    assert got["cmi.score.raw"] == "7" and got["cmi.score.max"] == "7" and got["cmi.score.scaled"] == "1"
+    assert inner.locator("#q-Q1 input[value='B']").is_checked()
+    assert not any(element.startswith("cmi.interactions.") for element in got)
+
+
+def test_a_fresh_browser_resumes_from_what_the_lms_kept(browser, lms: str) -> None:
+    """The learner's work goes to the LMS; on another machine (a new browser context, empty storage) it returns."""
+    first = browser.new_context()
+    page = first.new_page()
+    inner = start(page, lms, "scorm2004")
+    answer_q1_right_and_q2_half(inner)
+    inner.locator("#q-Q5 [data-zq-notes]").fill("Rayleigh scattering, mostly.")
+    page.wait_for_function("API_1484_11.cmi.suspend_data.includes('Rayleigh')")
+    kept = page.evaluate("API_1484_11.cmi.suspend_data")
+    reported = page.evaluate("API_1484_11.cmi.interactions.childArray.map((i) => [i.id, i.type, i.result])")
+    first.close()
+    assert reported == [["Q1", "choice", "correct"], ["Q2", "choice", "0.5"], ["Q5", "long-fill-in", "neutral"]]
+
+    second = browser.new_context()
+    page = second.new_page()
+    inner = start(page, lms, "scorm2004", {"suspend_data": kept, "entry": "resume"})
+    assert inner.locator("#q-Q1 input[value='B']").is_checked()
+    assert inner.locator("#q-Q1").get_attribute("data-zq-status") == "correct"
+    assert inner.locator("#q-Q5 [data-zq-notes]").input_value() == "Rayleigh scattering, mostly."
+    second.close()
+
+
+def test_a_state_too_long_for_scorm12_is_compressed_or_refused_never_cut(page, lms: str) -> None:
+    inner = start(page, lms, "scorm12")
+    notes = inner.locator("#q-Q5 [data-zq-notes]")
+    # Long but repetitive: compressed, it fits SCORM 1.2's 4,096 characters.
+    notes.fill("The sky scatters blue light. " * 400)
+    page.wait_for_function("API.cmi.suspend_data.startsWith('zq1z:')")
+    kept = state(page.evaluate("API.cmi.suspend_data"))
+    assert kept["entries"]["zadachnik:demo/1/Q5"]["notes"] == "The sky scatters blue light. " * 400
+    # Random letters do not compress: the LMS keeps the last state that fitted, and the learner is told.
+    noise = page.evaluate("Array.from(crypto.getRandomValues(new Uint8Array(9000)), (b) => "
+                          "String.fromCharCode(97 + b % 26)).join('')")
+    notes.fill(noise)
+    note = page.frame_locator("#sco").locator("[data-zq-lms-note]")
+    note.wait_for()
+    assert "4096" in note.inner_text()
+    for call in page.evaluate("calls"):
+        if call[0] == "set" and call[1] == "cmi.suspend_data":
+            assert len(call[2]) <= 4096
+            state(call[2])  # every value sent is whole
+    assert state(page.evaluate("API.cmi.suspend_data"))["entries"]["zadachnik:demo/1/Q5"]["notes"].startswith("The sky")
+
+
+def test_leaving_reports_the_session_time_and_ends_the_session(page, lms: str) -> None:
+    inner = start(page, lms, "scorm12")
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    page.evaluate("document.getElementById('sco').remove()")
+    page.wait_for_function("calls.some((call) => call[0] === 'LMSFinish')")
+    got = values(page)
+    assert got["cmi.core.exit"] == "suspend"
+    assert got["cmi.core.session_time"].count(":") == 2
+    assert calls(page, "LMSFinish") == 1
+
+
+def test_another_learner_at_the_same_browser_starts_afresh(page, lms: str) -> None:
+    inner = start(page, lms, "scorm12", {"core": {"student_id": "ann"}})
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    inner = start(page, lms, "scorm12", {"core": {"student_id": "ben"}})
+    assert not inner.locator("#q-Q1 input[value='B']").is_checked()
+    assert inner.locator("#q-Q1").get_attribute("data-zq-status") in (None, "")
+
+
+def test_without_an_lms_the_launch_page_opens_the_module(page, lms: str) -> None:
+    embedded_python_left_starting(page.context)
+    page.goto(f"{lms}scorm12/{LAUNCH}")
+    page.wait_for_url(f"**/{QUIZ}")
+    page.locator("#q-Q1 input[value='B']").check()
+    check(page, "Q1")
+    assert page.locator("#q-Q1").get_attribute("data-zq-status") == "correct"
+
+
+def test_the_package_loads_nothing_from_outside_itself(page, lms: str) -> None:
+    """Every request of the package's pages stays in its folder (or the LMS's host page)."""
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    inner = start(page, lms, "scorm2004")
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    outside = [url for url in requests if not url.startswith((f"{lms}scorm2004/", f"{lms}lms.html",
+                                                               f"{lms}scorm-again.js", "blob:", "data:"))]
+    assert not outside, outside
+

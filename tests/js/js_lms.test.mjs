@@ -1,0 +1,54 @@
+// The SCORM bridge's own rules (tests/exports/test_scorm.py runs this file under pytest; tests/browser/test_scorm.py
+// runs the bridge against a real SCORM runtime).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decodeState, encodeState, response, sessionTime } from "../../plugins/zadachnik/runtime/assets/js/lms.js";
+import { generator } from "../../plugins/zadachnik/runtime/assets/js/seed.js";
+
+const state = (notes) => ({ format: "zadachnik-progress", schema: 1, entries: { "zadachnik:c/1/Q5": { notes, v: 1, t: 1 } } });
+
+test("a state that fits goes as JSON and comes back", async () => {
+  const text = await encodeState(state("short"), 4096);
+  assert.ok(text.startsWith("zq1:"));
+  assert.deepEqual(await decodeState(text), state("short"));
+});
+
+test("a long state is compressed when that fits, and comes back whole", async () => {
+  const long = "blue light ".repeat(2000);
+  const text = await encodeState(state(long), 4096);
+  assert.ok(text.startsWith("zq1z:") && text.length <= 4096);
+  assert.deepEqual(await decodeState(text), state(long));
+});
+
+test("a state that does not fit even compressed is refused, not cut", async () => {
+  const next = generator("noise");
+  let noise = "";
+  for (let index = 0; index < 12000; index += 1) noise += String.fromCharCode(97 + Math.floor(next() * 26));
+  assert.equal(await encodeState(state(noise), 4096), null);
+  assert.ok((await encodeState(state(noise), 64000)).length <= 64000);
+});
+
+test("damaged or foreign suspend data brings nothing back", async () => {
+  for (const text of ["", "zq1:{", "zq1z:!!!", "zq1z:AAAA", "lesson=3|page=2", null, undefined, 42]) {
+    assert.equal(await decodeState(text), null, String(text));
+  }
+});
+
+test("session time in each version's form", () => {
+  assert.equal(sessionTime(3723500, "scorm2004"), "PT1H2M3.50S");
+  assert.equal(sessionTime(3723500, "scorm12"), "0001:02:03.50");
+  assert.equal(sessionTime(0, "scorm12"), "0000:00:00.00");
+  assert.equal(sessionTime(59999, "scorm12"), "0000:01:00.00");
+});
+
+test("responses in the forms each interaction type takes", () => {
+  assert.deepEqual(response({ choice: ["1", "3"] }, null, "scorm12"), { type: "choice", text: "1,3" });
+  assert.deepEqual(response({ choice: ["1", "3"] }, null, "scorm2004"), { type: "choice", text: "1[,]3" });
+  assert.deepEqual(response({ pairs: { 1: "B", 2: "A" } }, null, "scorm2004"), { type: "matching", text: "1[.]B[,]2[.]A" });
+  assert.deepEqual(response({ choice: ["a b"] }, null, "scorm2004"), { type: "choice", text: "a_b" });
+  assert.deepEqual(response({ fields: { x: "2,5", y: "3" } }, null, "scorm12"), { type: "fill-in", text: "x=2,5; y=3" });
+  assert.deepEqual(response(null, "two\nlines", "scorm2004"), { type: "long-fill-in", text: "two lines" });
+  const long = response({ code: "x".repeat(300) }, null, "scorm12").text;
+  assert.equal(long.length, 255);
+  assert.ok(long.endsWith("…"));
+});
