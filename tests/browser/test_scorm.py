@@ -55,6 +55,13 @@ def lms(tmp_path_factory) -> str:
                      "--config", str(source / "mkdocs.yml"), "--out", str(out)]) == 0
         with zipfile.ZipFile(out / f"demo-01-basics-en.{version}.zip") as package:
             package.extractall(root / version)
+    # The same module as an exam (`mode: exam`), in SCORM 2004, under /exam/.
+    meta = source / "exercises" / "demo" / "01-basics" / "module.yml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\n", encoding="utf-8")
+    assert main(["export", str(source / "exercises"), "demo/1", "--format", "scorm2004", "--language", "en",
+                 "--config", str(source / "mkdocs.yml"), "--out", str(work / "exam")]) == 0
+    with zipfile.ZipFile(work / "exam" / "demo-01-basics-en.scorm2004.zip") as package:
+        package.extractall(root / "exam")
     (root / "scorm-again.js").write_bytes(SCORM_AGAIN.read_bytes())
     (root / "lms.html").write_text(HOST, encoding="utf-8")
     url, server = serve(root)
@@ -62,11 +69,11 @@ def lms(tmp_path_factory) -> str:
     server.shutdown()
 
 
-def start(page, lms: str, version: str, initial: dict | None = None):
+def start(page, lms: str, version: str, initial: dict | None = None, folder: str | None = None):
     embedded_python_left_starting(page.context)
     page.goto(lms + "lms.html")
     page.evaluate("([version, initial, launch]) => startLms(version, initial, launch)",
-                  [version, initial, f"{version}/{LAUNCH}"])
+                  [version, initial, f"{folder or version}/{LAUNCH}"])
     inner = page.frame_locator("#sco").frame_locator("[data-zq-lms-frame]")
     inner.locator("#q-Q1").wait_for()
     return inner
@@ -234,3 +241,20 @@ def test_the_package_loads_nothing_from_outside_itself(page, lms: str) -> None:
                                                                f"{lms}scorm-again.js", "blob:", "data:"))]
     assert not outside, outside
 
+
+
+def test_an_exam_reports_its_score_once_it_is_submitted(page, lms: str) -> None:
+    inner = start(page, lms, "scorm2004", folder="exam")
+    inner.locator("#q-Q1 input[value='B']").check()
+    inner.locator("#q-Q2 input[value='1']").check()
+    page.wait_for_function("API_1484_11.cmi.suspend_data.includes('Q2')")
+    # Answers alone are no result: nothing is scored before Submit.
+    assert "cmi.score.raw" not in values(page) or values(page)["cmi.score.raw"] == "0"
+    inner.locator("[data-zq-exam-button]").click()
+    inner.locator("[data-zq-exam-yes]").click()
+    wait_for_value(page, "cmi.score.raw", "1.5")
+    reported = {row[0]: row[1] for row in interactions(page, "id", "result")}
+    assert reported["Q1"] == "correct" and reported["Q2"] == "0.5"
+    # Empty answers are wrong ones once the exam is in; Python's two questions wait for Python (silent here).
+    assert reported["Q3"] == reported["Q4"] == "incorrect"
+    assert values(page)["cmi.completion_status"] == "incomplete"

@@ -19,6 +19,8 @@ from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.coursefiles import LINK_OUT_HINT, outside_of
+from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
+from zadachnik.reading.exam import Exam, exam_of
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import (
     HINT_NOTE,
@@ -165,6 +167,8 @@ class Module:
     # Files outside the module's folder its code read as it was read (a values file's data, a helper it
     # imports), by their digests: a module kept between builds is read again when one of them changed.
     outside: dict[str, str] = field(default_factory=dict)
+    # `mode: exam` (reading/exam.py): one Submit for the whole quiz; None: practice.
+    exam: Exam | None = None
 
     @property
     def questions(self) -> list[Question]:
@@ -283,7 +287,7 @@ class Loader:
                             "add module.yml with 'number:' and 'title:' per language")
             )
             return None
-        loaded = self.yaml_file(meta, ("number", "title", "values", *QUESTION_OPTIONS))
+        loaded = self.yaml_file(meta, ("number", "title", "values", *QUESTION_OPTIONS, *EXAM_KEYS))
         if loaded is None:
             return None
         data, lines = loaded
@@ -298,6 +302,10 @@ class Loader:
             self.errors.append(SourceError(self.shown(meta), lines.get((key,), 0) + 1, str(error),
                                            getattr(error, "hint", "")))
             return None
+        try:
+            module.exam = exam_of(data, self.shown(meta), lines, quiz.is_file())
+        except SourceError as error:
+            self.errors.append(error)
         ids: dict[str, tuple[Path, int]] = {}
         if quiz.is_file():
             module.quiz = self.quiz_file(quiz, ids)

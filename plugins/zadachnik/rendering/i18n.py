@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
 from zadachnik.core.formatting import format_number
 
@@ -198,11 +199,15 @@ def number_examples(lang: str) -> list[str]:
     return [format_number(EXAMPLE_NUMBER, lang)]
 
 
-def quiz_instruction(lang: str, languages: list[str]) -> str:
+def quiz_instruction(lang: str, languages: list[str], exam: Any = None) -> str:
+    """What the quiz page says first; an exam's (reading/exam.py) says how it is taken, and its time limit."""
     t = strings(lang)
     examples = joined(number_examples(lang), lang, style="or")
-    return " ".join([t["quiz_instruction"].format(examples=examples, fraction="16/7"),
-                     saved_sentence(t, "saved", lang, languages)])
+    said = [t["exam_instruction" if exam else "quiz_instruction"].format(examples=examples, fraction="16/7")]
+    if exam and exam.time_limit:
+        minutes = format_decimal(round(exam.time_limit / 60, 2), locale=locale_of(lang) or "en")
+        said.append(t["exam_time_limit"].format(minutes=minutes))
+    return " ".join([*said, saved_sentence(t, "saved", lang, languages)])
 
 
 def exercises_instruction(lang: str, languages: list[str]) -> str:

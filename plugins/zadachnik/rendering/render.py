@@ -219,7 +219,9 @@ class Renderer:
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
             label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
             reuse=part,
-            instruction=(quiz_instruction if plan.kind == "quiz" else exercises_instruction)(plan.lang, plan.languages),
+            instruction=quiz_instruction(plan.lang, plan.languages, plan.module.exam) if plan.kind == "quiz"
+            else exercises_instruction(plan.lang, plan.languages),
+            exam=plan.module.exam if plan.kind == "quiz" else None,
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
         ))

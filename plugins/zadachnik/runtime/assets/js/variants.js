@@ -83,6 +83,8 @@ function show(page, question, number) {
 // attempt: variants are not skipped unanswered) or its answer revealed.
 function offerNew(question) {
   const button = question.querySelector("[data-zq-new-variant]");
+  // An exam has none: its variant is the learner's for good.
+  if (!button) return;
   const revealed = [...question.querySelectorAll("details[data-zq-reveal]")].some((details) => details.open);
   const attempted = COUNTED.includes(question.dataset.zqStatus);
   button.hidden = question.zqVariants.count < 2 || !(attempted || revealed);

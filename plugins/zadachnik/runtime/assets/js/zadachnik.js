@@ -140,6 +140,12 @@ class Page {
     this.verdicts = new Map();
     // A question's current variant (variants.js): its answers are an entry of their own.
     this.variants = new Map();
+    // An exam's questions are never checked one by one: exam.js grades them all when the exam is submitted, and
+    // then freezes the answers.
+    this.exam = "zqExam" in root.dataset;
+    this.frozen = false;
+    // What the progress line says instead of the checked count (an exam before it is submitted), or null.
+    this.progressLine = () => null;
   }
 
   key(id) {
@@ -178,6 +184,8 @@ class Page {
       ["[data-zq-variants]", async () => await import("./variants.js")],
       ["[data-zq-shuffle]", async () => await import("./shuffle.js")],
       ["[data-zq-hints]", async () => await import("./hints.js")],
+      // Last: it freezes what the others set up.
+      ["[data-zq-exam-submit]", async () => await import("./exam.js")],
     ];
     for (const [selector, load] of parts) {
       if (!this.root.querySelector(selector)) continue;
@@ -368,6 +376,7 @@ class Page {
   }
 
   answerChanged(question, spec, module) {
+    if (this.frozen) return;
     const id = question.dataset.zqQuestion;
     // A verdict belongs to the answer it checked: changing the answer withdraws it.
     store.update(this.key(id), { answer: module.collect(question), verdict: null });
@@ -378,6 +387,12 @@ class Page {
   }
 
   async check(question, spec, module) {
+    if (!this.exam) await this.grade(question, spec, module);
+  }
+
+  // Grades the question's answer, saves and shows the verdict (`final` makes it the one saved: an exam's empty
+  // answer is a wrong one), and says so unless `quiet`. Returns the verdict, or null when none could be given.
+  async grade(question, spec, module, { final = (verdict) => verdict, quiet = false } = {}) {
     const id = question.dataset.zqQuestion;
     const answer = module.collect(question);
     const line = question.querySelector("[data-zq-verdict]");
@@ -386,27 +401,30 @@ class Page {
       if (line) line.textContent = this.say("checking");
       if (button) button.setAttribute("aria-busy", "true");
     }
-    const verdict = await gradeAnywhere(spec, answer, this.root.dataset.zqLang, this.say.conventions);
+    const verdict = final(await gradeAnywhere(spec, answer, this.root.dataset.zqLang, this.say.conventions));
     if (button) button.removeAttribute("aria-busy");
     if (verdict.status === "unavailable") {
       // Python could not start: no verdict on this answer (nothing is saved), and a way to try again.
       if (line) {
         line.replaceChildren(questionMessage(this.say, verdict), " ",
-          retryButton(this.say, () => this.check(question, spec, module)));
+          retryButton(this.say, () => this.grade(question, spec, module, { final, quiet })));
       }
       if (module.show) module.show(question, verdict, this.say);
-      return;
+      return null;
     }
     // The learner may have edited while Python was busy: that verdict no longer belongs to the answer.
-    if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return;
+    if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return null;
     if ("zqHintNote" in question.dataset) verdict.hints = question.querySelectorAll("[data-zq-hint]:not([hidden])").length;
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
     this.updateProgress();
     this.touched(question);
     const title = question.querySelector(".zq-question__id");
-    if (this.live) this.live.textContent = `${title ? title.textContent : id}: ${questionMessage(this.say, verdict)}`;
+    if (this.live && !quiet) {
+      this.live.textContent = `${title ? title.textContent : id}: ${questionMessage(this.say, verdict)}`;
+    }
     this.announce(question, id, answer, verdict);
+    return verdict;
   }
 
   // For sites that integrate (an LMS's bridge, their own analytics): one `zadachnik:checked` event per check,
@@ -467,6 +485,11 @@ class Page {
 
   updateProgress() {
     if (!this.progress) return;
+    const instead = this.progressLine();
+    if (instead !== null) {
+      this.progress.textContent = instead;
+      return;
+    }
     const verdicts = [...this.verdicts.values()];
     const checked = verdicts.filter((verdict) => verdict && COUNTED.includes(verdict.status)).length;
     const correct = verdicts.filter((verdict) => verdict && verdict.status === "correct").length;

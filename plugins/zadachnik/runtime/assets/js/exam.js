@@ -1,0 +1,189 @@
+// Exam mode (`mode: exam` in module.yml, reading/exam.py): the page shows no Check, hints or answers; the learner
+// answers, then submits everything at once. The exam's own entry (`@exam`, beside the questions', so it travels
+// with them between languages, tabs, exports and an LMS) says when the first answer came (the time limit runs from
+// it) and when the exam was submitted. Submitting is that one write: the answers are frozen from then on, and
+// their verdicts are what follows from them, graded now or, should the page close first, on the next visit.
+import { COUNTED, moduleFor, needsPython } from "./grading.js";
+import { startPython } from "./pyclient.js";
+import { entryKey } from "./storage.js";
+
+export const EXAM_ID = "@exam";
+const TICK_MS = 1000;
+
+const isTime = (value) => value === undefined || (Number.isFinite(value) && value > 0);
+
+// The exam entry's own shape: anything else is set aside as a bad entry is.
+export function examProblem(entry) {
+  for (const field of ["started", "submitted"]) {
+    if (!isTime(entry[field])) return { field, expected: "number" };
+  }
+  return null;
+}
+
+// "1:05:09" or "4:07": what is left, rounded up to the second.
+export function clock(milliseconds) {
+  const seconds = Math.max(0, Math.ceil(milliseconds / 1000));
+  const [hours, minutes, rest] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+  const two = (value) => String(value).padStart(2, "0");
+  return hours ? `${hours}:${two(minutes)}:${two(rest)}` : `${minutes}:${two(rest)}`;
+}
+
+// Whether the learner has given the question an answer: an option ticked, an item matched, a field filled, or
+// code other than the starter.
+function answered(page, question) {
+  const answer = moduleFor(page.specs[question.dataset.zqQuestion]).collect(question);
+  const filled = (values) => values.some((value) => String(value ?? "").trim() !== "");
+  if (Array.isArray(answer.choice)) return answer.choice.length > 0;
+  if (answer.pairs) return filled(Object.values(answer.pairs));
+  if (answer.fields) return filled(Object.values(answer.fields));
+  if (typeof answer.code === "string") {
+    const source = question.querySelector("[data-zq-source]");
+    return answer.code.trim() !== (source ? source.dataset.zqStarter || "" : "").trim();
+  }
+  return false;
+}
+
+// After the exam an empty or unreadable answer is a wrong one: it is graded, with nothing to its credit.
+function final(verdict) {
+  if (verdict.status !== "unanswered" && verdict.status !== "unreadable") return verdict;
+  return { ...verdict, status: "wrong", score: 0 };
+}
+
+function freeze(page, question) {
+  const spec = page.specs[question.dataset.zqQuestion];
+  for (const input of spec ? moduleFor(spec).inputs(question) : []) {
+    if (input.matches("input[type=text], textarea")) input.readOnly = true;
+    else input.disabled = true;
+  }
+  for (const text of question.querySelectorAll("[data-zq-notes], [data-zq-source]")) text.readOnly = true;
+  if (question.zqEditor) question.zqEditor.setReadOnly(true);
+}
+
+export function setup(page, store) {
+  const { root } = page;
+  const key = entryKey(page.course, page.module, EXAM_ID);
+  store.expect(key, examProblem);
+  const limit = Number(root.dataset.zqExam) * 1000 || 0;
+  const panel = root.querySelector("[data-zq-exam-submit]");
+  const button = panel.querySelector("[data-zq-exam-button]");
+  const confirm = panel.querySelector("[data-zq-exam-confirm]");
+  const status = panel.querySelector("[data-zq-exam-status]");
+  const timer = root.querySelector("[data-zq-exam-timer]");
+  // The questions the page grades (an open question has no grader: it is frozen with the rest).
+  const questions = [...root.querySelectorAll("[data-zq-question]")].filter((question) => {
+    const spec = page.specs[question.dataset.zqQuestion];
+    return spec && moduleFor(spec);
+  });
+  const state = () => store.get(key) || {};
+  let ticking = null;
+  let grading = null;
+
+  page.progressLine = () => (state().submitted ? null : page.progress.dataset.zqExamTemplate
+    .replace("{answered}", String(questions.filter((question) => answered(page, question)).length))
+    .replace("{total}", page.progress.dataset.zqTotal));
+
+  const tick = () => {
+    const { started, submitted } = state();
+    if (!timer || !limit || submitted || !started) return;
+    const left = started + limit - Date.now();
+    timer.hidden = false;
+    timer.textContent = page.say("exam_time_left", { time: clock(left) });
+    if (left <= 0) submit(true);
+  };
+
+  // Every question without a verdict graded, those the page grades itself first: a Python still starting (or
+  // never starting) holds up only its own questions.
+  const gradeRest = async (timeUp) => {
+    // The learner whose time ran out is told so at once, not only once Python is done.
+    const say = (word) => (timeUp && word !== "exam_time_up" ? `${page.say("exam_time_up")} ${page.say(word)}`
+      : page.say(word));
+    status.textContent = say("exam_grading");
+    let missing = 0;
+    const byPython = (question) => needsPython(page.specs[question.dataset.zqQuestion]);
+    for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
+      const saved = store.get(page.key(question.dataset.zqQuestion)) || {};
+      if (saved.verdict && COUNTED.includes(saved.verdict.status)) continue;
+      const spec = page.specs[question.dataset.zqQuestion];
+      const verdict = await page.grade(question, spec, moduleFor(spec), { final, quiet: true });
+      if (!verdict) missing += 1;
+    }
+    page.updateProgress();
+    button.hidden = !missing;
+    button.textContent = page.say("exam_check_rest");
+    status.textContent = say(missing ? "exam_incomplete" : timeUp ? "exam_time_up" : "exam_submitted");
+  };
+
+  const showSubmitted = (timeUp = false) => {
+    clearInterval(ticking);
+    if (timer) timer.hidden = true;
+    if (page.frozen) return grading || Promise.resolve();
+    page.frozen = true;
+    for (const question of questions) freeze(page, question);
+    for (const question of root.querySelectorAll("[data-zq-question]")) {
+      if (!questions.includes(question)) freeze(page, question);
+    }
+    confirm.hidden = true;
+    button.hidden = true;
+    for (const details of root.querySelectorAll("details[data-zq-after-submit]")) {
+      details.hidden = false;
+      details.open = true;
+    }
+    page.updateProgress();
+    return gradeOnce(timeUp);
+  };
+
+  const gradeOnce = (timeUp) => {
+    grading ||= gradeRest(timeUp).finally(() => {
+      grading = null;
+    });
+    return grading;
+  };
+
+  function submit(timeUp = false) {
+    if (!state().submitted) store.update(key, { submitted: Date.now() });
+    return showSubmitted(timeUp);
+  }
+
+  button.addEventListener("click", () => {
+    if (page.frozen) {
+      // After a submission some answers could not be graded (Python did not start): start it again, and grade
+      // those.
+      button.hidden = true;
+      startPython().then((runner) => runner.retry()).finally(() => gradeOnce(false));
+      return;
+    }
+    confirm.hidden = false;
+    button.hidden = true;
+    confirm.querySelector("[data-zq-exam-yes]").focus();
+  });
+  confirm.querySelector("[data-zq-exam-no]").addEventListener("click", () => {
+    confirm.hidden = true;
+    button.hidden = false;
+    button.focus();
+  });
+  confirm.querySelector("[data-zq-exam-yes]").addEventListener("click", () => submit(false));
+
+  // The time runs from the first answer (reading the questions costs none of it).
+  const started = () => {
+    if (page.frozen || state().started) return;
+    store.update(key, { started: Date.now() });
+    tick();
+  };
+  root.addEventListener("input", started, true);
+  root.addEventListener("change", started, true);
+  // Another tab (or language) of the same exam submitted, or answered first.
+  window.addEventListener("storage", (event) => {
+    if (event.key !== key && event.key !== null) return;
+    if (!root.isConnected) return;
+    if (state().submitted) showSubmitted();
+    else tick();
+  });
+
+  if (state().submitted) {
+    showSubmitted();
+  } else {
+    ticking = setInterval(() => (root.isConnected ? tick() : clearInterval(ticking)), TICK_MS);
+    tick();
+    page.updateProgress();
+  }
+}

@@ -1,0 +1,156 @@
+"""Exam mode in the browser: the fixture module with `mode: exam` and a one-minute limit. No Check, hints or
+answers before Submit; one Submit, asked twice; then frozen answers with their verdicts and explanations; the
+time runs from the first answer, survives a reload and submits when it is up; the other language and an LMS see
+the same submission."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from support.browser import serve
+from support.sites import FIXTURE_SITE, build_site, copy_site
+
+QUIZ = "en/demo/01-basics/quiz/"
+# The fixture's auto-checked questions; Q7 (code) and Q8 (a checker) are graded by Python.
+AUTO = 7
+
+
+@pytest.fixture(scope="module")
+def exam_url(tmp_path_factory):
+    work = tmp_path_factory.mktemp("exam")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    meta = source / "exercises" / "demo" / "01-basics" / "module.yml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\ntime_limit: 1\n", encoding="utf-8")
+    url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
+    yield url
+    server.shutdown()
+
+
+def open_exam(page, url: str, path: str = QUIZ):
+    page.goto(url + path)
+    page.locator("[data-zq-exam-submit]").wait_for()
+    # exam.js has set up once the progress line counts answers.
+    expect(page.locator("[data-zq-progress]")).to_contain_text("/ 7")
+
+
+def submit(page) -> None:
+    page.locator("[data-zq-exam-button]").click()
+    page.locator("[data-zq-exam-yes]").click()
+
+
+def status(page, question: str) -> str | None:
+    return page.locator(f"#q-{question}").get_attribute("data-zq-status")
+
+
+def test_nothing_is_checked_hinted_or_revealed_before_submit(page, exam_url: str) -> None:
+    open_exam(page, exam_url)
+    assert page.locator("[data-zq-check]").count() == 0
+    assert page.locator("[data-zq-hints], [data-zq-new-variant]").count() == 0
+    assert page.locator("details[data-zq-reveal]:visible").count() == 0
+    progress = page.locator("[data-zq-progress]")
+    expect(progress).to_have_text(f"Answered 0 / {AUTO}")
+    page.locator("#q-Q1 input[value='B']").check()
+    field = page.locator("#q-Q3 [data-zq-input='ratio']")
+    field.fill("16/7")
+    # Enter checks a field on a practice page; here it must not.
+    field.press("Enter")
+    expect(progress).to_have_text(f"Answered 2 / {AUTO}")
+    page.wait_for_timeout(300)
+    assert status(page, "Q1") in (None, "") and status(page, "Q3") in (None, "")
+    assert page.locator("#q-Q3 [data-zq-verdict]").inner_text() == ""
+
+
+def test_submit_is_asked_twice_then_freezes_the_answers_and_shows_verdicts(page, exam_url: str) -> None:
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.locator("#q-Q2 input[value='1']").check()
+    page.locator("[data-zq-exam-button]").click()
+    expect(page.locator("[data-zq-exam-confirm]")).to_be_visible()
+    page.locator("[data-zq-exam-no]").click()
+    expect(page.locator("[data-zq-exam-confirm]")).to_be_hidden()
+    assert status(page, "Q1") in (None, "")
+    submit(page)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    expect(page.locator("#q-Q2")).to_have_attribute("data-zq-status", "partial")
+    # An answer left empty is a wrong one once the exam is in.
+    expect(page.locator("#q-Q3")).to_have_attribute("data-zq-status", "wrong")
+    expect(page.locator("#q-Q4")).to_have_attribute("data-zq-status", "wrong")
+    assert page.locator("#q-Q1 input[value='A']").is_disabled()
+    assert page.locator("#q-Q3 [data-zq-input='ratio']").get_attribute("readonly") is not None
+    expect(page.locator("#q-Q1 details[data-zq-reveal]")).to_have_attribute("open", "")
+    expect(page.locator("#q-Q1 .zq-explanation")).to_be_visible()
+    # Python is still starting in this test (it is not marked `python`, and never starts): its two questions
+    # wait, and the rest are graded meanwhile.
+    expect(page.locator("[data-zq-progress]")).to_have_text(f"Checked 5 / {AUTO} · Correct 1")
+    expect(page.locator("[data-zq-exam-status]")).to_have_text("Checking your answers…")
+    # Reloaded, the exam stays submitted and frozen.
+    page.reload()
+    page.locator("[data-zq-exam-submit]").wait_for()
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    expect(page.locator("#q-Q2 input[value='2']")).to_be_disabled()
+
+
+@pytest.mark.python
+def test_answers_python_could_not_grade_are_graded_when_it_can(page, exam_url: str) -> None:
+    """Python's files fail to load: the exam is submitted and frozen all the same, its other questions graded, and
+    the learner gets a button to grade the rest once Python can start."""
+    failing = True
+    page.context.route("**/pyodide/**", lambda route: route.abort() if failing else route.continue_())
+    open_exam(page, exam_url)
+    page.locator("#q-Q8 [data-zq-input='x']").fill("4/7")
+    submit(page)
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("could not be checked yet", timeout=60_000)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "wrong")
+    assert status(page, "Q8") in (None, "")
+    button = page.locator("[data-zq-exam-button]")
+    expect(button).to_have_text("Check the remaining answers")
+    assert page.locator("#q-Q8 [data-zq-input='x']").get_attribute("readonly") is not None
+    failing = False
+    button.click()
+    expect(page.locator("#q-Q8")).to_have_attribute("data-zq-status", "correct", timeout=90_000)
+    expect(page.locator("#q-Q7")).to_have_attribute("data-zq-status", "wrong", timeout=90_000)
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Submitted")
+
+
+@pytest.mark.python
+def test_a_submitted_exam_grades_python_questions_too(page, exam_url: str) -> None:
+    open_exam(page, exam_url)
+    page.locator("#q-Q8 [data-zq-input='x']").fill("4/7")
+    submit(page)
+    expect(page.locator("#q-Q8")).to_have_attribute("data-zq-status", "correct", timeout=90_000)
+    expect(page.locator("#q-Q7")).to_have_attribute("data-zq-status", "wrong", timeout=90_000)
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Submitted")
+    expect(page.locator("[data-zq-exam-button]")).to_be_hidden()
+
+
+def test_the_time_runs_from_the_first_answer_survives_a_reload_and_submits_when_up(page, exam_url: str) -> None:
+    page.clock.install()
+    open_exam(page, exam_url)
+    timer = page.locator("[data-zq-exam-timer]")
+    expect(timer).to_be_hidden()
+    page.clock.fast_forward("00:30")
+    expect(timer).to_be_hidden()
+    page.locator("#q-Q1 input[value='B']").check()
+    expect(timer).to_have_text("Time left: 1:00")
+    page.clock.fast_forward("00:20")
+    expect(timer).to_have_text("Time left: 0:40")
+    page.reload()
+    page.locator("[data-zq-exam-submit]").wait_for()
+    expect(timer).to_have_text("Time left: 0:40")
+    page.clock.fast_forward("00:41")
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    expect(timer).to_be_hidden()
+
+
+def test_the_other_language_sees_the_same_submission(page, exam_url: str) -> None:
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    submit(page)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    page.goto(exam_url + "demo/01-basics/quiz/")
+    page.locator("[data-zq-exam-submit]").wait_for()
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    expect(page.locator("#q-Q1 input[value='B']")).to_be_checked()
+    expect(page.locator("#q-Q1 input[value='B']")).to_be_disabled()
+    expect(page.locator("[data-zq-exam-confirm]")).to_be_hidden()
