@@ -39,7 +39,9 @@ def quiz_expectations(question: Question, lang: str) -> list[tuple[str, list[str
     ]
     if "options" in lists and "items" not in lists:
         expected.append((".zq-option__text", [t for e in lists["options"] for t in tex_in(e.text[lang].markdown)]))
-    if "items" in lists:
+    if question.auto_type == "ordering":
+        expected.append((".zq-ordering__text", [t for e in lists["items"] for t in tex_in(e.text[lang].markdown)]))
+    elif "items" in lists:
         expected.append((".zq-matching__options li",
                          [t for e in lists["options"] for t in tex_in(e.text[lang].markdown)]))
         expected.append((".zq-matching__item label",

@@ -43,8 +43,10 @@ SEED_KEYS = {
     "9.14.1": "A", "9.15.1": "B", "9.15.2": "B", "9.16.1": "C",
 }
 CODE_EXERCISES = {"9.12.2": "9.12", "9.15.3": "9.15"}
-PAGE_ORDER = ["9.4.1", "9.4.2", "9.5.1", "9.5.2", "9.6.1", "9.7.1", "9.7.2", "9.8.1", "9.9.1", "9.10.1", "9.10.2",
-              "9.11.1", "9.11.2", "9.12.1", "9.12.2", "9.14.1", "9.15.1", "9.15.2", "9.15.3", "9.16.1"]
+# The ordering question: the stages of a pretraining run, the first in their right order.
+ORDERING = {"9.4.3": "Fix the compute budget"}
+PAGE_ORDER = ["9.4.1", "9.4.2", "9.4.3", "9.5.1", "9.5.2", "9.6.1", "9.7.1", "9.7.2", "9.8.1", "9.9.1", "9.10.1",
+              "9.10.2", "9.11.1", "9.11.2", "9.12.1", "9.12.2", "9.14.1", "9.15.1", "9.15.2", "9.15.3", "9.16.1"]
 
 # -- the computed figures ---------------------------------------------------------------------------------------
 
@@ -591,6 +593,11 @@ def test_every_question_in_both_languages(module9: Module) -> None:
             options = question.lists["options"]
             assert [entry.key for entry in options] == ["A", "B", "C"]
             assert all(entry.text[lang].markdown.strip() for entry in options for lang in LANGS)
+        elif question.id in ORDERING:
+            assert question.type == "ordering" and question.key.scoring == "subsequence"
+            items = question.lists["items"]
+            assert len(items) == 6 and items[0].text["en"].markdown.startswith(ORDERING[question.id])
+            assert all(entry.text[lang].markdown.strip() for entry in items for lang in LANGS)
         else:
             assert question.type == "code" and CODE_EXERCISES[question.id] == section
             assert question.key.time_limit <= 5

@@ -212,7 +212,11 @@ MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.
 
 
 def moodle_refuses(question: Question) -> str | None:
-    """Why Moodle's importers (XML and GIFT) cannot take a question: a multiple-choice share it has no grade for."""
+    """Why Moodle's importers (XML and GIFT) cannot take a question: a multiple-choice share it has no grade for,
+    or a type only some Moodles have."""
+    if auto_part(question)[0] == "ordering":
+        return ("Moodle's Ordering question type is a plugin, not in every Moodle, and GIFT has none: export it as "
+                "QTI (an orderInteraction) or take the page itself as a SCORM package")
     for concrete in variant_questions(question):
         auto_type, key = auto_part(concrete)
         if auto_type != "multiple":

@@ -173,6 +173,10 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
             declarations.append(matching_declaration(key))
             body.append(match_interaction(export, question))
             score_rules.append(all_right([match_rule("RESPONSE")]))
+        elif auto_type == "ordering":
+            declarations.append(ordering_declaration(key))
+            body.append(order_interaction(export, question))
+            score_rules.append(all_right([match_rule("RESPONSE")]))
         else:
             raise ValueError(f"question {question.id}: no QTI interaction for '{auto_type}'")
     if question.type in ("open", "mixed"):
@@ -367,6 +371,36 @@ def match_interaction(export: ModuleExport, question: Question) -> etree.Element
                 choice.set("fixed", "true")  # as on the site: only the right-hand column is shuffled
             match_set.append(choice)
     return interaction
+
+
+# -- ordering ----------------------------------------------------------------------------------------------------
+
+
+def ordering_declaration(key) -> etree.Element:
+    declaration = etree.Element(q("responseDeclaration"), identifier="RESPONSE", cardinality="ordered",
+                                baseType="identifier")
+    correct = etree.SubElement(declaration, q("correctResponse"))
+    for item in key.order:
+        etree.SubElement(correct, q("value")).text = identifier("I-", item)
+    return declaration
+
+
+def order_interaction(export: ModuleExport, question: Question) -> etree.Element:
+    interaction = etree.Element(q("orderInteraction"), responseIdentifier="RESPONSE", shuffle="true")
+    for marker in export.markers(question, "items"):
+        choice = content("simpleChoice", export.text.tree(entry_markdown(export, question, "items", marker)))
+        choice.set("identifier", identifier("I-", marker))
+        interaction.append(choice)
+    return interaction
+
+
+def notes(question: Question) -> list[str]:
+    """What QTI carries with less than the site: an ordering question's partial credit."""
+    auto_type, key = auto_part(question)
+    if auto_type == "ordering" and key.scoring != "exact":
+        return [f"{question.id}: QTI grades the order all or nothing; the site's partial credit "
+                f"('scoring: {key.scoring}') stays on the site"]
+    return []
 
 
 # -- content -----------------------------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ def registry() -> dict[str, QuestionType]:
     from zadachnik.qtypes.mixed import Mixed
     from zadachnik.qtypes.numeric import Numeric
     from zadachnik.qtypes.open import Open
+    from zadachnik.qtypes.ordering import Ordering
 
-    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Open(), Mixed(), Code()]
+    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Ordering(), Open(), Mixed(),
+                                 Code()]
     return {qtype.name: qtype for qtype in types}

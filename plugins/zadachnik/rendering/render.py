@@ -8,6 +8,7 @@ each piece into the page templates, which add the inputs, buttons and data attri
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -217,6 +218,7 @@ class Renderer:
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
+            paper_order=paper_order,
             label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
             reuse=part,
             instruction=quiz_instruction(plan.lang, plan.languages, plan.module.exam) if plan.kind == "quiz"
@@ -333,6 +335,14 @@ def answer_text(question: Question, lang: str) -> Markup:
         return Markup("; ".join(f"{html.escape(item)} → {option_reference(marker)}"
                                 for item, marker in key.pairs.items()))
     return Markup("")
+
+
+def paper_order(question: Question) -> list[Any]:
+    """An ordering question's items as paper shows them: in an order fixed by the question's id, never the right
+    one (the page gives each learner their own)."""
+    items = list(question.lists["items"])
+    shown = sorted(items, key=lambda entry: hashlib.sha256(f"{question.id}/{entry.key}".encode()).hexdigest())
+    return shown[1:] + shown[:1] if shown == items else shown
 
 
 def field_answer(numeric_field: NumericField, lang: str) -> str:

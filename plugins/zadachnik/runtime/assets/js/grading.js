@@ -3,9 +3,10 @@ import * as choice from "./types/choice.js";
 import * as code from "./types/code.js";
 import * as matching from "./types/matching.js";
 import * as numeric from "./types/numeric.js";
+import * as ordering from "./types/ordering.js";
 import { gradeWithPython } from "./pyclient.js";
 
-const MODULES = [choice, numeric, matching, code];
+const MODULES = [choice, numeric, matching, ordering, code];
 const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
 
 // Statuses that count as checked in the progress line.

@@ -26,3 +26,15 @@ export function generator(text) {
     return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+// The author's markers in a fresh order of the learner's own (Fisher–Yates), from their seed and the question:
+// shuffled options and an ordering question's items.
+export function shuffledOrder(keys, seed, course, module, id) {
+  const random = generator(`${seed}/${course}/${module}/${id}`);
+  const order = [...keys];
+  for (let index = order.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [order[index], order[other]] = [order[other], order[index]];
+  }
+  return order;
+}

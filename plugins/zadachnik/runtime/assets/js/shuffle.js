@@ -3,18 +3,10 @@
 // reload. The labels shown follow that order (A, B, … or 1, 2, … as the author marked them), and so does every
 // `[[option:B]]` of the text and the revealed answer; inputs keep the author's markers as their values, so saved
 // answers point at the options, never at places.
-import { generator, learnerSeed } from "./seed.js";
+import { learnerSeed, shuffledOrder } from "./seed.js";
 
-// The author's markers in a fresh order (Fisher–Yates).
-export function shuffledOrder(keys, seed, course, module, id) {
-  const random = generator(`${seed}/${course}/${module}/${id}`);
-  const order = [...keys];
-  for (let index = order.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(random() * (index + 1));
-    [order[index], order[other]] = [order[other], order[index]];
-  }
-  return order;
-}
+export { shuffledOrder };
+
 
 // The author's markers in their order: they are sequential (A, B, … or 1, 2, …; the build checks it).
 function authorOrder(keys) {

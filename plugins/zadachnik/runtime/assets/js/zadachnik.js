@@ -143,6 +143,8 @@ class Page {
     // An exam's questions are never checked one by one: exam.js grades them all when the exam is submitted, and
     // then freezes the answers.
     this.exam = "zqExam" in root.dataset;
+    // For the question types' own setup (an ordering question's first order comes from the learner's seed).
+    this.store = store;
     this.frozen = false;
     // What the progress line says instead of the checked count (an exam before it is submitted), or null.
     this.progressLine = () => null;
