@@ -111,6 +111,9 @@ export function response(answer, notes, version) {
   if (answer && Array.isArray(answer.choice)) {
     return { type: "choice", text: [...new Set(answer.choice.map(identifier))].join(version === "scorm12" ? "," : "[,]") };
   }
+  if (answer && Array.isArray(answer.order)) {
+    return { type: "sequencing", text: answer.order.map(identifier).join(version === "scorm12" ? "," : "[,]") };
+  }
   if (answer && answer.pairs && typeof answer.pairs === "object") {
     const pairs = Object.entries(answer.pairs).map(([left, right]) => (version === "scorm12"
       ? `${identifier(left)}.${identifier(right)}` : `${identifier(left)}[.]${identifier(right)}`));
