@@ -71,10 +71,8 @@ class SiteOptions:
     mdx_configs: dict[str, dict[str, Any]]
 
 
-def read_site_options(config_file: Path | None) -> SiteOptions:
-    """mkdocs.yml read by MkDocs' own loading (INHERIT, !ENV, !relative, !!python/name), the plugin's options
-    validated by its schema and the extensions by MkDocs' option; no file: every default. Nothing else is
-    validated: the site's other plugins and its theme are not loaded, as a command needs none of them."""
+def loaded_site(config_file: Path | None) -> MkDocsConfig:
+    """mkdocs.yml as MkDocs loads it, nothing validated yet; no file: an empty config."""
     site = MkDocsConfig(config_file_path=str(config_file.resolve()) if config_file is not None else None)
     try:
         if config_file is not None:
@@ -85,6 +83,14 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         raise SiteOptionsError("not a mapping of options: write each as 'name: value' on its line") from None
     except (OSError, ConfigurationError) as error:
         raise SiteOptionsError(str(error)) from None
+    return site
+
+
+def read_site_options(config_file: Path | None) -> SiteOptions:
+    """mkdocs.yml read by MkDocs' own loading (INHERIT, !ENV, !relative, !!python/name), the plugin's options
+    validated by its schema and the extensions by MkDocs' option; no file: every default. Nothing else is
+    validated: the site's other plugins and its theme are not loaded, as a command needs none of them."""
+    site = loaded_site(config_file)
     # The extensions' `!relative $docs_dir` is the validated docs_dir. The course sources of a site without its
     # docs folder can still be checked: nothing is found in it either way.
     with contextlib.suppress(SiteOptionsError):
@@ -117,14 +123,7 @@ def package_site_overrides(config_file: Path) -> dict[str, Any]:
     """What a site built for a SCORM package changes in mkdocs.yml (read as MkDocs reads it): the offline copy's
     pages (relative links, classic scripts, Pyodide embedded) without search, the zip or instant navigation; the
     plugins written out as a list, which replaces the inherited one whole."""
-    site = MkDocsConfig(config_file_path=str(config_file.resolve()))
-    try:
-        with config_file.open("rb") as source:
-            site.load_file(source)
-    except TypeError:
-        raise SiteOptionsError("not a mapping of options: write each as 'name: value' on its line") from None
-    except (OSError, ConfigurationError) as error:
-        raise SiteOptionsError(str(error)) from None
+    site = loaded_site(config_file)
     plugins: list[Any] = []
     for name, options in opt.Plugins._parse_configs(site["plugins"] or []):
         if name.lstrip("/") == PLUGIN_NAME:

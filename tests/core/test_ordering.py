@@ -4,11 +4,10 @@ of a source, and its place in the exports."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from support.node import run_node_tests
 from support.sites import ROOT
 from support.sources import QUIZ, block, load, one_error
 from zadachnik.qtypes.ordering import Ordering, longest_ordered
@@ -27,11 +26,7 @@ def test_python_grades_as_the_shared_cases_say(case: dict) -> None:
 
 
 def test_the_page_grades_as_the_shared_cases_say() -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is needed"
-    result = subprocess.run([node, "--test", str(ROOT / "tests/js/js_ordering.test.mjs")], capture_output=True,
-                            text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
+    run_node_tests("js_ordering.test.mjs")
 
 
 def test_the_longest_ordered_run_is_not_only_a_contiguous_one() -> None:

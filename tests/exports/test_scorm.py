@@ -5,14 +5,14 @@ packaged by the command. tests/browser/test_scorm.py runs the packages inside a 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import xml.etree.ElementTree as etree
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from support.sites import FIXTURE_SITE, ROOT, copy_site, sample_copy
+from support.node import run_node_tests
+from support.sites import FIXTURE_SITE, copy_site, sample_copy
 from zadachnik.cli import main
 from zadachnik.exports.scorm import VERSIONS, page_of, with_links_kept_inside
 
@@ -153,8 +153,4 @@ def test_a_site_that_does_not_build_says_why_and_writes_nothing(tmp_path: Path, 
 
 
 def test_the_bridges_own_rules() -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is needed"
-    result = subprocess.run([node, "--test", str(ROOT / "tests/js/js_lms.test.mjs")], capture_output=True,
-                            text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
+    run_node_tests("js_lms.test.mjs")
