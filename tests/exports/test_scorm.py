@@ -1,6 +1,6 @@
 """SCORM packages as an LMS's importer reads them: the manifest's structure in each version, the files it names
 (exactly those in the zip), the module's pages and nothing of the rest of the site; the sample course's module 12
-packaged by the command. tests/browser/test_scorm.py runs the packages inside a SCORM runtime."""
+packaged by the command. tests/browser/test_browser_scorm.py runs the packages inside a SCORM runtime."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-// The SCORM bridge's own rules (tests/exports/test_scorm.py runs this file under pytest; tests/browser/test_scorm.py
-// runs the bridge against a real SCORM runtime).
+// The SCORM bridge's own rules (tests/exports/test_scorm.py runs this file under pytest;
+// tests/browser/test_browser_scorm.py runs the bridge against a real SCORM runtime).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeState, encodeState, response, sessionTime } from "../../plugins/zadachnik/runtime/assets/js/lms.js";
