@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import serve
+from support.browser import THEME_VIOLATIONS, axe_findings, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 QUIZ = "en/demo/01-basics/quiz/"
@@ -156,3 +156,16 @@ def test_the_other_language_sees_the_same_submission(page, exam_url: str) -> Non
     expect(page.locator("#q-Q1 input[value='B']")).to_be_checked()
     expect(page.locator("#q-Q1 input[value='B']")).to_be_disabled()
     expect(page.locator("[data-zq-exam-confirm]")).to_be_hidden()
+
+
+def test_an_exam_has_no_serious_accessibility_finding_before_or_after_submit(page, exam_url: str) -> None:
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.locator("[data-zq-exam-button]").click()
+    for moment in ("asked to confirm", "submitted"):
+        findings = [finding for finding in axe_findings(page) if finding[1] in ("serious", "critical")
+                    and (finding[0], finding[2]) not in THEME_VIOLATIONS]
+        assert not findings, (moment, findings)
+        if moment == "asked to confirm":
+            page.locator("[data-zq-exam-yes]").click()
+            expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
