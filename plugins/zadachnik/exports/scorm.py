@@ -16,7 +16,9 @@ import posixpath
 import re
 import xml.etree.ElementTree as etree
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
@@ -142,16 +144,23 @@ def referenced_files(page: str, path: str, site: Path) -> set[str]:
     return found
 
 
-def with_sibling_pages(module: PackagedModule, site: Path) -> PackagedModule:
+def page_reader(site: Path) -> Callable[[str], str]:
+    """The built site's pages by path, each read once."""
+    @cache
+    def read(path: str) -> str:
+        try:
+            return (site / path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise PackageError(f"the built site lacks {path}: {error}") from None
+    return read
+
+
+def with_sibling_pages(module: PackagedModule, site: Path, read: Callable[[str], str]) -> PackagedModule:
     """The module with the pages its pages link in their own folder (its problem book)."""
     folders = {posixpath.dirname(path) for path in module.pages}
     pages = list(module.pages)
     for path in module.pages:
-        try:
-            text = (site / path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise PackageError(f"the built site lacks {path}: {error}") from None
-        for match in HREF.finditer(text):
+        for match in HREF.finditer(read(path)):
             target = page_of(path, html.unescape(match.group(2)))
             if (target and target.endswith(".html") and posixpath.dirname(target) in folders
                     and target not in pages and (site / target).is_file()):
@@ -230,7 +239,8 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
                   lang: str, pass_mark: float) -> bytes:
     """The zip an LMS imports: the modules' pages (their links to other pages made text), the files they use,
     the site's assets, a launch page per module and the manifest."""
-    modules = [with_sibling_pages(module, site) for module in modules]
+    read = page_reader(site)
+    modules = [with_sibling_pages(module, site, read) for module in modules]
     kept = {page for module in modules for page in module.pages}
     contents: dict[str, bytes] = {}
     module_files: dict[str, list[str]] = {}
@@ -238,7 +248,7 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
         names = [module.launch]
         contents[module.launch] = launch_page(module, version.name, lang, pass_mark).encode("utf-8")
         for path in module.pages:
-            page = (site / path).read_text(encoding="utf-8")
+            page = read(path)
             contents[path] = with_links_kept_inside(page, path, kept).encode("utf-8")
             names.append(path)
             for name in sorted(referenced_files(page, path, site)):

@@ -193,7 +193,8 @@ class Bridge {
     const learner = this.get(this.names.learner);
     const ownerKey = `${OWNER_PREFIX}${this.config.course}/${this.config.module}`;
     // Another learner's work in this browser stays theirs: it is in their own LMS record.
-    if (this.store.read(ownerKey) !== null && this.store.read(ownerKey) !== learner) {
+    const owner = this.store.read(ownerKey);
+    if (owner !== null && owner !== undefined && owner !== learner) {
       this.store.removeAll(this.moduleKeys());
     }
     this.store.write(ownerKey, learner);
