@@ -62,7 +62,9 @@ class Page:
     """One built page: its prose (formulas and code as marks) and its formulas' TeX."""
 
     def __init__(self, path: Path, lang: str, name: str):
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        # bs4 keeps the text inside a <template> as TemplateString by default; with no string containers every
+        # text is a plain NavigableString, so the variants' templates (variants 2 and on) are read too.
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser", string_containers={})
         self.lang, self.name = lang, name
         self.tex: list[str] = []
         article = soup.select_one("article")
@@ -77,6 +79,10 @@ class Page:
                     parts.append(str(child))
             elif "zq-spec" in (child.get("class") or []):
                 continue  # the checks' data; its test messages are read by _test_messages
+            elif "zq-strings" in (child.get("class") or []):
+                continue  # the page's runtime words (words/*.yml), not course text
+            elif child.name == "template":
+                parts.append("\n" + self._flatten(child) + "\n")  # a variant's text, read as the shown one is
             elif "katex" in (child.get("class") or []):
                 tex = child.select_one('annotation[encoding="application/x-tex"]').get_text()
                 self.tex.append(tex)
