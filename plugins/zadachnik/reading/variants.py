@@ -192,8 +192,10 @@ class Expander:
                              variants.line, hint)
 
     def draw(self, question: Question) -> list[Variant]:
-        """Variant k from seed k; a skipped draw is tried again with seed k+count, k+2·count …, and so is a variant
-        that shows what an earlier one shows ("New variant" would change nothing), whatever `invalid` says."""
+        """Variant k of question P05 is drawn by `random.Random("P05/k")` (values_files.variant_seed: the question's
+        id and a number, not the bare number k); a skipped draw is drawn again with "P05/k+count", "P05/k+2·count" …,
+        and so is a variant that shows what an earlier one shows ("New variant" would change nothing), whatever
+        `invalid` says."""
         from zadachnik.python.runner import run_isolated
 
         variants = question.variants
