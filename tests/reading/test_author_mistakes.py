@@ -114,6 +114,47 @@ def test_a_decimal_comma_in_a_key_says_to_write_a_point(tmp_path: Path, field: s
     assert "unknown key" not in error and "not plain arithmetic" not in error
 
 
+GROUP_OR_DECIMAL = "write 2.629 for a decimal, or 2629 if the comma groups thousands"
+
+
+@pytest.mark.parametrize(("field", "says"), [
+    # Three digits after the comma: a decimal comma or a group of thousands, so both readings are said.
+    ("{answer: 2,629}", GROUP_OR_DECIMAL),
+    ("{answer: 2,629, atol: 0.01}", GROUP_OR_DECIMAL),
+    ("{answer: '2,629'}", GROUP_OR_DECIMAL),
+    ("\n    answer: 2,629", GROUP_OR_DECIMAL),
+    # A point after the comma, or several commas: the commas group thousands.
+    ("{answer: 1,000.5}", "write 1000.5"),
+    ("{answer: 1,000.5, atol: 0.1}", "write 1000.5"),
+    ("\n    answer: 1,000.5", "write 1000.5"),
+    ("{answer: 1,000,000}", "write 1000000"),
+    # Other than three digits, or a leading zero: a decimal comma only.
+    ("{answer: 0,500}", "write 0.500"),
+    ("{answer: 12,5}", "write 12.5"),
+])
+def test_a_comma_in_a_number_says_each_reading_it_may_have(tmp_path: Path, field: str, says: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert says in error, error
+    assert "unknown key" not in error and error.count(" (") <= 1 and error.count("write ") == 1, error
+
+
+@pytest.mark.parametrize("field", ["{answer: 79.5,5}", "{answer: '79.5,5'}", "\n    answer: 79.5,5",
+                                   "{answer: 1,5,7}"])
+def test_a_number_with_a_comma_that_reads_no_way_gets_no_advice_to_write_a_non_number(tmp_path: Path,
+                                                                                       field: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert "79.5.5" not in error and "1.5.7" not in error and "1.57" not in error, error
+    assert "no comma" in error and "unknown key" not in error, error
+
+
+@pytest.mark.parametrize("field", ["\n    answer: 4.75\n    atol: 0,0005", "\n    answer: 4,75\n    atol: 0.01",
+                                   "{answer: 4.75, atol: '0,0005'}"])
+def test_a_decimal_comma_in_block_style_gets_one_hint(tmp_path: Path, field: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert "has a decimal comma" in error and error.count("write") == 1 and error.endswith(")"), error
+    assert "e.g." not in error and "such as" not in error, error
+
+
 YAML_SLIPS = {
     "a colon in a text": ("type: numeric\nhint_note: Método: Newton", "put the whole text in quotes"),
     "a tab": ("type: numeric\n\tauto: true", "replace the tab by spaces"),

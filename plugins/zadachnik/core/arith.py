@@ -34,6 +34,13 @@ _MAX_EXPONENT = 1000
 ALLOWED = "numbers, + - * / **, parentheses, " + ", ".join([*FUNCTIONS, *CONSTANTS])
 # "4,75" as an answer: a decimal comma, which Python would read as a pair of numbers.
 _DECIMAL_COMMA = re.compile(r"\d,\d")
+# The digits, points and commas of one written number ("1,000.5"), and such a number whose commas group thousands.
+_NUMBER_TEXT = re.compile(r"[\d.,]+")
+_GROUPED = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+
+
+class CommaInNumber(ValueError):
+    """A number written with a comma: the message already says what to write, so no other hint goes with it."""
 
 
 class UnknownName(ValueError):
@@ -58,9 +65,10 @@ def evaluate(expression: str | int | float, names: Mapping[str, float] | None = 
     if not text:
         raise ValueError("the answer is empty")
     if _DECIMAL_COMMA.search(text) and "(" not in text:
-        pointed = _DECIMAL_COMMA.sub(lambda found: found.group().replace(",", "."), text)
-        raise ValueError(f"{text!r} has a decimal comma: numbers in the sources take a decimal point, whatever "
-                         f"the site's language (write {pointed})")
+        kind, rule, write = comma_advice(text)
+        if kind == "decimal":
+            raise CommaInNumber(f"{text!r} has a decimal comma: {rule}, whatever the site's language ({write})")
+        raise CommaInNumber(f"{text!r} has a comma in a number: {rule} ({write})")
     try:
         tree = ast.parse(text, mode="eval")
         return _finite(_value(tree.body, text, names or {}), text)
@@ -68,6 +76,37 @@ def evaluate(expression: str | int | float, names: Mapping[str, float] | None = 
         raise ValueError(f"cannot read {text!r} as arithmetic") from None
     except (RecursionError, MemoryError):
         raise ValueError(f"{text[:40]!r}… is nested too deeply to be an answer") from None
+
+
+def comma_advice(text: str) -> tuple[str, str, str]:
+    """What an author who wrote a comma in a number of `text` meant, as (kind, rule, what to write). "4,75" is a
+    decimal comma; "1,000.5" and "1,000,000" group thousands; "2,629" may be either, so both readings are said;
+    "79.5,5" is neither, and no number is suggested for it. The build's YAML check and `evaluate` both ask here."""
+    decimal, grouped = text, text
+    kinds = set()
+    for number in reversed([*_NUMBER_TEXT.finditer(text)]):
+        written = number.group()
+        if not _DECIMAL_COMMA.search(written):
+            continue
+        as_decimal = written.replace(",", ".") if written.count(",") == 1 and "." not in written else None
+        as_grouped = written.replace(",", "") if _GROUPED.fullmatch(written) else None
+        if as_decimal is None and as_grouped is None:
+            return ("none", "numbers in the sources take at most one decimal point and no comma",
+                    f"'{written}' is neither a decimal comma nor groups of thousands: write the number you meant "
+                    "without one")
+        kinds.add("both" if as_decimal and as_grouped else "decimal" if as_decimal else "grouped")
+        start, end = number.span()
+        decimal = decimal[:start] + (as_decimal or as_grouped or "") + decimal[end:]
+        grouped = grouped[:start] + (as_grouped or as_decimal or "") + grouped[end:]
+    if decimal != grouped:
+        return ("both", "numbers in the sources take a decimal point and no sign between groups of digits",
+                f"write {decimal} for a decimal, or {grouped} if the comma groups thousands")
+    if kinds == {"decimal"}:
+        return "decimal", "numbers in the sources take a decimal point", f"write {decimal}"
+    if kinds == {"grouped"}:
+        return "grouped", "numbers in the sources take no sign between groups of digits", f"write {decimal}"
+    return "mixed", "numbers in the sources take a decimal point and no sign between groups of digits", \
+        f"write {decimal}"
 
 
 def free_names(expression: str) -> list[str]:

@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from zadachnik.core.arith import evaluate
+from zadachnik.core.arith import CommaInNumber, evaluate
 from zadachnik.core.numbers import grade_field
 from zadachnik.core.text import TextProblem, per_language
 from zadachnik.qtypes import Invalid, ListParts, QuestionType
@@ -116,6 +116,8 @@ def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = ()) -> Num
     expression = str(spec["answer"])
     try:
         value = evaluate(spec["answer"])
+    except CommaInNumber as error:
+        raise Invalid(str(error), (*path, "answer")) from None
     except ValueError as error:
         raise Invalid(str(error), (*path, "answer"), "write a number or arithmetic such as 7e9*12/2**30") from None
     tolerances = {name: read_tolerance(spec, name, path) for name in ("atol", "rtol")}
@@ -133,6 +135,8 @@ def read_tolerance(spec: dict[str, Any], name: str, path: tuple[str, ...]) -> fl
         return None
     try:
         value = evaluate(spec[name])
+    except CommaInNumber as error:
+        raise Invalid(str(error), (*path, name)) from None
     except ValueError as error:
         raise Invalid(str(error), (*path, name), f"write a number, e.g. '{name}: 0.005'") from None
     if value < 0:

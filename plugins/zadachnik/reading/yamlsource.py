@@ -7,6 +7,8 @@ from typing import Any
 
 import yaml
 
+from zadachnik.core.arith import comma_advice
+
 KeyPath = tuple[str, ...]
 
 
@@ -148,19 +150,25 @@ def check_scalar(node: yaml.ScalarNode, text: str) -> None:
             )
 
 
+# A value and the keys after it that a comma in a number split in a flow mapping ("1,000,000", "45/2,5").
+_SPLIT_NUMBER = re.compile(r"[^\s,{}\[\]]*\d(?:,\d[^\s,{}\[\]:]*)+")
+
+
 def check_decimal_comma(previous: yaml.Node, key: yaml.Node, value: yaml.Node, text: str) -> None:
-    """`{answer: 4,75}` reads as `answer: 4` and a key `75` without a value (`45/2,5` as `45/2` and `5`)."""
+    """`{answer: 4,75}` reads as `answer: 4` and a key `75` without a value (`45/2,5` as `45/2` and `5`,
+    `1,000.5` as `1` and `000.5`)."""
     if (
         isinstance(previous, yaml.ScalarNode) and not previous.style and previous.value[-1:].isdigit()
-        and isinstance(key, yaml.ScalarNode) and not key.style and key.value.isdigit()
+        and isinstance(key, yaml.ScalarNode) and not key.style and key.value[:1].isdigit()
         and isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null" and not value.value
         and text[previous.end_mark.index:key.start_mark.index] == ","
     ):
-        written = f"{previous.value},{key.value}"
-        raise YamlProblem(
-            f"'{written}' reads in YAML as two entries, '{previous.value}' and a key '{key.value}': numbers in the "
-            f"sources take a decimal point, write {previous.value}.{key.value}", key.start_mark.line,
-        )
+        split = _SPLIT_NUMBER.match(text, previous.start_mark.index)
+        written = split.group() if split else f"{previous.value},{key.value}"
+        entries = (f"two entries, '{previous.value}' and a key '{key.value}'" if written.count(",") == 1
+                   else f"{written.count(',') + 1} entries, '{previous.value}' and keys without values")
+        _, rule, write = comma_advice(written)
+        raise YamlProblem(f"'{written}' reads in YAML as {entries}: {rule}, {write}", key.start_mark.line)
 
 
 def check_byte_order_marks(text: str) -> None:
