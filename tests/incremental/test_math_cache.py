@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from support.sites import FIXTURE_SITE, ROOT, build_failure, build_site, copy_site
+from zadachnik.incremental import formulas as formulas_module
 from zadachnik.incremental.formulas import FormulaStore
 from zadachnik.incremental.site import CACHE_DIR
 from zadachnik.rendering import mathtex
@@ -366,3 +367,36 @@ def test_a_fifo_in_the_cache_place_is_not_waited_for(tmp_path: Path) -> None:
         reader.join()
     assert not was_waiting
     assert found == [{}]
+
+
+def test_a_store_over_its_size_limit_is_neither_read_whole_nor_parsed(tmp_path: Path, monkeypatch) -> None:
+    """12 MB of JSON once took 205 MB to parse: a store larger than any real course's is rendered again instead."""
+    store = FormulaStore(tmp_path, "s" * 64)
+    formulas = {(f"x_{n}", False): f"<span>{n}</span>" for n in range(50)}
+    store.save(formulas)
+    size = store.path.stat().st_size
+    monkeypatch.setattr(formulas_module, "MAX_STORE_BYTES", size)
+    assert store.load() == formulas
+    read_sizes: list[int] = []
+    parsed: list[int] = []
+    real_open, real_loads = open, json.loads
+
+    class Counting:
+        def __init__(self, file) -> None:
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self.file.close()
+
+        def read(self, size: int = -1) -> bytes:
+            read_sizes.append(size)
+            return self.file.read(size)
+
+    monkeypatch.setattr(formulas_module, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False)
+    monkeypatch.setattr(json, "loads", lambda text, **k: parsed.append(len(text)) or real_loads(text))
+    monkeypatch.setattr(formulas_module, "MAX_STORE_BYTES", size - 1)
+    assert store.load() == {}
+    assert parsed == [] and read_sizes and all(0 < wanted <= size for wanted in read_sizes)

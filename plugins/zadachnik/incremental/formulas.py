@@ -18,6 +18,9 @@ CACHE_FORMAT = 1
 CACHE_PREFIX = "katex-"
 # A temporary file this old was left by a build that was killed while writing.
 STALE_TEMP_SECONDS = 3600
+# A store larger than this is not read: no real course comes near it (a formula takes about 1 kB), and parsing
+# JSON takes some 17 times its size in memory (12 MB once took 205 MB). Its formulas are rendered again.
+MAX_STORE_BYTES = 32 * 1024 * 1024
 
 
 class FormulaStore:
@@ -48,13 +51,18 @@ class FormulaStore:
         return digest.hexdigest()
 
     def load(self) -> dict[FormulaKey, str]:
-        """The formulas stored by an earlier build; nothing from a file that is missing, truncated, not JSON, or
-        of another engine, and no entry whose checksum is wrong."""
+        """The formulas stored by an earlier build; nothing from a file that is missing, truncated, not JSON, of
+        another engine or over MAX_STORE_BYTES (of which no more than that is read), and no entry whose checksum
+        is wrong."""
         try:
             # Only a regular file: reading a FIFO or a device planted there would wait for ever.
             if not stat.S_ISREG(self.path.stat().st_mode):
                 return {}
-            data = json.loads(self.path.read_bytes())
+            with open(self.path, "rb") as file:
+                text = file.read(MAX_STORE_BYTES + 1)
+            if len(text) > MAX_STORE_BYTES:
+                return {}
+            data = json.loads(text)
         except (OSError, ValueError, RecursionError):
             return {}
         if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("engine") != self.engine \
