@@ -149,7 +149,7 @@ def reason(result: PipelineResult, doc_id: str, lang: str = "en") -> str:
     if decision.stage == "language":
         if lang == "ru":
             return f"язык: метка «{decision.value}», а нужен «{options['language']}»"
-        return f"language: labelled '{decision.value}', the target is '{options['language']}'"
+        return f"language: labelled “{decision.value}”, the target is “{options['language']}”"
     if decision.stage == "quality":
         value, limit = num(decision.value, 2, lang), num(options["min_quality"], 2, lang)
         if lang == "ru":
@@ -266,7 +266,7 @@ def sharded_training(weights: Matrix, inputs: Matrix, targets: Matrix, steps: in
     rows = len(weights)
     if processes < 1 or rows % processes or len(inputs) % processes:
         raise ValueError(f"cannot split {rows} rows and a batch of {len(inputs)} between {processes} processes: "
-                         "choose a number of processes that divides both (or change make_problem's rows and batch)")
+                         "choose a number of processes that divides both (or change make_problem’s rows and batch)")
     per = rows // processes
     shards = [Shard(r, range(r * per, (r + 1) * per), [weights[i][:] for i in range(r * per, (r + 1) * per)],
                     [[0.0] * len(weights[0]) for _ in range(per)]) for r in range(processes)]
