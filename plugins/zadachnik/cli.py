@@ -400,10 +400,10 @@ def run_check(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
-    check_language_codes(languages, site, base, "--languages" if arguments.languages else
-                         (shown(config_file, base) if config_file else "the default languages"))
+    where = shown(config_file, base) if config_file else "the defaults"
+    check_language_codes(languages, site, base, where, "--languages" if arguments.languages else None)
     kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
-    problems = check_sources(exercises, languages, base, site, kept)
+    problems = [*words_problems(languages, site, base, where), *check_sources(exercises, languages, base, site, kept)]
     for heading, lines in problems:
         print(heading, file=sys.stderr)
         for line in lines:
@@ -414,13 +414,30 @@ def run_check(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def check_language_codes(languages: list[str], site: SiteConfig, base: Path, where: str) -> None:
-    """The build refuses a code the theme has no pages in (plugin.check_languages): so does the check."""
-    from zadachnik.rendering.i18n import language_code_problems, site_theme_dirs
+def check_language_codes(languages: list[str], site: SiteConfig, base: Path, where: str,
+                         codes_from: str | None = None) -> None:
+    """The build refuses a code the theme has no pages in (plugin.check_languages), the plugin's or the theme's
+    own: so does the check. `codes_from` (--languages) is where `languages` came from, if not from `where`."""
+    from zadachnik.rendering.i18n import site_language_problems, site_theme_dirs
 
-    problems = language_code_problems(languages, site_theme_dirs(base / site.custom_dir if site.custom_dir else None))
-    if problems:
-        raise CommandError(f"{where}: the zadachnik plugin's 'languages': {problems[0]}")
+    theme_dirs = site_theme_dirs(base / site.custom_dir if site.custom_dir else None)
+    for problem in site_language_problems(languages, site.theme_language, theme_dirs):
+        given = codes_from if codes_from and not problem.startswith("the theme's") else where
+        raise CommandError(f"{given}: {problem}")
+
+
+def words_problems(languages: list[str], site: SiteConfig, base: Path, where: str) -> Problems:
+    """The build's warning for a language without all its page words (plugin.use_words), which stops
+    `mkdocs build --strict`; a site's `words` that can't be used stop the check as they stop the build."""
+    from zadachnik.rendering.i18n import Vocabulary, WordsError, load_site_words, missing_words_warnings
+
+    try:
+        missing = Vocabulary.of(languages, load_site_words(site.words, base)).missing
+    except WordsError as problem:
+        raise CommandError(f"{where}: {problem}") from None
+    warnings = missing_words_warnings(missing)
+    return [(f"Zadachnik: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} about the site's page words:",
+             warnings)] if warnings else []
 
 
 def shown(path: Path, base: Path) -> str:
@@ -448,6 +465,8 @@ class SiteConfig:
         # The build's cache of modules, which the check takes and adds to unless the site turns it off.
         self.cache: bool = options.plugin.cache
         self.languages: list[str] = list(options.plugin.languages)
+        self.words: dict[str, Any] = options.plugin.words
+        self.theme_language: Any = options.theme_language
         self.custom_dir: str | None = options.custom_dir
         self.extensions: list[str] = options.markdown_extensions
         self.extension_configs: dict[str, dict[str, Any]] = options.mdx_configs

@@ -69,6 +69,8 @@ class SiteOptions:
     custom_dir: str | None
     markdown_extensions: list[str]
     mdx_configs: dict[str, dict[str, Any]]
+    # The theme's own `language`, as written (None: the theme's default).
+    theme_language: Any = None
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -111,7 +113,7 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     theme = site["theme"]
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
-                       site["mdx_configs"])
+                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None)
 
 
 # Search is left out of a package: its results would lead to pages the package does not hold.

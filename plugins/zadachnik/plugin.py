@@ -45,7 +45,14 @@ from zadachnik.rendering.home import (
     unclosed_course_list,
     with_course_lists,
 )
-from zadachnik.rendering.i18n import WordsError, language_code_problems, language_name, load_site_words, use_words
+from zadachnik.rendering.i18n import (
+    WordsError,
+    language_name,
+    load_site_words,
+    missing_words_warnings,
+    site_language_problems,
+    use_words,
+)
 from zadachnik.rendering.mathtex import (
     KatexUnavailable,
     MathError,
@@ -150,12 +157,19 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # what a rebuild can take from the build before: unchanged modules and pages.
         self.serving = command == "serve"
 
-    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.languages = Languages(list(self.config.languages))
+    @event_priority(10000)
+    def _config_first(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Before every other plugin: Material's search reads the theme's words in the theme's language, so a code
+        # it has no words for would end the build there, in a Jinja traceback.
         self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
         self.base = self.config_file.parent
+        check_languages(list(self.config.languages), config.theme.get("language"), config.theme.dirs,
+                        self.shown(self.config_file))
+        return config
+
+    def _config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.languages = Languages(list(self.config.languages))
         self.exercises_dir = self.base / self.config.exercises_dir
-        check_languages(self.languages.codes, config.theme.dirs, self.shown(self.config_file))
         self.attr_list = "attr_list" in config.markdown_extensions
         self.use_words()
         # The selector's names, in the words just chosen: the same on every page.
@@ -173,6 +187,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         add_runtime_script(config, offline=self.config.offline)
         keep_fonts_local(config)
         return config
+
+    on_config = CombinedEvent(_config_first, _config)
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.warned = set()
@@ -479,10 +495,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             missing = use_words(self.languages.codes, load_site_words(self.config.words, self.base))
         except WordsError as problem:
             raise PluginError(f"Zadachnik: {self.shown(self.config_file)}: {problem}") from None
-        for lang, keys in missing.items():
-            log.warning(f"Zadachnik has no words for '{lang}': its pages use English for {len(keys)} of them "
-                        f"({', '.join(keys[:8])}{', …' if len(keys) > 8 else ''}). Give them under "
-                        f"`words: {lang}:` in the plugin's options, or name a file of them there.")
+        for warning in missing_words_warnings(missing):
+            log.warning(warning)
 
     def alternates(self, page: Page) -> list[dict[str, str]]:
         """The language selector's entries: none on a site in one language, which needs no selector."""
@@ -538,10 +552,10 @@ def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_c
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
 
 
-def check_languages(codes: list[str], theme_dirs: list[str], shown_config: str) -> None:
-    problems = language_code_problems(codes, theme_dirs)
+def check_languages(codes: list[str], theme_language: Any, theme_dirs: list[str], shown_config: str) -> None:
+    problems = site_language_problems(codes, theme_language, theme_dirs)
     if problems:
-        raise PluginError(f"Zadachnik: {shown_config}: the zadachnik plugin's 'languages': {problems[0]}")
+        raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

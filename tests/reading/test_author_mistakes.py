@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.sites import ROOT, build_failure, copy_site
+from support.sites import ROOT, build_failure, build_site, copy_site
 from zadachnik.core.errors import SourceErrors
 from zadachnik.reading.model import load_courses
 from zadachnik.reading.yamlsource import load_with_lines
 from zadachnik.rendering.i18n import (
+    WORDS_DIR,
     language_code_problems,
     number_examples,
     quiz_instruction,
@@ -69,6 +70,52 @@ def test_an_unknown_language_fails_the_build_and_the_check_naming_the_option(tmp
     assert result.returncode == 2, result.stdout + result.stderr
     assert "mkdocs.yml: the zadachnik plugin's 'languages': 'sp' is not a language code" in result.stderr
     assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
+def test_a_refused_code_names_guesses_and_zadachniks_languages_not_every_theme_code() -> None:
+    [problem] = language_code_problems(["sp"], site_theme_dirs(None))
+    assert "did you mean 'es'?" in problem and "de, en, es, fr, ru" in problem
+    # The theme's other codes (some 60) are counted, not listed.
+    assert "zh-Hant" not in problem and "ku-IQ" not in problem and len(problem) < 300, problem
+
+
+@pytest.mark.parametrize("codes", ["[en]", None])
+def test_a_theme_language_the_theme_lacks_fails_the_build_and_the_check_naming_the_option(
+        tmp_path: Path, caplog, codes: str | None) -> None:
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    config = site / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("  language: en\n", "  language: sp\n")
+    if codes is None:
+        # No `languages`: the plugin's default ones.
+        text = text.replace("      languages: [en]\n", "")
+    config.write_text(text, encoding="utf-8")
+    message = build_failure(config, tmp_path / "out", caplog)
+    expected = "mkdocs.yml: the theme's 'language': 'sp' is not a language code mkdocs-material knows"
+    assert expected in message and "did you mean 'es'?" in message, message
+    assert "TemplateNotFound" not in message
+    result = check(site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr and "did you mean 'es'?" in result.stderr
+    assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
+def test_a_language_without_page_words_is_reported_by_the_check_as_by_the_strict_build(tmp_path: Path,
+                                                                                       caplog) -> None:
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    with_languages(site, "[it]")
+    with pytest.raises(Exception):  # noqa: B017 - MkDocs' Abort for warnings in strict mode
+        build_site(site / "mkdocs.yml", tmp_path / "out")
+    [warning] = [record.getMessage().removeprefix("zadachnik: ") for record in caplog.records
+                 if "has no words for 'it'" in record.getMessage()]
+    result = check(site)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert warning in result.stderr and "fine" not in result.stdout
+    # Given under `words: it:`, as the message says, the words are there and the check is content.
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "      words:\n        it: it.yml\n", encoding="utf-8")
+    (site / "it.yml").write_text((WORDS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    result = check(site)
+    assert result.returncode == 0 and "fine (it)" in result.stdout, result.stdout + result.stderr
 
 
 # -- YAML as authors write it ---------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def test_serve_watches_the_exercises_folder(tmp_path: Path) -> None:
 
     config = load_config(config_file=str(FIXTURE_SITE / "mkdocs.yml"), site_dir=str(tmp_path))
     plugin = config.plugins["zadachnik"]
-    config = plugin.on_config(config)
+    config = config.plugins.on_config(config)
 
     class Server:
         watched: list[str] = []

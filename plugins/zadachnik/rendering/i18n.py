@@ -303,27 +303,64 @@ def language_code_problems(codes: Iterable[str], theme_dirs: Iterable[str | Path
         seen.add(code)
         if code in known or not known:
             continue
-        guess = guessed_language(code, known)
-        hint = f"did you mean '{guess}'? " if guess else ""
-        others = ", ".join(sorted(known - set(shipped_languages())))
-        problems.append(
-            f"'{code}' is not a language code mkdocs-material knows: {hint}Zadachnik has page words for "
-            f"{', '.join(shipped_languages())}; the theme also knows {others}"
-        )
+        problems.append(unknown_code(code, known))
     return problems
 
 
-def guessed_language(written: str, known: set[str]) -> str | None:
-    """The code an author likely meant: a language whose English name starts with what was written ('sp' →
-    Spanish → es, 'german' → de), or the code closest in spelling."""
+def unknown_code(code: str, known: set[str]) -> str:
+    """Why `code` is refused: the closest guesses, the languages Zadachnik has words for, and how many more the
+    theme knows (counted, not listed: some sixty codes would bury the guess)."""
+    guesses = guessed_languages(code, known)
+    hint = f"did you mean '{guesses[0]}'? " if guesses else ""
+    if len(guesses) > 1:
+        hint += f"(or {', '.join(repr(guess) for guess in guesses[1:])}) "
+    own = shipped_languages()
+    others = len(known - set(own))
+    return (f"'{code}' is not a language code mkdocs-material knows: {hint}Zadachnik has page words for "
+            f"{', '.join(own)}; the theme knows {others} more (the files of its {THEME_LANGUAGES_DIR.as_posix()})")
+
+
+def theme_language_problems(code: Any, theme_dirs: Iterable[str | Path]) -> list[str]:
+    """What is wrong with the theme's own `language` (mkdocs-material's 404 page and search are in it): a code it
+    has no words for ends the build in its templates as a wrong `languages` code would. `custom` is the theme's
+    name for a site's own words, in its overrides' custom.html."""
+    folders = list(theme_dirs)
+    if code is None or (code == "custom" and any((Path(folder) / THEME_LANGUAGES_DIR / "custom.html").is_file()
+                                                 for folder in folders)):
+        return []
+    known = theme_languages(folders)
+    return [] if str(code) in known or not known else [unknown_code(str(code), known)]
+
+
+def site_language_problems(codes: Iterable[str], theme_language: Any, theme_dirs: Iterable[str | Path],
+                           languages_option: str = "the zadachnik plugin's 'languages'") -> list[str]:
+    """The build's and `zadachnik check`'s refusal of the site's language codes, each line naming its option."""
+    folders = list(theme_dirs)
+    return [*(f"{languages_option}: {problem}" for problem in language_code_problems(codes, folders)),
+            *(f"the theme's 'language': {problem}" for problem in theme_language_problems(theme_language, folders))]
+
+
+def missing_words_warnings(missing: Mapping[str, list[str]]) -> list[str]:
+    """The build's warning (which `mkdocs build --strict` stops at, and `zadachnik check` reports) for each
+    language that takes some of its page words from English: `missing` as use_words returns it."""
+    return [f"Zadachnik has no words for '{lang}': its pages use English for {len(keys)} of them "
+            f"({', '.join(keys[:8])}{', …' if len(keys) > 8 else ''}). Give them under `words: {lang}:` in the "
+            "plugin's options, or name a file of them there." for lang, keys in missing.items()]
+
+
+def guessed_languages(written: str, known: set[str], most: int = 3) -> list[str]:
+    """The codes an author likely meant, likeliest first: languages whose English name starts with what was
+    written ('sp' → Spanish → es, 'german' → de, 'po' → pl, pt, pt-BR), Zadachnik's own first; failing those,
+    the codes closest in spelling ('pt-br' → pt-BR)."""
     import difflib
 
     names = Locale("en").languages
     start = written.strip().lower()
+    guesses: list[str] = []
     if len(start) >= 2:
         by_name = sorted(code for code in known if names.get(code.replace("-", "_"), "").lower().startswith(start))
-        shipped_first = [code for code in by_name if code in shipped_languages()] or by_name
-        if shipped_first:
-            return shipped_first[0]
-    close = difflib.get_close_matches(start, sorted(known), n=1, cutoff=0.6)
-    return close[0] if close else None
+        guesses += [code for code in by_name if code in shipped_languages()]
+        guesses += [code for code in by_name if code not in guesses]
+    if not guesses:
+        guesses = difflib.get_close_matches(start, sorted(known), n=most, cutoff=0.6)
+    return guesses[:most]
