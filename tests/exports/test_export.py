@@ -28,7 +28,7 @@ from support.exports import (
 from support.sites import ROOT
 from zadachnik.cli import main
 from zadachnik.exports import formats, write_whole
-from zadachnik.exports.common import TextRenderer, absolute_tolerance, number_text
+from zadachnik.exports.common import NO_LMS_TYPE, TextRenderer, absolute_tolerance, number_text
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.model import Question, load_courses
 from zadachnik.rendering.i18n import strings
@@ -46,7 +46,7 @@ def questions_of(source: str, moodle: bool = False) -> dict[str, dict[str, Quest
         for module in course.modules:
             exportable: dict[str, Question] = {}
             for question in module.questions:
-                if question.type == "code" or (moodle and question.type == "ordering"):
+                if question.type in NO_LMS_TYPE or (moodle and question.type == "ordering"):
                     continue
                 if question.variants is None:
                     exportable[question.id] = question
@@ -203,7 +203,8 @@ def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolera
                 pytest.fail(f"{question_id}: unexpected type {kind}")
     lines = [line for line in out.splitlines() if "left out" in line]
     code = [question.id for course in load_courses(*SOURCES[source], SOURCES[source][0].parent)
-            for module in course.modules for question in module.questions if question.type in ("code", "ordering")]
+            for module in course.modules for question in module.questions
+            if question.type in (*NO_LMS_TYPE, "ordering")]
     assert sorted(line.split(": ")[2] for line in lines) == sorted(code)
 
 

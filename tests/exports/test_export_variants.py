@@ -19,7 +19,7 @@ from support.exports import CLOZE_NUMERICAL, QTI, parse_gift, qti_value, run_exp
 from support.sites import ROOT
 from zadachnik.cli import main
 from zadachnik.core.errors import SourceErrors
-from zadachnik.exports.common import TextRenderer
+from zadachnik.exports.common import NO_LMS_TYPE, TextRenderer
 from zadachnik.qtypes.numeric import NumericField
 from zadachnik.reading.model import Course, Module, Question, load_courses
 from zadachnik.reading.values import localize
@@ -205,7 +205,8 @@ def test_moodle_xml_gives_each_question_with_variants_a_category_of_its_variants
         own = category_of(course, module, lang)
         # Questions without variants stay in the module's category, as before.
         assert [element.findtext("idnumber") for element in placed.pop(own)] == [
-            element_id for question in module.questions if question.variants is None and question.type != "code"
+            element_id for question in module.questions
+            if question.variants is None and question.type not in NO_LMS_TYPE
             for element_id in ([question.id, f"{question.id}-explanation"] if question.type == "mixed"
                                else [question.id])]
         varied = [question for question in module.questions if question.variants is not None]
@@ -314,7 +315,7 @@ def test_qti_puts_each_question_s_variants_in_a_section_that_selects_one(
         [outer] = test.iter(f"{QTI}testPart")
         [section] = outer.findall(f"{QTI}assessmentSection")
         children = list(section)
-        exported = [question for question in module.questions if question.type != "code"]
+        exported = [question for question in module.questions if question.type not in NO_LMS_TYPE]
         assert len(children) == len(exported)
         for child, question in zip(children, exported, strict=True):
             if question.variants is None:

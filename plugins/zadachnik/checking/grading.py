@@ -31,4 +31,6 @@ def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str | None = None)
     numeric = spec["type"] == "numeric" or (spec["type"] == "mixed" and spec.get("auto") == "numeric")
     if numeric:
         return registry()["numeric"].grade(spec, answer, page)
+    if spec["type"] == "formula":
+        return registry()["formula"].grade(spec, answer, (page or {}).get("decimal", "."))
     return registry()[spec["type"]].grade(spec, answer)

@@ -137,13 +137,21 @@ def separated(name: str) -> str:
     return (" " if name.startswith("/") else "") + name + (" " if name.endswith("/") else "")
 
 
+# Types no format can carry, and why: every export leaves them out with this line.
+NO_LMS_TYPE = {
+    "code": "a Python code exercise has no question type that LMSs share (its hidden tests run only on the site)",
+    "formula": "a formula answer is graded by its values at random points, which Moodle's standard types and QTI's "
+               "interactions cannot do (Moodle has it only through the STACK plugin): take the page itself into the "
+               "LMS as a SCORM package",
+}
+
+
 def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
     """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
     export = ModuleExport(course, module, lang, [])
     for question in module.questions:
-        if question.type == "code":
-            export.skipped.append(Skipped(question, "a Python code exercise has no question type that LMSs share "
-                                                    "(its hidden tests run only on the site)"))
+        if question.type in NO_LMS_TYPE:
+            export.skipped.append(Skipped(question, NO_LMS_TYPE[question.type]))
             continue
         if question.checker is not None:
             if question.key is None:

@@ -41,6 +41,8 @@ class QuestionType:
     auto: ClassVar[bool] = True
     # Graded by Python in the browser's worker (code exercises); other auto types may opt in with `check:`.
     python: ClassVar[bool] = False
+    # An author's `check:` may replace the type's grading (with `wrong:` answers it must reject).
+    takes_checker: ClassVar[bool] = True
     template: ClassVar[str]
 
     def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
@@ -90,12 +92,13 @@ def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple
 def registry() -> dict[str, QuestionType]:
     from zadachnik.qtypes.choice import MultipleChoice, SingleChoice
     from zadachnik.qtypes.code import Code
+    from zadachnik.qtypes.formula import Formula
     from zadachnik.qtypes.matching import Matching
     from zadachnik.qtypes.mixed import Mixed
     from zadachnik.qtypes.numeric import Numeric
     from zadachnik.qtypes.open import Open
     from zadachnik.qtypes.ordering import Ordering
 
-    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Matching(), Ordering(), Open(), Mixed(),
-                                 Code()]
+    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Formula(), Matching(), Ordering(), Open(),
+                                 Mixed(), Code()]
     return {qtype.name: qtype for qtype in types}

@@ -19,6 +19,8 @@ class MixedKey:
 class Mixed(QuestionType):
     name = "mixed"
     template = "mixed.html"
+    # Its auto part is graded by its own type's rules.
+    takes_checker = False
 
     def auto_type(self, config: dict[str, Any]) -> QuestionType:
         from zadachnik.qtypes import registry

@@ -792,7 +792,7 @@ class BlockReader:
                             f"use one of {', '.join(types)}")
         qtype = types[type_name]
         # Checkers replace a type's own grading; a mixed question's auto part is graded by its own rules.
-        checker_keys = ("check", "wrong") if qtype.auto and not qtype.python and qtype.name != "mixed" else ()
+        checker_keys = ("check", "wrong") if qtype.auto and not qtype.python and qtype.takes_checker else ()
         try:
             allowed = ("type", *qtype.allowed_keys(data), *checker_keys, *QUESTION_OPTIONS, "variants")
             list_parts = qtype.parts_for(data)
@@ -815,7 +815,7 @@ class BlockReader:
             names = field_names(data) if variants is None else []
             key = qtype.build(data, lists, tuple(self.languages)) if variants is None and not names \
                 else provisional_key(qtype, data)
-            checker = self.checker(qtype, data)
+            checker = self.checker(qtype, data) if qtype.takes_checker else None
         except Invalid as problem:
             raise self.invalid(problem) from None
         lines = {path: self.block.yaml_first_line + offset for path, offset in self.key_lines.items()}

@@ -42,7 +42,8 @@ VARIANTS_TIME_LIMIT = 60.0
 # The numbers of a numeric field that may be arithmetic over the variant's names.
 FIELD_NUMBERS = ("answer", "atol", "rtol")
 # Graded by Python from hidden tests: their parameters are not the page's figures (not yet).
-NO_VARIANTS = ("code",)
+# What each type without variants is called in the message that says so.
+NO_VARIANTS = {"code": "a code exercise", "formula": "a formula question"}
 
 
 @dataclass
@@ -86,7 +87,7 @@ class Variants:
 def read_variants(value: Any, qtype_name: str) -> Variants:
     """What the author wrote under `variants:`; Invalid (with its key's path) says what to write instead."""
     if qtype_name in NO_VARIANTS:
-        raise Invalid("a code exercise cannot have variants yet", ("variants",),
+        raise Invalid(f"{NO_VARIANTS[qtype_name]} cannot have variants yet", ("variants",),
                       "variants are for numeric, choice, matching, mixed and open questions: remove 'variants:'")
     if isinstance(value, str):
         value = {"from": value}

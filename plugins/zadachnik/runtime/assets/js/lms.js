@@ -123,6 +123,7 @@ export function response(answer, notes, version) {
   if (answer && answer.fields && typeof answer.fields === "object") {
     text = Object.entries(answer.fields).map(([name, value]) => `${name}=${value}`).join("; ");
   } else if (answer && typeof answer.code === "string") text = answer.code;
+  else if (answer && typeof answer.expression === "string") text = answer.expression;
   else if (typeof notes === "string") text = notes;
   // One line (1.2's text allows no line breaks), at most what the type holds: the whole answer is in the state.
   text = text.replace(/\s+/g, " ").trim();

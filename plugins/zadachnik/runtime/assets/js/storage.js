@@ -80,6 +80,8 @@ export function verdictProblem(verdict) {
   const problem = fieldsProblem(verdict, {
     score: "number", fields: "object", missing: "texts", wrong: "texts", tests: "list", error: "object",
     timeout: "number", message: "text", precision: "boolean", hints: "count",
+    // A formula answer's reading, or why it has none (formula.js).
+    read: "text", formula: "text", detail: "text",
   }, "verdict.");
   if (problem) return problem;
   for (const [id, result] of Object.entries(verdict.fields || {})) {

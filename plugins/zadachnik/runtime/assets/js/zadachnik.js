@@ -453,10 +453,10 @@ class Page {
   // Next to each numeric field: how the input was read, or why it could not be.
   showReadings(question, spec) {
     const fields = Object.fromEntries((spec.fields || []).map((field) => [field.id, field]));
-    for (const input of question.querySelectorAll("[data-zq-input]")) {
+    for (const input of question.querySelectorAll("[data-zq-field] [data-zq-input]")) {
       const output = input.closest("[data-zq-field]").querySelector("[data-zq-reading]");
-      const reading = readNumber(input.value, this.say.conventions);
       if (!output || !fields[input.dataset.zqInput]) continue;
+      const reading = readNumber(input.value, this.say.conventions);
       output.textContent = "error" in reading ? "" : this.say("read_as", { value: this.say.number(reading.value) });
     }
   }
