@@ -16,7 +16,7 @@ from zadachnik.runtime.shipping import PROGRESS_MANIFEST
 RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
 LLM_QUIZ = "modern-llms/09-pretraining/quiz/"
 LLM_EXERCISES = "modern-llms/09-pretraining/exercises/"
-RL_TOTAL = 13
+RL_TOTAL = 14
 LLM_TOTAL = 21
 LLM_EXERCISE_COUNT = 5
 STATE_WORDS = {

@@ -36,17 +36,19 @@ from zadachnik.rendering.i18n import strings
 CASES = [(name, lang) for name, (_, languages) in SOURCES.items() for lang in languages]
 
 
-def questions_of(source: str, moodle: bool = False) -> dict[str, dict[str, Question]]:
+def questions_of(source: str, export_format: str | None = None) -> dict[str, dict[str, Question]]:
     """Per module file stem (course-module), the questions an export must hold, by id: a question with variants
-    as one question per variant, P02-v1, P02-v2 … (test_export_variants.py checks how they are grouped). Moodle's
-    formats have no ordering questions (tests/core/test_ordering.py)."""
+    as one question per variant, P02-v1, P02-v2 … (test_export_variants.py checks how they are grouped). None of
+    the types no LMS takes, nor what the format refuses (Moodle's formats have no ordering questions, GIFT and
+    QTI no blanks: tests/core/test_ordering.py, test_blanks.py)."""
+    refuses = formats()[export_format].refuses if export_format else (lambda question: None)
     exercises, languages = SOURCES[source]
     found = {}
     for course in load_courses(exercises, languages, exercises.parent):
         for module in course.modules:
             exportable: dict[str, Question] = {}
             for question in module.questions:
-                if question.type in NO_LMS_TYPE or (moodle and question.type == "ordering"):
+                if question.type in NO_LMS_TYPE or refuses(question):
                     continue
                 if question.variants is None:
                     exportable[question.id] = question
@@ -145,7 +147,7 @@ def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolera
         tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
     status, out, err, folder = run_export(tmp_path, "moodle", lang, source, capsys)
     assert status == 0, err
-    expected = questions_of(source, moodle=True)
+    expected = questions_of(source, "moodle")
     assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.moodle.xml" for stem in expected)
     for stem, questions in expected.items():
         category, exported = moodle_questions(folder / f"{stem}-{lang}.moodle.xml")
@@ -199,12 +201,26 @@ def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolera
                     *(options[option] for option in key.pairs.values()), *distractors]
                 assert [bool(text_of(sub)) for sub in subquestions] == [True] * len(key.pairs) + [False] * len(
                     distractors)
+            elif kind == "blanks":
+                # One cloze part where each gap stands: a number with its tolerance, or a drop-down list.
+                assert first.get("type") == "cloze"
+                body = text_of(first, "questiontext")
+                numbers = [(value, tolerance) for _, value, tolerance in CLOZE_NUMERICAL.findall(body)]
+                lists = re.findall(r"\{1:MULTICHOICE:([^}]*)\}", body)
+                gaps = key.gaps
+                assert len(numbers) + len(lists) == len(gaps)
+                for (value, tolerance), gap in zip(numbers, [gap for gap in gaps if hasattr(gap, "value")],
+                                                   strict=True):
+                    assert close(value, gap.value) and close(tolerance, gap.atol or 0)
+                for written, gap in zip(lists, [gap for gap in gaps if hasattr(gap, "options")], strict=True):
+                    assert written.split("~") == [("=" if index == gap.answer else "") + word
+                                                  for index, word in enumerate(gap.options[lang], start=1)]
             else:
                 pytest.fail(f"{question_id}: unexpected type {kind}")
     lines = [line for line in out.splitlines() if "left out" in line]
     code = [question.id for course in load_courses(*SOURCES[source], SOURCES[source][0].parent)
             for module in course.modules for question in module.questions
-            if question.type in (*NO_LMS_TYPE, "ordering")]
+            if question.type in NO_LMS_TYPE or formats()["moodle"].refuses(question)]
     assert sorted(line.split(": ")[2] for line in lines) == sorted(code)
 
 
@@ -246,7 +262,7 @@ def test_gift_round_trip_gives_back_every_key_and_tolerance(tmp_path: Path, caps
                                                             source: str, lang: str) -> None:
     status, _, err, folder = run_export(tmp_path, "gift", lang, source, capsys)
     assert status == 0, err
-    for stem, questions in questions_of(source, moodle=True).items():
+    for stem, questions in questions_of(source, "gift").items():
         category, parsed = parse_gift((folder / f"{stem}-{lang}.gift.txt").read_text(encoding="utf-8"))
         assert category.startswith("$course$/top/")
         by_id: dict[str, list[GiftQuestion]] = {}
@@ -400,7 +416,7 @@ def test_qti_package_holds_every_exportable_question_with_its_interaction_key_an
         tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, lang: str) -> None:
     status, _, err, folder = run_export(tmp_path, "qti", lang, source, capsys)
     assert status == 0, err
-    expected = questions_of(source)
+    expected = questions_of(source, "qti")
     assert sorted(path.name for path in folder.iterdir()) == sorted(f"{stem}-{lang}.qti21.zip" for stem in expected)
     for stem, questions in expected.items():
         order, items = qti_items(folder / f"{stem}-{lang}.qti21.zip")
@@ -519,8 +535,8 @@ def test_one_module_by_number_and_the_site_languages_from_mkdocs_yml(tmp_path: P
     assert status == 0, captured.err
     assert [path.name for path in out.iterdir()] == ["rl-for-llm-12-infrastructure-ru.moodle.xml"]
     assert "P08a: left out: a Python code exercise" in captured.out
-    # P02, P03, P05, P08 and P10 go out as ten items each, one per variant.
-    assert "wrote" in captured.out and "(12 questions, 57 items with their variants)" in captured.out
+    # P02, P03, P05, P08 and P10 go out as ten items each, one per variant; P02a is left out (a formula).
+    assert "wrote" in captured.out and "(13 questions, 58 items with their variants)" in captured.out
 
 
 def test_a_checker_travels_as_its_plain_key_with_a_line_saying_so(tmp_path: Path,

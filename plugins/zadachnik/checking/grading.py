@@ -28,9 +28,9 @@ def grade(spec: dict[str, Any], answer: dict[str, Any], lang: str | None = None)
 
         return run_isolated("checker", {"source": spec["check"], "answer": answer, "lang": lang or "en",
                                         "conventions": page}, CHECKER_TIME_LIMIT)
-    numeric = spec["type"] == "numeric" or (spec["type"] == "mixed" and spec.get("auto") == "numeric")
+    numeric = spec["type"] in ("numeric", "blanks") or (spec["type"] == "mixed" and spec.get("auto") == "numeric")
     if numeric:
-        return registry()["numeric"].grade(spec, answer, page)
+        return registry()[spec["type"] if spec["type"] != "mixed" else "numeric"].grade(spec, answer, page)
     if spec["type"] == "formula":
         return registry()["formula"].grade(spec, answer, (page or {}).get("decimal", "."))
     return registry()[spec["type"]].grade(spec, answer)

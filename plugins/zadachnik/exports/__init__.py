@@ -34,8 +34,9 @@ def formats() -> dict[str, ExportFormat]:
     listed = [
         ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml, refuses=moodle_refuses),
         ExportFormat("gift", "GIFT text for pasting into Moodle", gift.file_name, gift.gift_text,
-                     refuses=moodle_refuses, notes=gift.notes),
-        ExportFormat("qti", "an IMS QTI 2.1 content package (zip)", qti.file_name, qti.qti_package, notes=qti.notes),
+                     refuses=gift.refuses, notes=gift.notes),
+        ExportFormat("qti", "an IMS QTI 2.1 content package (zip)", qti.file_name, qti.qti_package,
+                     refuses=qti.refuses, notes=qti.notes),
     ]
     return {listed_format.name: listed_format for listed_format in listed}
 

@@ -16,6 +16,7 @@ from zadachnik.exports.common import (
     auto_part,
     choice_fractions,
     matching_pairs,
+    moodle_refuses,
     number_text,
     numeric_fields,
     percent_text,
@@ -81,6 +82,13 @@ def answer_html(text: str) -> str:
     """An answer's HTML: a leading `%` is written as its character reference, as `%5%` there would be read as the
     answer's weight."""
     return html("&#37;" + text[1:] if text.startswith("%") else text)
+
+
+def refuses(question: Question) -> str | None:
+    """Moodle's refusals, and a text with gaps, which GIFT has no way to write."""
+    if question.auto_type == "blanks":
+        return "GIFT has no gaps inside a text: export it as Moodle XML, where it is a cloze question"
+    return moodle_refuses(question)
 
 
 def notes(question: Question) -> list[str]:

@@ -8,6 +8,7 @@ its own type would be, then an essay for the explanation. Every question's expla
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 from zadachnik.exports.common import (
@@ -21,7 +22,9 @@ from zadachnik.exports.common import (
     percent_text,
     variant_questions,
 )
+from zadachnik.qtypes.blanks import ChoiceGap
 from zadachnik.qtypes.choice import ChoiceKey
+from zadachnik.reading.gaps import GAP_ELEMENT
 from zadachnik.reading.model import Question
 
 # Moodle's own default: a third of the mark off for each wrong try in adaptive quizzes.
@@ -84,6 +87,8 @@ def question_elements(export: ModuleExport, question: Question) -> list[etree.El
         elements = [numerical(export, question) if len(fields) == 1 else cloze(export, question)]
     elif auto_type == "matching":
         elements = [matching(export, question)]
+    elif auto_type == "blanks":
+        elements = [blanks_cloze(export, question)]
     else:
         raise ValueError(f"question {question.id}: no Moodle type for '{auto_type}'")
     # The hints, in order, for Moodle's interactive behaviour to show one after each wrong try.
@@ -158,6 +163,28 @@ def cloze(export: ModuleExport, question: Question) -> etree.Element:
         part = f"{{1:NUMERICAL:={number_text(field.value)}:{number_text(absolute_tolerance(field))}}}"
         lines.append(f"<p>{export.field_label(question, field)}: {part}</p>")
     return header(export, question, "cloze", export.name(question), question.id, "\n".join(lines))
+
+
+# Signs a cloze part reads as its own syntax: written with a backslash in an answer's text.
+_CLOZE_SIGNS = re.compile(r'([\\}#~/"])')
+
+
+def blanks_cloze(export: ModuleExport, question: Question) -> etree.Element:
+    """The text with each gap a part where it stands: `{1:NUMERICAL:=answer:tolerance}`, or
+    `{1:MULTICHOICE:=right~other}` (a drop-down list, in the author's order)."""
+    def part(match: re.Match[str]) -> str:
+        gap = gaps.get(match[1])
+        if gap is None:
+            return match[0]
+        if isinstance(gap, ChoiceGap):
+            words = [_CLOZE_SIGNS.sub(r"\\\1", word) for word in gap.options[export.lang]]
+            return "{1:MULTICHOICE:" + "~".join(("=" if index == gap.answer else "") + word
+                                                 for index, word in enumerate(words, start=1)) + "}"
+        return f"{{1:NUMERICAL:={number_text(gap.value)}:{number_text(absolute_tolerance(gap))}}}"
+
+    gaps = {gap.id: gap for gap in auto_part(question)[1].gaps}
+    return header(export, question, "cloze", export.name(question), question.id,
+                  GAP_ELEMENT.sub(part, export.body(question)))
 
 
 def matching(export: ModuleExport, question: Question) -> etree.Element:

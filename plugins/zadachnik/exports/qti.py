@@ -394,6 +394,13 @@ def order_interaction(export: ModuleExport, question: Question) -> etree.Element
     return interaction
 
 
+def refuses(question: Question) -> str | None:
+    if question.auto_type == "blanks":
+        return ("QTI's inline interactions are not written yet for a text with gaps: export it as Moodle XML (a "
+                "cloze question), or take the page itself as a SCORM package")
+    return None
+
+
 def notes(question: Question) -> list[str]:
     """What QTI carries with less than the site: an ordering question's partial credit."""
     auto_type, key = auto_part(question)

@@ -90,6 +90,7 @@ def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple
 
 
 def registry() -> dict[str, QuestionType]:
+    from zadachnik.qtypes.blanks import Blanks
     from zadachnik.qtypes.choice import MultipleChoice, SingleChoice
     from zadachnik.qtypes.code import Code
     from zadachnik.qtypes.formula import Formula
@@ -99,6 +100,6 @@ def registry() -> dict[str, QuestionType]:
     from zadachnik.qtypes.open import Open
     from zadachnik.qtypes.ordering import Ordering
 
-    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Formula(), Matching(), Ordering(), Open(),
-                                 Mixed(), Code()]
+    types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Formula(), Blanks(), Matching(),
+                                 Ordering(), Open(), Mixed(), Code()]
     return {qtype.name: qtype for qtype in types}

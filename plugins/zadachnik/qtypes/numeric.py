@@ -93,8 +93,9 @@ class Numeric(QuestionType):
         }
 
 
-def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = ()) -> NumericField:
-    path = ("fields", field_id)
+def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = (), part: str = "fields") -> NumericField:
+    """A field under `part` (a numeric question's `fields`, a question with blanks' `gaps`)."""
+    path = (part, field_id)
     if not isinstance(spec, dict):
         raise Invalid(
             f"the field '{field_id}' must be a mapping", path,

@@ -21,6 +21,7 @@ from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.coursefiles import LINK_OUT_HINT, outside_of
 from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
 from zadachnik.reading.exam import Exam, exam_of
+from zadachnik.reading.gaps import place_gaps
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
 from zadachnik.reading.shuffle import (
     HINT_NOTE,
@@ -372,6 +373,7 @@ class Loader:
             question.own_hint_note = question.hint_note if question.hint_note is not None \
                 else defaults.hint_note if module_says else None
             self.errors.extend(settle(question, defaults, quiz))
+            self.errors.extend(place_gaps(question, quiz))
 
     def resolve_references(self, module: Module) -> None:
         """`[[E1]]` in author text becomes the target's label in the page's language, linked to its anchor

@@ -26,14 +26,14 @@ REFERENCE_EXAMPLE = "[[option:B]]"
 
 # Text that is not prose (a code fence, a code span, math, an escaped $, a link's address, a value placeholder,
 # HTML), skipped; or an option reference.
-_SKIPPED = (
+NOT_PROSE = (
     r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[ \t]*$"
     r"|(?P<ticks>`+)[^\n]*?(?P=ticks)|\\\$|\$\$.*?\$\$|\$[^$\n]+\$|\{\{.*?\}\}|\]\([^)\n]*\)|<[^>\n]+>"
 )
-_OPTION_REFERENCE = re.compile(_SKIPPED + r"|\[\[\s*option\s*:\s*(?P<ref>[^\[\]\n]*?)\s*\]\]",
+_OPTION_REFERENCE = re.compile(NOT_PROSE + r"|\[\[\s*option\s*:\s*(?P<ref>[^\[\]\n]*?)\s*\]\]",
                                re.MULTILINE | re.DOTALL)
 # A reference ([[option:B]], [[E1]]) is no plain name either.
-_NOT_PLAIN = _SKIPPED + r"|\[\[[^\[\]\n]*\]\]"
+_NOT_PLAIN = NOT_PROSE + r"|\[\[[^\[\]\n]*\]\]"
 _PLAIN_LETTER = re.compile(_NOT_PLAIN + r"|(?<![\w\\'’-])(?P<key>[A-Z])(?![\w'’-])(?=\s+(?P<after>\S+)|)",
                            re.MULTILINE | re.DOTALL)
 # "option 2", "вариант 2", "Antwort 2": how a numbered option is named in words.

@@ -23,10 +23,12 @@ from markupsafe import Markup
 
 from zadachnik.core.formatting import answer_shown_exactly, conventions, format_number, rounded_answer
 from zadachnik.core.text import Fragment
+from zadachnik.qtypes.blanks import ChoiceGap
 from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
 from zadachnik.reading.shuffle import option_reference
+from zadachnik.rendering.gaps import fill_gaps, gap_order
 from zadachnik.rendering.i18n import (
     exercises_instruction,
     file_size,
@@ -204,6 +206,13 @@ class Renderer:
                 return Markup(macro(module, *arguments))
             return large.stand_in(reuse(name, module, lambda *given: large.filled(macro(*given)), *arguments))
 
+        def gap_text(question: Question, fragment: Fragment, mode: str) -> Markup:
+            """A question with blanks' text with its gaps made for `mode` (rendering/gaps.py)."""
+            piece = pieces[plan.index(fragment)]
+            return large.stand_in(fill_gaps(question, piece, plan.lang, mode, strings(plan.lang),
+                                            lambda gap: gap_answer(gap, plan.lang),
+                                            lambda gap: gap_unit(gap, plan.lang)))
+
         def name(fragment: Fragment, always: bool = False) -> str:
             """The accessible name a control labelled by this text needs: the words with each formula's TeX;
             '' when a label holding no formula already gives it, unless `always`."""
@@ -220,6 +229,7 @@ class Renderer:
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
             paper_order=paper_order,
             label_of=label_of, name=name, file_size=file_size, slot=slot, variant_templates=variant_templates,
+            gap_text=gap_text, gap_order=gap_order, blank_gaps=blank_gaps,
             reuse=part,
             instruction=quiz_instruction(plan.lang, plan.languages, plan.module.exam) if plan.kind == "quiz"
             else exercises_instruction(plan.lang, plan.languages),
@@ -343,6 +353,21 @@ def paper_order(question: Question) -> list[Any]:
     items = list(question.lists["items"])
     shown = sorted(items, key=lambda entry: hashlib.sha256(f"{question.id}/{entry.key}".encode()).hexdigest())
     return shown[1:] + shown[:1] if shown == items else shown
+
+
+def gap_answer(gap: Any, lang: str) -> str:
+    """A gap's right answer as its page shows it: the word, or the number as a numeric field's."""
+    return gap.options[lang][gap.answer - 1] if isinstance(gap, ChoiceGap) else field_answer(gap, lang)
+
+
+def gap_unit(gap: Any, lang: str) -> str:
+    return "" if isinstance(gap, ChoiceGap) else unit_text(gap, lang)
+
+
+def blank_gaps(question: Question, lang: str) -> list[tuple[int, NumericField]]:
+    """A question with blanks' number gaps with their numbers in the language's text, for the tolerance notes."""
+    return [(number, gap) for number, gap in enumerate(gap_order(question, question.body[lang].markdown), start=1)
+            if not isinstance(gap, ChoiceGap)]
 
 
 def field_answer(numeric_field: NumericField, lang: str) -> str:

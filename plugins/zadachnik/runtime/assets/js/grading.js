@@ -1,4 +1,5 @@
 // The browser's grader: one module per question type, chosen by the spec the page carries.
+import * as blanks from "./types/blanks.js";
 import * as choice from "./types/choice.js";
 import * as code from "./types/code.js";
 import * as formula from "./types/formula.js";
@@ -7,7 +8,7 @@ import * as numeric from "./types/numeric.js";
 import * as ordering from "./types/ordering.js";
 import { gradeWithPython } from "./pyclient.js";
 
-const MODULES = [choice, numeric, formula, matching, ordering, code];
+const MODULES = [choice, numeric, formula, blanks, matching, ordering, code];
 const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
 
 // Statuses that count as checked in the progress line.

@@ -1,0 +1,57 @@
+"""A question with blanks: its text's gap elements (reading/gaps.py) made into the gap's field on the page, a line
+to write on in a problem book, or the right answer in bold where the answer is revealed. Gaps are numbered in
+the order the language's text has them, which a screen reader's label and the tolerance notes both follow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from html import escape
+
+from zadachnik.qtypes.blanks import ChoiceGap, Gap
+from zadachnik.reading.gaps import GAP_ELEMENT
+from zadachnik.reading.model import Question
+
+LINE = "display:inline-block;min-width:6em;border-bottom:1px solid"
+
+
+def gap_order(question: Question, piece: str) -> list[Gap]:
+    """The question's gaps in the order this text has them."""
+    by_id = {gap.id: gap for gap in question.auto_key.gaps}
+    return [by_id[found] for found in GAP_ELEMENT.findall(piece) if found in by_id]
+
+
+def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mapping[str, str],
+              answer_of: Callable[[Gap], str], unit_of: Callable[[Gap], str]) -> str:
+    """`mode`: "page" (a field or a list to choose from), "paper" (a line, and the words to choose from) or
+    "answer" (the right answer in bold)."""
+    numbers = {gap.id: index for index, gap in enumerate(gap_order(question, piece), start=1)}
+    by_id = {gap.id: gap for gap in question.auto_key.gaps}
+
+    def filled(match) -> str:
+        gap = by_id.get(match[1])
+        if gap is None:
+            return match[0]
+        unit = unit_of(gap)
+        after = f" {escape(unit)}" if unit else ""
+        if mode == "answer":
+            return f'<strong class="zq-gap-answer">{escape(answer_of(gap))}</strong>{after}'
+        if mode == "paper":
+            choices = ""
+            if isinstance(gap, ChoiceGap):
+                choices = f' <span class="zq-gap-words">({escape(" / ".join(gap.options[lang]))})</span>'
+            return f'<span class="zq-book__line" style="{LINE}"></span>{after}{choices}'
+        label = escape(words["gap_label"].format(number=numbers[gap.id]))
+        control_id = f"zq-{escape(question.id)}-{escape(gap.id)}"
+        if isinstance(gap, ChoiceGap):
+            options = "".join(f'<option value="{index}">{escape(word)}</option>'
+                              for index, word in enumerate(gap.options[lang], start=1))
+            control = (f'<select id="{control_id}" data-zq-input="{escape(gap.id)}" aria-label="{label}">'
+                       f'<option value="">{escape(words["matching_choose"])}</option>{options}</select>')
+        else:
+            control = (f'<input id="{control_id}" type="text" inputmode="decimal" autocomplete="off" '
+                       f'spellcheck="false" size="8" data-zq-input="{escape(gap.id)}" aria-label="{label}" '
+                       f'aria-describedby="zq-{escape(question.id)}-gaps">')
+        return (f'<span class="zq-gap" data-zq-field="{escape(gap.id)}">{control}{after}'
+                f'<span class="zq-mark" data-zq-mark></span></span>')
+
+    return GAP_ELEMENT.sub(filled, piece)
