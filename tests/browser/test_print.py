@@ -333,6 +333,17 @@ def test_zadachnik_pdf_takes_only_the_papers_it_knows(tmp_path: Path, capsys) ->
     assert "invalid choice: 'a5'" in capsys.readouterr().err
 
 
+def test_zadachnik_pdf_paper_a4_prints_an_english_book_on_a4(fixture_site: Path, tmp_path: Path) -> None:
+    # English books print on Letter by default; --paper overrides it. One book printed: the others are removed.
+    site = Path(shutil.copytree(fixture_site, tmp_path / "site"))
+    for book in (BOOKS["ru"], COURSE_BOOKS["en"], COURSE_BOOKS["ru"]):
+        (site / book).unlink()
+    out = tmp_path / "pdf"
+    assert cli.main(["pdf", str(site), "--out", str(out), "--paper", "a4"]) == 0
+    assert [path.name for path in out.iterdir()] == ["demo-01-basics-en.pdf"]
+    assert page_size(out / "demo-01-basics-en.pdf") == "A4"
+
+
 def test_zadachnik_pdf_says_what_is_wrong(tmp_path: Path, capsys, fixture_site: Path) -> None:
     assert cli.main(["pdf", str(tmp_path)]) == 2
     assert "has no problem book" in capsys.readouterr().err
