@@ -397,8 +397,9 @@ _WRAPPERS = re.compile(r"</?(?:section|fieldset|legend|label|span|div|details|su
 # The page's furniture (instruction and progress lines, tools, legends, tolerances), which the templates mark as
 # mkdocs-material's search would skip it: none of these elements holds another of its own tag. Taken out before the
 # wrappers are unwrapped, which would take their mark with them.
-_FURNITURE = re.compile(r"<(p|div|span|ul|legend|label|summary)\b[^>]*\bdata-search-exclude\b[^>]*>(?:(?!<\1\b).)*?</\1>",
-                        re.DOTALL)
+_FURNITURE = re.compile(
+    r"<(p|div|span|ul|legend|label|summary)\b[^>]*\bdata-search-exclude\b[^>]*>(?:(?!<\1\b).)*?</\1>", re.DOTALL
+)
 
 
 def searchable(page_html: str) -> str:
