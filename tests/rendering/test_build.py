@@ -211,9 +211,12 @@ def test_sample_site_builds_strict(sample_site: Path) -> None:
         # The code exercises' ids read the same in both languages: a page shows them ("Вопрос P08a").
         expected[8:8] = ["P08a"]
         expected[11:11] = ["P10a"]
+        # The formula answer after P02 and the text with blanks after P07.
+        expected[2:2] = ["P02a"]
+        expected[8:8] = ["P07a"]
         assert ids == expected
-        # Ten auto-checked questions (P11 and P12 are open) and two code exercises.
-        assert soup.select_one("[data-zq-progress]")["data-zq-total"] == "12"
+        # Twelve auto-checked questions (P11 and P12 are open) and two code exercises.
+        assert soup.select_one("[data-zq-progress]")["data-zq-total"] == "14"
         course = soup.select_one(".zq-course").get_text()
         assert "RL" in course and "12 / 13" in course
 
