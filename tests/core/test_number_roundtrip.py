@@ -237,29 +237,38 @@ process.stdout.write(JSON.stringify(result));
     assert not differing, differing
 
 
-@pytest.mark.parametrize(("value", "atol", "lang", "shown"), [
-    (2100.0, 1e-6, "en", "2100"),  # was "≈ 2100": two differently grouped texts compared
-    (13983816.0, None, "en", "13,983,816"),  # was "≈ 13 983 816"
-    (13983816.0, None, "ru", "13\u00a0983\u00a0816"),
-    (84.0, 1e-6, "de", "84"),
-    (0.1, 0.01, "en", "0.1"),
-    (2629.0682760247973, 0.01, "en", "≈ 2,629.07"),
-    (2629.0682760247973, 0.01, "de", "≈ 2.629,07"),
-    (16 / 7, None, "fr", "≈ 2,285714286"),
-    # A rounding keeps the decimals it was made to (P08 asks for four: 2,3810, not 2,381; P10's 5 577,10).
-    (2.38101, 0.0001, "ru", "≈ 2,3810"),
-    (5577.0968, 0.01, "ru", "≈ 5\u00a0577,10"),
-    (2.0000004, 0.000001, "en", "≈ 2.000000"),
-    # An answer the rounding leaves whole is written as it is, without zeros to fill the places.
-    (1.5, 0.000001, "en", "1.5"),
-    (2.381, 0.0001, "ru", "2,381"),
+@pytest.mark.parametrize(("value", "atol", "rtol", "lang", "shown"), [
+    (2100.0, 0.5, None, "en", "2100"),  # was "≈ 2100": two differently grouped texts compared
+    (13983816.0, None, None, "en", "13,983,816"),  # was "≈ 13 983 816"
+    (13983816.0, None, None, "ru", "13\u00a0983\u00a0816"),
+    (2629.0682760247973, 0.01, None, "en", "≈ 2,629.07"),
+    (2629.0682760247973, 0.01, None, "de", "≈ 2.629,07"),
+    (16 / 7, None, None, "fr", "≈ 2,285714286"),
+    # An absolute tolerance asks for decimals, and the answer shows them all, rounded or not (issue 28, item 6:
+    # P08 asks for four, 2,3810 and 2,2000, not 2,381 and 2,2; P10 for two, 5 577,10 and 3 600,00). "≈" only
+    # where the value shown is not the answer itself.
+    (2.38101, 0.0001, None, "ru", "≈ 2,3810"),
+    (2.381, 0.0001, None, "ru", "2,3810"),
+    (2.2, 0.0001, None, "ru", "2,2000"),
+    (5577.0968, 0.01, None, "ru", "≈ 5\u00a0577,10"),
+    (3600.0, 0.01, None, "ru", "3\u00a0600,00"),
+    (3600.0, 0.01, None, "en", "3,600.00"),
+    (1.6, 0.001, None, "ru", "1,600"),
+    (0.1, 0.01, None, "en", "0.10"),
+    (84.0, 1e-6, None, "de", "84,000000"),
+    (2.0000004, 0.000001, None, "en", "≈ 2.000000"),
+    (-0.5, 0.05, None, "en", "\u22120.5"),
+    (-0.001, 0.01, None, "en", "≈ 0.00"),  # not −0.00
+    # Only a relative tolerance: as before, the digits it resolves without zeros to fill them.
+    (1.5, None, 0.001, "en", "1.5"),
+    (2.38101, None, 0.0001, "ru", "≈ 2,381"),
 ])
-def test_revealed_answers_are_approximate_only_when_rounded(value: float, atol: float | None, lang: str,
-                                                           shown: str) -> None:
+def test_revealed_answers_are_approximate_only_when_rounded(value: float, atol: float | None, rtol: float | None,
+                                                           lang: str, shown: str) -> None:
     from zadachnik.qtypes.numeric import NumericField
     from zadachnik.rendering.render import field_answer
 
-    assert field_answer(NumericField("x", str(value), value, atol), lang) == shown
+    assert field_answer(NumericField("x", str(value), value, atol, rtol), lang) == shown
 
 
 CHECKER = """

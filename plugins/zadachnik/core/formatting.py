@@ -128,8 +128,8 @@ def _localized(text: str, convention: dict[str, Any], group: bool, zeros: bool =
     whole, _, fraction = text.lstrip("-").partition(".")
     if not zeros:
         fraction = fraction.rstrip("0")
-    if not fraction and not whole.strip("0"):
-        negative = False  # −0 is 0
+    if not fraction.strip("0") and not whole.strip("0"):
+        negative = False  # −0 is 0, and −0.00 is 0.00
     if group:
         whole = convention["group"].join(digit_groups(whole, convention, bool(fraction)))
     return (MINUS if negative else "") + whole + (convention["decimal"] + fraction if fraction else "")
@@ -159,12 +159,12 @@ def percent_affixes(lang: str) -> tuple[str, str]:
 
 
 def rounded_answer(value: float, atol: float | None, rtol: float | None, lang: str) -> str:
-    """A numeric answer as the page reveals it: rounded to what its tolerance resolves. A rounding keeps its
-    zeros (≈ 2.3810 to ±0.0001, as a statement asking for four decimals wants it); an answer the rounding
-    leaves as it is is written as it is (1.5, not 1.500000 to ±1e-6)."""
-    decimals = shown_decimals(atol, rtol, value)
-    rounded = bool(atol) and not shown_exactly(value, decimals)
-    return write_number(value, conventions(lang), decimals, zeros=rounded)
+    """A numeric answer as the page reveals it: rounded to what its tolerance resolves. An absolute tolerance
+    asks for decimals, and the answer shows them all, zeros included, whether the rounding changed it or not
+    (≈ 2.3810 and 2.2000 to ±0.0001, as a statement asking for four decimals wants them; `answer_shown_exactly`
+    tells which is a rounding). With only a relative tolerance the digits it resolves are shown without zeros
+    to fill them (1.5 to ±0.1%)."""
+    return write_number(value, conventions(lang), shown_decimals(atol, rtol, value), zeros=bool(atol))
 
 
 def answer_shown_exactly(value: float, atol: float | None, rtol: float | None) -> bool:
