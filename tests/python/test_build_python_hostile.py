@@ -9,7 +9,9 @@ them every case that aims at the build's own process.
 
 from __future__ import annotations
 
+import ctypes
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -35,6 +37,7 @@ from support.sources import (
 )
 from zadachnik.core.errors import SourceErrors
 from zadachnik.python import runner as pythoncheck
+from zadachnik.python import serve
 from zadachnik.python.runner import run_isolated
 from zadachnik.reading.model import load_courses
 
@@ -59,10 +62,20 @@ def pids_in(folder: Path) -> list[int]:
     return [int(path.read_text()) for path in folder.glob("pid-*")]
 
 
+@pytest.fixture
+def shared() -> Iterator[Path]:
+    """A folder in the temp folder that every user may write in: without namespaces a build run by root runs the
+    code as another user, who may not write in the tests' own folders."""
+    folder = Path(tempfile.mkdtemp(prefix="zadachnik-hostile-"))
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def noting_pids(folder: Path) -> str:
     """Code for a solution: note(name, pid) writes a pid file whole (written, then renamed), wait_for(name)
     waits until it is there, so no process is killed before the test knows of it. (Without namespaces: in its
-    own PID namespace the code's pids are not the test's.)"""
+    own PID namespace the code's pids are not the test's. In a `shared` folder: the code may run as nobody.)"""
     return (f"import os, time\nfolder = {str(folder)!r}\n"
             "def note(name, pid):\n    with open(f'{folder}/tmp-{name}', 'w') as file:\n        file.write(str(pid))\n"
             "    os.rename(f'{folder}/tmp-{name}', f'{folder}/pid-{name}')\n"
@@ -155,8 +168,8 @@ def test_huge_output_and_writes_to_fd_1_and_2_change_nothing(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("isolation", ["plain"], indirect=True)
-def test_fork_bomb_is_limited_and_ended(tmp_path: Path, isolation: str) -> None:
-    bomb = noting_pids(tmp_path) + (
+def test_fork_bomb_is_limited_and_ended(tmp_path: Path, isolation: str, shared: Path) -> None:
+    bomb = noting_pids(shared) + (
         "def f(x):\n    while True:\n        pid = os.fork()\n        if pid == 0:\n"
         "            note(os.getpid(), os.getpid())\n            os.fork()\n            time.sleep(300)\n"
         "        wait_for(pid)\n")
@@ -164,15 +177,15 @@ def test_fork_bomb_is_limited_and_ended(tmp_path: Path, isolation: str) -> None:
     assert message == (f"question Q1: the reference solution fails its own test: {TESTS_RU} (BlockingIOError: "
                        "[Errno 11] no more processes: code here may start at most 16 (line 12))")
     # The runner started its 16; each of them was refused a fork of its own.
-    started = pids_in(tmp_path)
+    started = pids_in(shared)
     assert len(started) == 16
     assert not [pid for pid in started if alive(pid)]
 
 
 @pytest.mark.parametrize("isolation", ["plain"], indirect=True)
-def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path, isolation: str) -> None:
+def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path, isolation: str, shared: Path) -> None:
     # A child that starts its own session, and a grandchild orphaned by its parent: neither outlives the check.
-    code = noting_pids(tmp_path) + (
+    code = noting_pids(shared) + (
         "import subprocess\n"
         "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n        note('a', os.getpid())\n"
         "        time.sleep(300)\n"
@@ -181,7 +194,7 @@ def test_processes_that_leave_the_group_are_ended_too(tmp_path: Path, isolation:
         "    subprocess.run(['/bin/sh', '-c', f\"(/bin/sh -c '{script}' &)\"])\n"
         "    wait_for('a')\n    wait_for('b')\n    return 2 * x\n")
     assert problems(tmp_path / "course", code_question(code, extra="time_limit: 20\n")) == []
-    started = pids_in(tmp_path)
+    started = pids_in(shared)
     assert len(started) == 2
     assert not [pid for pid in started if alive(pid)]
 
@@ -360,14 +373,14 @@ def test_a_values_file_cannot_patch_the_runner_to_fool_the_next_one(tmp_path: Pa
 
 
 @pytest.mark.parametrize("isolation", ["plain"], indirect=True)
-def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path, isolation: str) -> None:
+def test_processes_a_values_file_starts_end_with_its_run(tmp_path: Path, isolation: str, shared: Path) -> None:
     exercises_dir = write_course(tmp_path / "course", quiz=block(), module=MODULE + "values: calc.py\n")
     calc = (f"import subprocess\nchild = subprocess.Popen(['/bin/sleep', '300'])\n"
-            f"open({str(tmp_path)!r} + '/pid-sleep', 'w').write(str(child.pid))\n"
+            f"open({str(shared)!r} + '/pid-sleep', 'w').write(str(child.pid))\n"
             "def values():\n    return {'x': 1}\n")
     (exercises_dir / "course/01-m/calc.py").write_text(calc)
     load_courses(exercises_dir, ["ru", "en"], tmp_path / "course")
-    [pid] = pids_in(tmp_path)
+    [pid] = pids_in(shared)
     assert not alive(pid)
 
 
@@ -488,15 +501,166 @@ def test_code_writes_in_the_temp_folder_and_to_dev_null(tmp_path: Path) -> None:
     assert (tmp_path / "made").is_dir()
 
 
-@pytest.mark.parametrize("isolation", ["namespaces"], indirect=True)
-def test_with_namespaces_no_process_the_code_starts_writes_outside_the_temp_folder(
-        tmp_path: Path, isolation: str, probe: Path) -> None:
-    # Past the audit hook: the file system itself is read-only there.
-    solution = (f"import subprocess\nsubprocess.run(['/bin/sh', '-c', 'echo x > {probe}'])\n"
-                f"subprocess.run(['/bin/sh', '-c', 'echo x > {tmp_path / 'allowed'}'])\ndef f(x):\n    return 2 * x")
-    assert problems(tmp_path / "course", code_question(solution)) == []
-    assert not probe.exists()
-    assert (tmp_path / "allowed").read_text() == "x\n"
+def landlock_abi() -> int:
+    """The Landlock version this kernel offers (0: none), as its syscall says."""
+    try:
+        version = ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1)
+    except (OSError, AttributeError):
+        return 0
+    return max(version, 0)
+
+
+@pytest.mark.parametrize("isolation", ["namespaces", "plain"], indirect=True)
+@pytest.mark.parametrize("place", ["package", "/var/tmp"])
+def test_no_process_the_code_starts_writes_outside_the_temp_folder(isolation: str, place: str, probe: Path,
+                                                                   shared: Path) -> None:
+    # Past the audit hook: with namespaces the file system itself is read-only there, without them the kernel's
+    # Landlock says no (and a build run by root runs the code as nobody).
+    target = probe if place == "package" else Path(f"/var/tmp/{probe.name}")
+    if isolation == "plain" and place == "/var/tmp" and not landlock_abi():
+        pytest.skip("without Landlock any user may write in /var/tmp, the code's user too")
+    solution = (f"import subprocess\nsubprocess.run(['/bin/sh', '-c', 'echo x > {target}'])\n"
+                f"subprocess.run(['/bin/sh', '-c', 'echo x > {shared / 'allowed'}'])\ndef f(x):\n    return 2 * x")
+    try:
+        assert problems(shared / "course", code_question(solution)) == []
+        assert not target.exists()
+    finally:
+        target.unlink(missing_ok=True)
+    assert (shared / "allowed").read_text() == "x\n"
+
+
+# Code that finds the build's pid: its keeper's parent (with namespaces it finds 0, the keeper's parent there).
+FIND_THE_BUILD = ("import ctypes, os, signal, subprocess\nwith open(f'/proc/{os.getppid()}/stat', 'rb') as stat:\n"
+                  "    BUILD = int(stat.read().rsplit(b')', 1)[1].split()[1])\n")
+# Ways to read the build's environment past a check of the path as written; each gives what it read.
+ENVIRON_READS = {
+    "symlink": "os.symlink(f'/proc/{BUILD}/environ', 'link')\nwith open('link', 'rb') as file:\n"
+               "    return file.read()",
+    "dir_fd": "proc = os.open('/proc', os.O_RDONLY)\n"
+              "return os.read(os.open(f'{BUILD}/environ', os.O_RDONLY, dir_fd=proc), 1 << 16)",
+    "program": "return subprocess.run(['/bin/cat', f'/proc/{BUILD}/environ'], capture_output=True).stdout",
+}
+
+
+def attempts(ways: dict[str, str]) -> str:
+    """Code that tries each way (a function body) and prints, as JSON, what each gave, or the error it raised."""
+    code = FIND_THE_BUILD + "import json\nfound = {}\n"
+    for name, body in ways.items():
+        code += ("def attempt():\n" + "".join(f"    {line}\n" for line in body.splitlines())
+                 + f"try:\n    gave = attempt()\n    found[{name!r}] = f'read {{len(gave)}} bytes' "
+                   f"if isinstance(gave, bytes) else repr(gave)\nexcept OSError as error:\n"
+                   f"    found[{name!r}] = str(error)\n")
+    return code + "print(json.dumps({'build': BUILD, **found}))"
+
+
+def attempted(result: dict) -> dict:
+    assert result["error"] is None, result["error"]
+    [printed] = result["output"]
+    return json.loads(printed["text"])
+
+
+@pytest.mark.parametrize("isolation", ["namespaces", "plain"], indirect=True)
+def test_code_cannot_read_the_builds_environment_through_a_symlink_a_dir_fd_or_a_program(isolation: str) -> None:
+    found = attempted(run_isolated("run", {"code": attempts(ENVIRON_READS)}, 20))
+    # Without namespaces the code finds the build (here, the tests' process); with them there is none to find.
+    assert found.pop("build") == (os.getpid() if isolation == "plain" else 0)
+    assert found["program"] == "read 0 bytes"
+    assert not [way for way, gave in found.items() if gave.startswith("read ") and gave != "read 0 bytes"], found
+    if isolation == "plain":
+        assert found["symlink"] == f"[Errno 13] {serve.PROC_REFUSED}: 'link'"
+
+
+# Signals to the build's pid (found from the keeper's stat) past the audit hook; each gives what the call returned.
+SIGNALS = {
+    "kill": "return ctypes.CDLL(None).kill(BUILD, signal.SIGCONT)",
+    "killpg": "return ctypes.CDLL(None).killpg(os.getpgid(BUILD), signal.SIGCONT)",
+    "kill-program": "return subprocess.run(['/bin/sh', '-c', f'kill -CONT {BUILD}'], stderr=subprocess.DEVNULL)"
+                    ".returncode",
+}
+
+
+@pytest.mark.parametrize("isolation", ["plain"], indirect=True)
+def test_without_namespaces_code_cannot_signal_the_build_it_finds(isolation: str) -> None:
+    # SIGCONT: harmless to the tests' process, should it arrive.
+    found = attempted(run_isolated("run", {"code": attempts(SIGNALS)}, 20))
+    assert found.pop("build") == os.getpid()
+    assert found == {"kill": "-1", "killpg": "-1", "kill-program": "1"}
+
+
+@pytest.mark.parametrize("isolation", ["plain"], indirect=True)
+def test_without_namespaces_the_author_is_told_once_that_isolation_is_weaker(isolation: str, monkeypatch,
+                                                                             caplog) -> None:
+    # Info, not a warning: a build with --strict on a machine without namespaces must not fail for it.
+    monkeypatch.setattr(pythoncheck, "_weaker_isolation_told", False, raising=False)
+    caplog.set_level(logging.INFO, logger="mkdocs.plugins.zadachnik")
+    for _run in range(2):
+        assert run_isolated("run", {"code": "x = 1"}, 10)["error"] is None
+        pythoncheck.stop_runner()
+    told = [record for record in caplog.records if "weaker isolation" in record.getMessage()]
+    assert [record.levelname for record in told] == ["INFO"]
+    assert told[0].getMessage().startswith("Python at build time runs with weaker isolation: this system does not "
+                                           "permit user namespaces")
+
+
+# As another user than root, whoever runs the tests: the build's side of a plain runner, with the kernel's means
+# it may use (CONFINEMENTS) or none, the audit hook alone. Reads a JSON list of code, prints the runs' results.
+AS_ANOTHER_USER = ("import json, os, sys\nimport zadachnik.python.runner as runner\nrunner.ISOLATIONS = ('plain',)\n"
+                   "if {confined!r} == 'none':\n    runner.CONFINEMENTS = ()\n"
+                   "results = [runner.run_isolated('run', {{'code': code}}, 20) for code in json.load(sys.stdin)]\n"
+                   "runner.stop_runner()\nprint(json.dumps({{'build': os.getpid(), 'results': results}}))\n")
+PROGRAMS_REFUSED = ("[Errno 1] at build time Python code may not start programs or load C libraries here: this "
+                    "system gives it no isolation from the build's user")
+
+
+def become_nobody_who_reads_everything() -> None:
+    """For a child of the tests run by root: the user nobody, with of root's capabilities only the one to read past
+    permissions (this Python may be in /root), for the programs it starts too."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    dac_read_search = 2
+    assert libc.prctl(8, 1, 0, 0, 0) == 0  # PR_SET_KEEPCAPS
+    os.setgroups([])
+    os.setresgid(65534, 65534, 65534)
+    os.setresuid(65534, 65534, 65534)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+    only = (ctypes.c_uint32 * 6)(*[1 << dac_read_search] * 3, 0, 0, 0)
+    assert libc.capset(header, only) == 0
+    assert libc.prctl(47, 2, dac_read_search, 0, 0) == 0  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE
+
+
+@pytest.mark.parametrize("confined", ["kernel", "none"])
+def test_a_build_run_by_another_user_than_root_keeps_its_environment_signals_and_files(confined: str,
+                                                                                      shared: Path) -> None:
+    """Without root the code runs as the build's user: the build is not dumpable (its /proc files are not for
+    others), and signals and writes are kept from it by Landlock where the kernel has it (signals from 6.12 on),
+    else by the audit hook, which refuses programs and C libraries."""
+    target = f"/var/tmp/zadachnik-hostile-{uuid.uuid4().hex}"
+    ways = {**ENVIRON_READS, "open": "with open(f'/proc/{BUILD}/environ', 'rb') as file:\n    return file.read()",
+            **SIGNALS, "write": f"subprocess.run(['/bin/sh', '-c', 'echo x > {target}'])\n"
+                                f"return os.path.exists({target!r})"}
+    # Tests run by root run that build as nobody, reading what root reads (this Python may be in /root).
+    other = {"preexec_fn": become_nobody_who_reads_everything} if os.geteuid() == 0 else {}
+    try:
+        ran = subprocess.run([sys.executable, "-c", AS_ANOTHER_USER.format(confined=confined)],
+                             input=json.dumps([attempts(ways), "import ctypes\nctypes.CDLL(None)"]),
+                             capture_output=True, text=True, timeout=120, cwd=shared,
+                             env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_MKDOCS_2_WARNING": "1"},
+                             **other)
+    finally:
+        Path(target).unlink(missing_ok=True)
+    assert ran.returncode == 0, ran.stderr
+    printed = json.loads(ran.stdout)
+    found = attempted(printed["results"][0])
+    assert found.pop("build") == printed["build"]
+    if confined == "none" or landlock_abi() < 6:
+        started = ("program", "kill", "killpg", "kill-program", "write")
+        assert {way: found[way] for way in started} == dict.fromkeys(started, PROGRAMS_REFUSED)
+        # Said at the author's line.
+        assert printed["results"][1]["error"]["text"] == f"PermissionError: {PROGRAMS_REFUSED} (line 2)"
+    else:
+        assert printed["results"][1]["error"] is None
+    leaked = [way for way, gave in found.items()
+              if gave.startswith("read ") and gave != "read 0 bytes" or gave in ("0", "True")]
+    assert leaked == [], found
 
 
 @pytest.mark.parametrize("isolation", ["namespaces"], indirect=True)
@@ -590,8 +754,8 @@ def test_a_values_file_that_exits_fails_the_build(tmp_path: Path, call: str) -> 
 
 
 def test_a_build_with_a_solution_that_hangs_on_fd_1_fails_with_its_place_and_leaves_nothing_running(
-        tmp_path: Path) -> None:
-    solution = noting_pids(tmp_path) + (
+        tmp_path: Path, shared: Path) -> None:
+    solution = noting_pids(shared) + (
         "import signal, subprocess\nos.write(1, b'{\"resu')\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
         "def f(x):\n    if os.fork() == 0:\n        os.setsid()\n        note('a', os.getpid())\n"
         "        time.sleep(300)\n    note('b', subprocess.Popen(['/bin/sleep', '300']).pid)\n    wait_for('a')\n"
@@ -601,14 +765,15 @@ def test_a_build_with_a_solution_that_hangs_on_fd_1_fails_with_its_place_and_lea
     assert built.returncode != 0
     assert f"{QUIZ}:1: question Q1: the reference solution ran out of time in test 1 ({TESTS_RU})" in built.stderr
     assert "Traceback" not in built.stderr
-    started = pids_in(tmp_path)
+    started = pids_in(shared)
     assert len(started) == 2
     assert not [pid for pid in started if alive(pid)]
 
 
+THE_BUILD = ("build = int(open(f'/proc/{os.getppid()}/stat', 'rb').read().rsplit(b')', 1)[1].split()[1]) "
+             "or os.getppid()")
 REFUSED_SIGNAL = ("question Q1: the reference solution raised PermissionError: [Errno 1] at build time Python code "
                   "may signal only the processes it started (line 3)")
-KILLED_BY_SIGTERM = "question Q1: the reference solution crashed the Python process running it (killed by SIGTERM)"
 
 
 @pytest.mark.parametrize("isolation, attack, expected", [
@@ -620,10 +785,16 @@ KILLED_BY_SIGTERM = "question Q1: the reference solution crashed the Python proc
     ("namespaces", "libc.kill(os.getppid(), signal.SIGSTOP)", None),
     ("namespaces", "libc.killpg(os.getpgid(os.getppid()), signal.SIGTERM)", None),
     ("plain", "libc.kill(os.getppid(), signal.SIGSTOP)", None),
-    # It waits: the runner outlives its keeper only as long as the kernel takes to end it.
-    ("plain", "libc.killpg(os.getpgid(os.getppid()), signal.SIGTERM); time.sleep(10)", KILLED_BY_SIGTERM),
+    # Once the keeper's group ended with SIGTERM, and the build said only that its runner was killed; it waits:
+    # the runner would outlive its keeper only as long as the kernel takes to end it.
+    ("plain", "libc.killpg(os.getpgid(os.getppid()), signal.SIGTERM); time.sleep(3)", None),
+    # The build's own pid, its keeper's parent (with namespaces there is none: its keeper's parent is 0).
+    *((isolation, f"{THE_BUILD}; libc.kill(build, signal.SIGSTOP)", None) for isolation in ("namespaces", "plain")),
+    *((isolation, f"{THE_BUILD}; libc.killpg(os.getpgid(build), signal.SIGTERM); time.sleep(3)", None)
+      for isolation in ("namespaces", "plain")),
 ], ids=["stop-namespaces", "stop-plain", "killpg-plain", "libc-stop-namespaces", "libc-killpg-namespaces",
-        "libc-stop-plain", "libc-killpg-plain"])
+        "libc-stop-plain", "libc-killpg-plain", "libc-stop-build-namespaces", "libc-stop-build-plain",
+        "libc-killpg-build-namespaces", "libc-killpg-build-plain"])
 def test_code_that_signals_the_build_neither_stops_nor_ends_it(tmp_path: Path, isolation: str, attack: str,
                                                               expected: str | None) -> None:
     solution = f"import ctypes, os, signal, time\nlibc = ctypes.CDLL(None)\n{attack}\ndef f(x):\n    return 2 * x"

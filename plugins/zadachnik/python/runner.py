@@ -4,7 +4,8 @@ one for the whole build, so a hundred code exercises don't cost a hundred interp
 The runner (zadachnik.python.serve) speaks over two pipes of its own, never over the code's stdout, and runs
 apart from the build: below a keeper process of its own, in a session of its own, in a scratch folder, with none
 of the build's environment; on Linux, where the system permits, in namespaces where the build's process does not
-exist and nothing but the temp folder is writable (ISOLATIONS: tried in order). Its fd 1 and 2 go to /dev/null,
+exist and nothing but the temp folder is writable (ISOLATIONS: tried in order); where they are not permitted, by
+what the kernel permits (CONFINEMENTS), and the author is told once. Its fd 1 and 2 go to /dev/null,
 its memory is limited, each step of a run has a time limit its own timer enforces, and a watchdog here kills the
 keeper and everything below it when code ignores that timer. Whatever happens, the caller gets a result dict,
 never an exception.
@@ -30,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from zadachnik.python.serve import UNAVAILABLE, end_strays, inside
+from zadachnik.python.serve import UNAVAILABLE, end_strays, inside, not_dumpable
 
 # The folder holding the zadachnik package, for the runner's PYTHONPATH.
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
@@ -43,7 +44,12 @@ ENDED = object()
 # How the runner is kept apart from the build, the first the system permits: "namespaces" (Linux: user, mount and
 # PID namespaces of its own), then "plain" (a keeper process between them, and the runner's audit hook).
 ISOLATIONS = ("namespaces", "plain") if sys.platform.startswith("linux") else ("plain",)
+# What a "plain" runner confines itself by where the kernel permits (zadachnik.python.serve.confine): Landlock, and
+# the user nobody when the build runs as root. The tests take them away to see what the audit hook does alone.
+CONFINEMENTS = ("landlock", "nobody")
 _log = logging.getLogger("mkdocs.plugins.zadachnik")
+# Whether the author was told that the build's Python runs with weaker isolation (once a process).
+_weaker_isolation_told = False
 
 
 class Runner:
@@ -78,6 +84,8 @@ class Runner:
                              else f"the Python runner did not start (exit status {process.returncode})")
         self.isolation = str(message.get("isolation"))
         _log.debug("Python at build time runs with isolation '%s'", self.isolation)
+        if self.isolation == "plain":
+            tell_weaker_isolation(message.get("confined"))
         return process
 
     def launch(self, isolation: str) -> subprocess.Popen[bytes]:
@@ -85,7 +93,10 @@ class Runner:
         to_runner, requests = os.pipe()
         replies, from_runner = os.pipe()
         self.scratch = tempfile.mkdtemp(prefix="zadachnik-python-")
-        settings = {"isolation": isolation, **writable_places()}
+        settings = {"isolation": isolation, "confinements": list(CONFINEMENTS), **writable_places()}
+        if isolation == "plain":
+            # The build's /proc files (its environment) are then not for the code, even run as the build's user.
+            not_dumpable()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "zadachnik.python.serve", str(to_runner), str(from_runner),
@@ -202,6 +213,18 @@ class Runner:
 
 class NotStarted(Exception):
     pass
+
+
+def tell_weaker_isolation(confined: Any) -> None:
+    """Once a build process, as information (a warning would fail --strict builds on every such machine)."""
+    global _weaker_isolation_told
+    if _weaker_isolation_told:
+        return
+    _weaker_isolation_told = True
+    means = ", ".join(str(mean) for mean in confined) if isinstance(confined, list) and confined else "nothing"
+    _log.info("Python at build time runs with weaker isolation: this system does not permit user namespaces, so "
+              "reference solutions, checkers and values files are kept from the build by %s (see 'Checkers in "
+              "Python' in the authoring guide)", means)
 
 
 def ends_soon(process: subprocess.Popen[bytes]) -> bool:

@@ -11,8 +11,13 @@ With "namespaces" (Linux) the keeper first makes user, mount and PID namespaces 
 1 of the new PID namespace: the build has no pid there to signal and no /proc entry to read; every file system
 is read-only but the writable folders; and the runner, process 2, keeps no capabilities. A system that does not
 permit that gets UNAVAILABLE as the keeper's exit status before any code runs, and the build starts a "plain"
-keeper instead: there the audit hook is what stands between the code and the build (Python's own open, os.kill
-and the like; a subprocess or ctypes passes it).
+keeper instead. There the runner confines itself (`confine`) by what the kernel permits it, which holds for the
+programs the code starts too: Landlock (only the writable folders are writable; from Linux 6.12 on, no signal
+reaches a process outside), and, when the build runs as root, the user nobody (reading what the build reads, by
+one capability; no signal to the build, no look at its /proc files). The build makes itself not dumpable, so its
+/proc files (environ, mem) are not for other processes of its own user either. Whatever the kernel does not hold,
+the audit hook refuses: then the code may not start programs or load C libraries (Python's own open, os.kill and
+the like it checks anyway; ctypes and programs pass it).
 """
 
 from __future__ import annotations
@@ -60,8 +65,28 @@ CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 0x1000, 0x4000, 1 << 18
 MOUNT_ATTR_RDONLY, AT_FDCWD, AT_RECURSIVE, SYS_MOUNT_SETATTR = 1, -100, 0x8000, 442
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 1, 24, 38, 47, 4
-PR_SET_CHILD_SUBREAPER = 36
+PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, PR_SET_KEEPCAPS, PR_CAP_AMBIENT_RAISE = 36, 4, 8, 2
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_SETGID, CAP_SETUID, CAP_SETPCAP, CAP_SYS_PTRACE = 1, 2, 6, 7, 8, 19
+# The user the code runs as, without namespaces, when the build runs as root.
+NOBODY = 65534
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_CREATE_RULESET_VERSION, LANDLOCK_RULE_PATH_BENEATH, LANDLOCK_SCOPE_SIGNAL = 1, 1, 2
+# Landlock's rights that change the file system (write, remove, make each kind of file; then, from its versions
+# 2 and 3 on, move across folders and truncate), and those of them a rule for a single file may give.
+LANDLOCK_WRITES = (1 << 1) | (1 << 4) | (1 << 5) | sum(1 << bit for bit in range(6, 13))
+LANDLOCK_REFER, LANDLOCK_TRUNCATE = 1 << 13, 1 << 14
+LANDLOCK_FILE_WRITES = (1 << 1) | LANDLOCK_TRUNCATE
+
+
+class LandlockRuleset(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class LandlockPathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
 class MountAttributes(ctypes.Structure):
@@ -203,6 +228,8 @@ def be_runner(requests_fd: int, replies_fd: int, settings: dict[str, Any], keepe
     """`keeper`: the parent whose end the runner must not outlive (0 with namespaces: process 1's end ends it)."""
     os.setsid()
     if keeper:
+        settings = {**settings, **confine(settings["writable"], settings.get("confinements", ()))}
+        # After the change of user, which clears it.
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != keeper:
             return  # it ended already
@@ -214,6 +241,125 @@ def be_runner(requests_fd: int, replies_fd: int, settings: dict[str, Any], keepe
     serve(requests_fd, replies_fd, settings)
 
 
+def confine(writable: list[str], allowed: Any) -> dict[str, Any]:
+    """Without namespaces: what of `allowed` ("landlock", "nobody") the kernel permits, for the runner and all it
+    starts. Says what holds ("confined", for the author) and whether the code may still start programs and load
+    C libraries ("programs": only when the kernel keeps them from signalling the build and writing outside the
+    writable folders; else the audit hook refuses them)."""
+    confined: list[str] = []
+    version = landlock_version() if "landlock" in allowed else 0
+    if version:
+        try:
+            enter_landlock(writable, version)
+            confined.append("Landlock" if version >= 6 else "Landlock (files only: this kernel keeps no signals)")
+        except (OSError, AttributeError):
+            version = 0
+    kept = _kept_capability(version) if "nobody" in allowed else None
+    if kept is not None:
+        become_nobody(kept)
+        confined.append("the user nobody")
+    signals = version >= 6 or kept is not None
+    writes = version > 0 or kept is not None
+    # The build is not dumpable: only a root that may trace any process reads its /proc files (Landlock does not
+    # keep them, as this kernel showed).
+    proc = kept is not None or os.geteuid() != 0 or not _capabilities() >> CAP_SYS_PTRACE & 1
+    if not (signals and writes and proc):
+        confined.append("the audit hook, which refuses programs and C libraries")
+    return {"confined": confined, "programs": signals and writes and proc}
+
+
+def landlock_version() -> int:
+    """The version of Landlock the kernel offers (0: none, or not permitted here, or not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    try:
+        version = _libc().syscall(SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0),
+                                  ctypes.c_uint32(LANDLOCK_CREATE_RULESET_VERSION))
+    except (OSError, AttributeError):
+        return 0
+    return max(_int(version), 0)
+
+
+def enter_landlock(writable: list[str], version: int) -> None:
+    """A Landlock domain for the runner and all it starts: the file system changes only in the writable folders
+    (and /dev/null); from version 6 on, no signal leaves the domain."""
+    libc = _libc()
+    handled = LANDLOCK_WRITES | (LANDLOCK_REFER if version >= 2 else 0) | (LANDLOCK_TRUNCATE if version >= 3 else 0)
+    ruleset = LandlockRuleset(handled, 0, LANDLOCK_SCOPE_SIGNAL if version >= 6 else 0)
+    descriptor = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(ruleset), ctypes.c_size_t(
+        ctypes.sizeof(ruleset)), ctypes.c_uint32(0))
+    if descriptor < 0:
+        _check(-1, "landlock_create_ruleset")
+    try:
+        places = [(folder, handled) for folder in writable if os.path.isdir(folder)]
+        for place, rights in [*places, (os.devnull, handled & LANDLOCK_FILE_WRITES)]:
+            parent = os.open(place, os.O_PATH | os.O_CLOEXEC)
+            try:
+                rule = LandlockPathBeneath(rights, parent)
+                _check(libc.syscall(SYS_LANDLOCK_ADD_RULE, descriptor, LANDLOCK_RULE_PATH_BENEATH,
+                                    ctypes.byref(rule), ctypes.c_uint32(0)), f"landlock_add_rule {place}")
+            finally:
+                os.close(parent)
+        _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
+        _check(libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, descriptor, ctypes.c_uint32(0)), "landlock_restrict_self")
+    finally:
+        os.close(descriptor)
+
+
+def _capabilities() -> int:
+    """The runner's effective capabilities (0 where /proc does not tell)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                return _int(line.split()[1], 16)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _kept_capability(landlock: int) -> int | None:
+    """As root, the one capability the runner keeps as nobody, so the code still reads what the build reads (a
+    Python or a course in /root): reading past permissions, or else, where Landlock keeps every write (truncation
+    too: version 3) to the writable folders, writing past them. None: the runner stays the build's user (not
+    root, or a root that may not change user or keep either capability)."""
+    if os.geteuid() != 0:
+        return None
+    has = _capabilities()
+    if not all(has >> capability & 1 for capability in (CAP_SETUID, CAP_SETGID, CAP_SETPCAP)):
+        return None
+    if has >> CAP_DAC_READ_SEARCH & 1:
+        return CAP_DAC_READ_SEARCH
+    if landlock >= 3 and has >> CAP_DAC_OVERRIDE & 1:
+        return CAP_DAC_OVERRIDE
+    return None
+
+
+def become_nobody(kept: int) -> None:
+    """The user and group nobody, with no other groups and of root's capabilities only `kept`, which the programs
+    it starts keep too (ambient). Its scratch folder (its working folder) becomes nobody's."""
+    libc = _libc()
+    os.chown(os.getcwd(), NOBODY, NOBODY)
+    for capability in range(64):
+        if capability != kept and libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            break  # past the last capability this kernel knows
+    _check(libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0), "keep capabilities")
+    os.setgroups([])
+    os.setresgid(NOBODY, NOBODY, NOBODY)
+    os.setresuid(NOBODY, NOBODY, NOBODY)
+    header = (ctypes.c_uint32 * 2)(LINUX_CAPABILITY_VERSION_3, 0)
+    only = (ctypes.c_uint32 * 6)(1 << kept, 1 << kept, 1 << kept, 0, 0, 0)
+    _check(libc.capset(header, only), "capset")
+    _check(libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, kept, 0, 0), "ambient capability")
+    _check(libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0), "keep capabilities")
+    _check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no new privileges")
+
+
+def not_dumpable() -> None:
+    """The build's own process: its /proc files (environ, mem) become root's, so code run as its user cannot read
+    them. Kept for the rest of the build: a process the code left behind may outlive its runner."""
+    _prctl(PR_SET_DUMPABLE, 0)
+
+
 def inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -223,14 +369,17 @@ def inside(path: str, folder: str) -> bool:
 
 
 class Limits(NamedTuple):
-    """Where code may write, what it may never write, the runner's pid, and whether /proc tells processes apart.
-    Bound once the runner starts and never changed: the snapshot puts back the binding after every call, and a
-    tuple has no contents a call could change for the calls after it."""
+    """Where code may write, what it may never write, the runner's pid, whether /proc tells processes apart (and
+    its device), and whether the code may start programs and load C libraries. Bound once the runner starts and
+    never changed: the snapshot puts back the binding after every call, and a tuple has no contents a call could
+    change for the calls after it."""
 
     writable: tuple[str, ...] = ()
     protected: tuple[str, ...] = ()
     runner: int = 0
     proc: bool = False
+    proc_device: int = -1
+    programs: bool = True
 
 
 _limits = Limits()
@@ -250,6 +399,11 @@ _PROC_ENTRY = re.compile(r"/proc/(\d+)(?:/(.*))?\Z", re.DOTALL)
 WRITE_REFUSED = "at build time Python code may write only in the temp folder {}"
 SIGNAL_REFUSED = "at build time Python code may signal only the processes it started"
 PROC_REFUSED = "at build time Python code may read only its own processes in /proc"
+PROGRAMS_REFUSED = ("at build time Python code may not start programs or load C libraries here: this system gives "
+                    "it no isolation from the build's user")
+# What passes the audit hook's other checks: refused where the kernel does not keep it from the build (`confine`).
+_PROGRAMS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "ctypes.dlopen",
+             "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.call_function")
 
 # What a call read (its code's imports included): what the call's result depends on besides its request, for the
 # build's cache. Files opened ("file:…"), folders listed ("folder:…"); a None for what cannot be told (more than
@@ -259,7 +413,7 @@ MAX_FILES_OPENED = 10_000
 _LISTINGS = ("os.listdir", "os.scandir")
 _UNTOLD = ("sqlite3.connect", "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
            "socket.connect", "ctypes.dlopen", "urllib.Request")
-_WATCHED = frozenset(("open", *_WRITES, *_LISTINGS, *_SIGNALS, *_UNTOLD))
+_WATCHED = frozenset(("open", *_WRITES, *_LISTINGS, *_SIGNALS, *_UNTOLD, *_PROGRAMS))
 
 
 def _audit(event: str, arguments: tuple[Any, ...]) -> None:
@@ -299,6 +453,8 @@ def _guard(event: str, arguments: tuple[Any, ...]) -> None:
         target, number = arguments[:2]
         if number != 0 and _isinstance(target, int) and not _may_signal(event, target):
             raise PermissionError(errno.EPERM, SIGNAL_REFUSED)
+    if event in _PROGRAMS and not _limits.programs:
+        raise PermissionError(errno.EPERM, PROGRAMS_REFUSED)
 
 
 def _len_at_least(arguments: tuple[Any, ...], count: int) -> bool:
@@ -318,12 +474,24 @@ def _check_write(path: Any, dir_fd: Any, follows: bool) -> None:
 
 
 def _check_proc(path: Any) -> None:
-    # By the path as written: every file read through a symlink would cost the code far more than the check saves.
     if not _limits.proc or not (_isinstance(path, (str, bytes)) or _isinstance(path, os.PathLike)):
         return
-    entry = _PROC_ENTRY.match(os.path.abspath(os.fsdecode(path)))
+    place = os.path.abspath(os.fsdecode(path))
+    entry = _PROC_ENTRY.match(place)
+    if entry is None:
+        # A symlink elsewhere may name a /proc entry: resolved when the file is on /proc (one stat tells; resolving
+        # every path the code opens would cost far more). A path relative to a dir_fd the hook is not told of is
+        # the kernel's to refuse (`confine`, namespaces).
+        try:
+            if os.stat(place).st_dev != _limits.proc_device:
+                return
+        except (OSError, ValueError):
+            return
+        entry = _PROC_ENTRY.match(os.path.realpath(place))
+        if entry is None:
+            return
     # Every process's stat stays readable: the runner reads them to find what the code started.
-    if entry is not None and entry[2] != "stat" and not _ours(_int(entry[1])):
+    if entry[2] != "stat" and not _ours(_int(entry[1])):
         raise PermissionError(errno.EACCES, PROC_REFUSED, _shown(path))
 
 
@@ -444,19 +612,20 @@ def serve(requests_fd: int, replies_fd: int, settings: dict[str, Any]) -> None:
         send(event_json)
 
     global _limits
-    _limits = Limits(tuple(settings["writable"]), tuple(settings["protected"]), runner_pid,
-                     os.path.isdir(f"/proc/{runner_pid}"))
+    proc = os.path.isdir(f"/proc/{runner_pid}")
+    _limits = Limits(tuple(settings["writable"]), tuple(settings["protected"]), runner_pid, proc,
+                     os.stat("/proc").st_dev if proc else -1, bool(settings.get("programs", True)))
     pyrunner._stop_host_clock = stop_clock
     # The build-only kinds of call (values files, variant functions), which the browser's runner lacks.
     pyrunner.HANDLERS.update(values_files.HANDLERS)
     # This module's state and the values runner's are put back after every call too, as the harness's is.
     pyrunner._snapshot = Snapshot(hosts=(sys.modules[__name__], values_files))
-    sys.addaudithook(_audit)
     become_subreaper()
+    sys.addaudithook(_audit)
     requests = os.fdopen(requests_fd, "rb", buffering=0)
     reader = io.BufferedReader(requests)
     # Time limits count from here: starting Python on a busy machine is no part of anyone's run.
-    send(_json_dumps({"event": "ready", "isolation": settings["isolation"]}))
+    send(_json_dumps({"event": "ready", "isolation": settings["isolation"], "confined": settings.get("confined")}))
     for line in reader:
         envelope = _json_loads(line)
         kind, limit = envelope["kind"], envelope["time_limit"]
