@@ -265,6 +265,31 @@ def test_the_book_prints_its_answers_from_a_new_page(page, fixture_server: str) 
     assert chrome_shown(page)["shown"] == []
 
 
+def test_the_book_prints_each_round_of_hints_and_the_answers_from_a_new_page(page, hints_shuffle_server: str,
+                                                                            tmp_path: Path) -> None:
+    """Issue 28, item 8: a reader looking up a first hint sees no later hint (H1's third is nearly its answer) and
+    no answer: every round of hints starts a page, and so do the answers."""
+    page.goto(hints_shuffle_server + "en/hs/01-hints/book/")
+    page.emulate_media(media="print")
+    breaks = page.evaluate("() => [...document.querySelectorAll('[data-zq-book-hint-round], [data-zq-book-answers]')]"
+                           ".map((element) => [element.dataset.zqBookHintRound || 'answers',"
+                           " getComputedStyle(element).breakBefore])")
+    assert breaks == [["1", "page"], ["2", "page"], ["3", "page"], ["answers", "page"]]
+    pdf = tmp_path / "book.pdf"
+    page.pdf(path=str(pdf))
+    pages = pdf_text(pdf).split("\f")
+
+    def found(text: str) -> list[int]:
+        return [number for number, content in enumerate(pages) if text in content]
+
+    rounds = [found(f"Hints, round {number}") for number in (1, 2, 3)]
+    hints = [found(f"Hint {number} of 3") for number in (1, 2, 3)]
+    answers = found("Answers and solutions")
+    assert all(len(where) == 1 for where in [*rounds, *hints, answers]), (rounds, hints, answers)
+    assert rounds == hints and rounds[0] < rounds[1] < rounds[2] < answers, (rounds, answers)
+    assert not found("nearly the answer")[0] < rounds[2][0]
+
+
 def pdf_text(path: Path) -> str:
     import subprocess
 

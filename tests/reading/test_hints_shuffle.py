@@ -318,12 +318,13 @@ def test_the_book_prints_hints_in_a_part_of_their_own_never_beside_an_answer(hs_
     hinted = [q["data-zq-question"] for q in soup(hs_site, QUIZ, lang).select("[data-zq-question]")
               if q.select("[data-zq-hint]")]
     assert len(hinted) >= 3, hinted
-    assert not book.select("[data-zq-book-question] .zq-book__hints"), "hints are left out of the statements"
-    assert not book.select("[data-zq-book-answers] .zq-book__hints"), "no hint sits beside its answer"
+    assert not book.select("[data-zq-book-question] .zq-book__hint"), "hints are left out of the statements"
+    assert not book.select("[data-zq-book-answers] .zq-book__hint"), "no hint sits beside its answer"
     part = book.select_one("[data-zq-book-hints]")
-    assert part is not None and part.find("h2").get_text() == {"ru": "Подсказки", "en": "Hints"}[lang]
-    assert [el["data-zq-book-hint"] for el in part.select("[data-zq-book-hint]")] == hinted
-    assert len(part.select("[data-zq-book-hint=H1] .zq-book__hints > li")) == 3
+    assert part is not None
+    first = part.select_one("[data-zq-book-hint-round='1']")
+    assert [el["data-zq-book-hint"] for el in first.select("[data-zq-book-hint]")] == hinted
+    assert len(part.select("[data-zq-book-hint=H1]")) == 3
     # Statements, then hints, then answers.
     parts = [el.get("data-zq-book-question") or ("hints" if el.has_attr("data-zq-book-hints") else "answers")
              for el in book.select("[data-zq-book-question], [data-zq-book-hints], [data-zq-book-answers]")]
@@ -331,6 +332,53 @@ def test_the_book_prints_hints_in_a_part_of_their_own_never_beside_an_answer(hs_
     markers = [marker.get_text() for marker in book.select("[data-zq-book-question=S1] .zq-marker")]
     assert markers == ["A.", "B.", "C.", "D.", "E."]
     assert "book" not in [script.get("src", "") for script in book.select("script[src*=shuffle]")]
+
+
+# A round of hints: each question's hint of that number, the round's title, and each hint's own line.
+HINTS_ROUND = {"ru": "Подсказки, круг {number}", "en": "Hints, round {number}"}
+HINT = {"ru": "Подсказка {number} из {total}", "en": "Hint {number} of {total}"}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_book_prints_hints_by_rounds_so_a_first_hint_shows_no_later_one(hs_site: Path, lang: str) -> None:
+    """Issue 28, item 8: a question's hints printed as one list put its last hint, nearly the answer, beside the
+    first. The book prints every question's first hint, then from a new page every second hint, and so on."""
+    book = soup(hs_site, BOOK, lang).select_one("[data-zq-book]")
+    quiz = soup(hs_site, QUIZ, lang)
+    hints = {q["data-zq-question"]: [hint.select_one(".zq-hint__text").decode_contents().strip()
+                                     for hint in q.select("[data-zq-hint]")]
+             for q in quiz.select("[data-zq-question]") if q.select("[data-zq-hint]")}
+    most = max(len(texts) for texts in hints.values())
+    assert most == 3 and sum(len(texts) == 1 for texts in hints.values()) >= 2, hints
+    rounds = book.select("[data-zq-book-hints] > [data-zq-book-hint-round]")
+    assert [element["data-zq-book-hint-round"] for element in rounds] == [str(n) for n in range(1, most + 1)]
+    for number, round_ in enumerate(rounds, start=1):
+        heading = round_.find(["h2", "h3", "h4"])
+        assert heading.name == "h2" and heading.get_text() == HINTS_ROUND[lang].format(number=number)
+        assert heading["id"] == f"book-hints-{number}"
+        printed = round_.select("[data-zq-book-hint]")
+        assert [element["data-zq-book-hint"] for element in printed] == [
+            question for question, texts in hints.items() if len(texts) >= number]
+        for element in printed:
+            texts = hints[element["data-zq-book-hint"]]
+            assert element["id"] == f"h{number}-{element['data-zq-book-hint']}"
+            assert element.select_one(".zq-book__hint-number").get_text() == HINT[lang].format(
+                number=number, total=len(texts))
+            # Its own hint, and no other of its question's.
+            assert element.select_one(".zq-book__hint-text").decode_contents().strip() == texts[number - 1]
+    # The contents lead to every round.
+    contents = [a["href"] for a in soup(hs_site, BOOK, lang).select(".md-nav--secondary a[href^='#book-hints']")]
+    assert contents == [f"#book-hints-{number}" for number in range(1, most + 1)]
+
+
+def test_a_course_book_prints_each_round_of_hints_by_module(hs_site: Path) -> None:
+    book = soup(hs_site, "hs/book/index.html", "en").select_one("[data-zq-book]")
+    rounds = book.select("[data-zq-book-hints] > [data-zq-book-hint-round]")
+    assert len(rounds) == 3
+    assert [element["id"] for element in rounds[1].select("[data-zq-book-hint]")] == ["m1-h2-H1"]
+    assert rounds[1].find("h3")["id"] == "m1-hints-2"
+    ids = [element["id"] for element in book.select("[id]")]
+    assert len(ids) == len(set(ids))
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -69,10 +69,19 @@ class BookPlan(PagePlan):
         return f"{self.course.title[self.lang]} · {self.title}" if self.whole_course else super().full_title
 
     @property
-    def hinted_modules(self) -> list[Module]:
-        """The modules with a question that has hints: their hints have a part of the book between the statements
-        and the answers."""
-        return [module for module in self.modules if any(question.hints for question in module.questions)]
+    def hint_rounds(self) -> list[tuple[int, list[Module]]]:
+        """The book's hints, between the statements and the answers, by rounds: round n holds every question's
+        n-th hint, each round from a new page, so that a reader looking up a first hint sees no later one (a
+        question's last hint is often nearly its answer). Each round's number and the modules it has hints of."""
+        most = max((len(question.hints) for module in self.modules for question in module.questions), default=0)
+        return [(number, [module for module in self.modules
+                          if any(len(question.hints) >= number for question in module.questions)])
+                for number in range(1, most + 1)]
+
+    def hints_title(self, number: int) -> str:
+        """A round of hints' title: "Hints, round 2", or "Hints" when every question has one hint at most."""
+        t = strings(self.lang)
+        return t["hints_round"].format(number=number) if len(self.hint_rounds) > 1 else t["hints"]
 
     def prefix(self, module: Module) -> str:
         """What a module's anchors start with on this page: nothing in its own book, its number in the course's."""
@@ -211,8 +220,8 @@ def book_toc(plan: BookPlan) -> list[dict[str, Any]]:
             parts.append(token(2, f"{prefix}module", title, module_parts))
         else:
             parts.extend(module_parts)
-    if plan.hinted_modules:
-        parts.append(token(2, "book-hints", t["hints"]))
+    for number, _ in plan.hint_rounds:
+        parts.append(token(2, f"book-hints-{number}", plan.hints_title(number)))
     parts.append(token(2, "book-answers", t["book_answers"]))
     return parts
 
