@@ -303,11 +303,16 @@ def test_shuffled_questions_carry_the_mark_and_option_references(hs_site: Path) 
     assert [li["data-zq-choice"] for li in page.select("#q-S2 .zq-matching__options li")] == ["A", "B", "C", "D"]
 
 
-# What a book says of a question drawn in variants, and of one whose options each learner sees in their own order.
-BOOK_VARIANT = {"ru": "Вариант 1 из {count} (на сайте у каждого свой)",
-                "en": "Variant 1 of {count} (on the site, each learner has their own)"}
-BOOK_ORDER = {"ru": "Варианты ответа\u00a0— в порядке автора (на сайте у каждого свой порядок)",
-              "en": "Options in the author’s order (on the site, each learner has their own)"}
+# What a book says of a question drawn in variants, and of one whose options each learner sees in their own order,
+# and how the learner prints their own (issue 28, item 2).
+BOOK_VARIANT = {"ru": "Вариант\u00a01 из\u00a0{count} (на\u00a0сайте у\u00a0каждого свой, а\u00a0ваш печатает"
+                      " кнопка «Напечатать с моими ответами» на\u00a0странице теста)",
+                "en": "Variant 1 of {count} (on the site, each learner has their own, and “Print my answers” on"
+                      " the quiz page prints yours)"}
+BOOK_ORDER = {"ru": "Варианты ответа\u00a0— в\u00a0порядке автора (на\u00a0сайте у\u00a0каждого свой порядок,"
+                    " а\u00a0ваш печатает кнопка «Напечатать с моими ответами» на\u00a0странице теста)",
+              "en": "Options in the author’s order (on the site, each learner has their own, and “Print my"
+                    " answers” on the quiz page prints yours)"}
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -397,6 +402,18 @@ def test_the_book_says_which_variant_it_prints_and_that_options_keep_the_authors
     assert said("SV", "variant") == [BOOK_VARIANT[lang].format(count=count)]
     assert said("SV", "order") == said("S1", "order") == said("S2", "order") == [BOOK_ORDER[lang]]
     assert said("H1", "variant") == said("H1", "order") == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "es", "fr", "ru"])
+def test_every_language_tells_the_reader_of_a_book_how_to_print_their_own_variant_and_order(lang: str) -> None:
+    """The notes name the quiz page's own button, as the site calls it (a site may rename it)."""
+    from zadachnik.rendering import i18n
+
+    words = i18n.shipped(lang)["page"]
+    for key in ("book_variant", "book_order"):
+        assert i18n.placeholders(words[key]) >= {"button"}, key
+        note = words[key].format(number=1, count=10, button=words["print_answers"])
+        assert words["print_answers"] in note and words["quiz"].lower() in note.lower(), note
 
 
 def test_the_sample_course_has_hints_in_module_9_and_a_shuffled_p04(sample_site: Path) -> None:
