@@ -32,18 +32,25 @@ def longest_ordered(positions: list[int]) -> int:
 
 
 def order_score(order: list[str], given: list[str], scoring: str) -> float:
-    """The share of the mark `given` earns against the right `order`, by `scoring`."""
+    """The share of the mark `given` earns against the right `order`, by `scoring`.
+
+    `given` may lack items of `order` and hold items it lacks (a Parsons problem's line at a wrong depth, or one
+    that belongs nowhere: parsons.py): such an item is never in its place, and the share is of the longer of the
+    two, so each one costs as much as a missing item does. An ordering question's `given` is always `order`
+    rearranged."""
     place = {item: index for index, item in enumerate(order)}
     if given == order:
         return 1.0
     if scoring == "exact":
         return 0.0
-    positions = [place[item] for item in given]
+    positions = [place.get(item) for item in given]
+    size = max(len(order), len(given))
     if scoring == "pairs":
-        right = sum(1 for first, second in zip(positions, positions[1:], strict=False) if second == first + 1)
-        return right / (len(order) - 1)
-    longest = longest_ordered(positions)
-    return longest / len(order) if longest >= 2 else 0.0
+        right = sum(1 for first, second in zip(positions, positions[1:], strict=False)
+                    if first is not None and second == first + 1)
+        return right / (size - 1)
+    longest = longest_ordered([position for position in positions if position is not None])
+    return longest / size if longest >= 2 else 0.0
 
 
 class Ordering(QuestionType):

@@ -22,18 +22,24 @@ export function longestOrdered(positions) {
   return tails.length;
 }
 
+// As order_score in qtypes/ordering.py: `given` may lack items of `order` and hold items it lacks (a Parsons
+// problem's line at a wrong depth, or one that belongs nowhere: parsons.js), each never in its place and counted
+// against the share as a missing one is.
 export function orderScore(order, given, scoring) {
   if (given.length === order.length && given.every((item, index) => item === order[index])) return 1;
   if (scoring === "exact") return 0;
   const place = new Map(order.map((item, index) => [item, index]));
-  const positions = given.map((item) => place.get(item));
+  const positions = given.map((item) => (place.has(item) ? place.get(item) : null));
+  const size = Math.max(order.length, given.length);
   if (scoring === "pairs") {
     let right = 0;
-    for (let index = 1; index < positions.length; index += 1) if (positions[index] === positions[index - 1] + 1) right += 1;
-    return right / (order.length - 1);
+    for (let index = 1; index < positions.length; index += 1) {
+      if (positions[index - 1] !== null && positions[index] === positions[index - 1] + 1) right += 1;
+    }
+    return right / (size - 1);
   }
-  const longest = longestOrdered(positions);
-  return longest >= 2 ? longest / order.length : 0;
+  const longest = longestOrdered(positions.filter((position) => position !== null));
+  return longest >= 2 ? longest / size : 0;
 }
 
 export function grade(spec, answer) {
