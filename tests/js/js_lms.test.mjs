@@ -48,6 +48,8 @@ test("responses in the forms each interaction type takes", () => {
   assert.deepEqual(response({ choice: ["a b"] }, null, "scorm2004"), { type: "choice", text: "a_b" });
   assert.deepEqual(response({ order: ["2", "1", "3"] }, null, "scorm12"), { type: "sequencing", text: "2,1,3" });
   assert.deepEqual(response({ order: ["2", "1"] }, null, "scorm2004"), { type: "sequencing", text: "2[,]1" });
+  // A Parsons problem's lines with their depths.
+  assert.deepEqual(response({ order: ["2", "1"], indent: [1, 0] }, null, "scorm12"), { type: "sequencing", text: "2@1,1@0" });
   assert.deepEqual(response({ fields: { x: "2,5", y: "3" } }, null, "scorm12"), { type: "fill-in", text: "x=2,5; y=3" });
   assert.deepEqual(response(null, "two\nlines", "scorm2004"), { type: "long-fill-in", text: "two lines" });
   const long = response({ code: "x".repeat(300) }, null, "scorm12").text;

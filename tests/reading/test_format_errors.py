@@ -157,7 +157,8 @@ def test_unknown_question_type(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=quiz)
     assert (error.path, error.line) == (QUIZ, line_is(quiz, "type: singel"))
     assert error.message == "unknown question type 'singel'"
-    assert error.hint == "use one of single, multiple, numeric, formula, blanks, matching, ordering, open, mixed, code"
+    assert error.hint == ("use one of single, multiple, numeric, formula, blanks, matching, ordering, parsons, open, "
+                          "mixed, code")
 
 
 def test_question_without_type(tmp_path: Path) -> None:

@@ -52,7 +52,8 @@ def check_question(question: Question, languages: list[str], path: Path, shown: 
     if not question.qtype.auto:
         return None
     spec = question.spec
-    if question.type == "code":
+    # Graded by hidden tests (a code exercise, a Parsons problem that has them), not by an author's checker.
+    if question.python and question.checker is None:
         return check_solution(question, spec, languages, path, shown)
     if question.checker is not None:
         return check_checker(question, spec, languages, path, shown)
@@ -75,8 +76,8 @@ def check_question(question: Question, languages: list[str], path: Path, shown: 
 
 
 def check_solution(question: Question, spec: dict, languages: list[str], path: Path, shown: callable):
-    """The reference solution passes its own hidden tests, in CPython, within its time limits (failing tests are
-    named in the site's first language)."""
+    """The reference solution (a Parsons problem's lines in their right order and indentation) passes its own
+    hidden tests, in CPython, within its time limits (failing tests are named in the site's first language)."""
     answer = question.qtype.reference_answer(spec, None)
     verdict = question.qtype.grade(spec, answer, lang=languages[0])
     if verdict["status"] == "correct":
@@ -96,7 +97,8 @@ def check_solution(question: Question, spec: dict, languages: list[str], path: P
         what = "fails its own test: " + "; ".join(
             test["message"] + (f" ({test['error']['text']})" if test.get("error") else "") for test in failed
         )
-    return SourceError(shown(path), question.line, f"question {question.id}: the reference solution {what}", hint)
+    solution = "the reference solution" if question.type == "code" else "the program its lines make"
+    return SourceError(shown(path), question.line, f"question {question.id}: {solution} {what}", hint)
 
 
 def test_message(test: dict, lang: str) -> str:

@@ -225,6 +225,10 @@ def moodle_refuses(question: Question) -> str | None:
     if auto_part(question)[0] == "ordering":
         return ("Moodle's Ordering question type is a plugin, not in every Moodle, and GIFT has none: export it as "
                 "QTI (an orderInteraction) or take the page itself as a SCORM package")
+    if auto_part(question)[0] == "parsons":
+        return ("Moodle has no Parsons problems (its Ordering plugin, not in every Moodle, knows no indentation or "
+                "tests) and GIFT has none: export it as QTI (an orderInteraction, when it has neither tests nor "
+                "lines that belong nowhere) or take the page itself as a SCORM package")
     for concrete in variant_questions(question):
         auto_type, key = auto_part(concrete)
         if auto_type != "multiple":

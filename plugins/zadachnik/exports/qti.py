@@ -177,6 +177,10 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
             declarations.append(ordering_declaration(key))
             body.append(order_interaction(export, question))
             score_rules.append(all_right([match_rule("RESPONSE")]))
+        elif auto_type == "parsons":
+            declarations.append(ordering_declaration(key))
+            body.append(parsons_interaction(key))
+            score_rules.append(all_right([match_rule("RESPONSE")]))
         else:
             raise ValueError(f"question {question.id}: no QTI interaction for '{auto_type}'")
     if question.type in ("open", "mixed"):
@@ -394,20 +398,41 @@ def order_interaction(export: ModuleExport, question: Question) -> etree.Element
     return interaction
 
 
+def parsons_interaction(key) -> etree.Element:
+    """A Parsons problem's lines as an orderInteraction's choices, each a line of code: with the indentation the
+    site shows when the learner does not set it, without any when they do (QTI asks the order alone)."""
+    interaction = etree.Element(q("orderInteraction"), responseIdentifier="RESPONSE", shuffle="true")
+    for line in key.lines:
+        choice = etree.SubElement(interaction, q("simpleChoice"), identifier=identifier("I-", line.key))
+        etree.SubElement(choice, q("pre")).text = line.text if key.indent else key.unit * line.depth + line.text
+    return interaction
+
+
 def refuses(question: Question) -> str | None:
     if question.auto_type == "blanks":
         return ("QTI's inline interactions are not written yet for a text with gaps: export it as Moodle XML (a "
                 "cloze question), or take the page itself as a SCORM package")
+    if question.auto_type == "parsons" and question.auto_key.tests:
+        return ("a Parsons problem with tests is graded by running its program, which no LMS format can do (the "
+                "tests run only on the site): take the page itself as a SCORM package")
+    if question.auto_type == "parsons" and question.auto_key.distractors:
+        return ("QTI's orderInteraction orders every line it shows, so lines that belong nowhere cannot be left out: "
+                "take the page itself as a SCORM package")
     return None
 
 
 def notes(question: Question) -> list[str]:
-    """What QTI carries with less than the site: an ordering question's partial credit."""
+    """What QTI carries with less than the site: an ordering question's or a Parsons problem's partial credit, and
+    a Parsons problem's indentation."""
     auto_type, key = auto_part(question)
-    if auto_type == "ordering" and key.scoring != "exact":
-        return [f"{question.id}: QTI grades the order all or nothing; the site's partial credit "
-                f"('scoring: {key.scoring}') stays on the site"]
-    return []
+    lines = []
+    if auto_type in ("ordering", "parsons") and key.scoring != "exact":
+        lines.append(f"{question.id}: QTI grades the order all or nothing; the site's partial credit "
+                     f"('scoring: {key.scoring}') stays on the site")
+    if auto_type == "parsons" and key.indent:
+        lines.append(f"{question.id}: QTI asks the order alone: its lines go without indentation, which the site "
+                     "asks the learner to set as well")
+    return lines
 
 
 # -- content -----------------------------------------------------------------------------------------------------

@@ -16,10 +16,12 @@ from zadachnik.core.text import Localized
 class Invalid(ValueError):
     """A problem in an answer key, with the YAML key path it is about (for the line number)."""
 
-    def __init__(self, message: str, path: tuple[str, ...] = (), hint: str = ""):
+    def __init__(self, message: str, path: tuple[str, ...] = (), hint: str = "", offset: int = 0):
         super().__init__(message)
         self.path = path
         self.hint = hint
+        # Lines below the key's own: a line inside a block of code (`lines: |` is at offset 0, its first line 1).
+        self.offset = offset
 
 
 @dataclass
@@ -47,6 +49,11 @@ class QuestionType:
 
     def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
         return self.keys
+
+    def runs_python(self, key: Any) -> bool:
+        """Graded by Python in the browser's worker with this key: a code exercise always, a Parsons problem when
+        it has tests."""
+        return self.python
 
     def parts_for(self, config: dict[str, Any]) -> tuple[str, ...]:
         """The list parts (options, items, fields) every language must give."""
@@ -99,7 +106,8 @@ def registry() -> dict[str, QuestionType]:
     from zadachnik.qtypes.numeric import Numeric
     from zadachnik.qtypes.open import Open
     from zadachnik.qtypes.ordering import Ordering
+    from zadachnik.qtypes.parsons import Parsons
 
     types: list[QuestionType] = [SingleChoice(), MultipleChoice(), Numeric(), Formula(), Blanks(), Matching(),
-                                 Ordering(), Open(), Mixed(), Code()]
+                                 Ordering(), Parsons(), Open(), Mixed(), Code()]
     return {qtype.name: qtype for qtype in types}

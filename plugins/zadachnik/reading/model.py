@@ -110,7 +110,7 @@ class Question:
     @property
     def python(self) -> bool:
         """Graded by Python in the browser's worker."""
-        return self.qtype.python or self.checker is not None
+        return self.qtype.runs_python(self.key) or self.checker is not None
 
     @property
     def type(self) -> str:
@@ -877,7 +877,7 @@ class BlockReader:
         return Checker(source, answers, self.line_of(("check",)))
 
     def invalid(self, problem: Invalid) -> SourceError:
-        return self.fail(str(problem), self.line_of(problem.path), problem.hint)
+        return self.fail(str(problem), self.line_of(problem.path) + problem.offset, problem.hint)
 
     # -- exercises ----------------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ VARIANTS_TIME_LIMIT = 60.0
 FIELD_NUMBERS = ("answer", "atol", "rtol")
 # Graded by Python from hidden tests: their parameters are not the page's figures (not yet).
 # What each type without variants is called in the message that says so.
-NO_VARIANTS = {"code": "a code exercise", "formula": "a formula question", "blanks": "a question with blanks"}
+NO_VARIANTS = {"code": "a code exercise", "formula": "a formula question", "blanks": "a question with blanks",
+               "parsons": "a Parsons problem"}
 
 
 @dataclass

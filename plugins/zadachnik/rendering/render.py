@@ -348,11 +348,18 @@ def answer_text(question: Question, lang: str) -> Markup:
 
 
 def paper_order(question: Question) -> list[Any]:
-    """An ordering question's items as paper shows them: in an order fixed by the question's id, never the right
-    one (the page gives each learner their own)."""
-    items = list(question.lists["items"])
+    """An ordering question's items, or a Parsons problem's lines (its distractors among them), as paper shows
+    them: in an order fixed by the question's id in which the right ones never stand in their right order (the
+    page gives each learner their own)."""
+    parsons = getattr(question, "auto_type", "ordering") == "parsons"
+    items = list(question.auto_key.all_lines if parsons else question.lists["items"])
+    right = [line.key for line in question.auto_key.lines] if parsons else [entry.key for entry in items]
     shown = sorted(items, key=lambda entry: hashlib.sha256(f"{question.id}/{entry.key}".encode()).hexdigest())
-    return shown[1:] + shown[:1] if shown == items else shown
+    if [entry.key for entry in shown if entry.key in right] == right:
+        # The first of the right ones goes last.
+        first = next(index for index, entry in enumerate(shown) if entry.key in right)
+        shown = shown[:first] + shown[first + 1:] + [shown[first]]
+    return shown
 
 
 def gap_answer(gap: Any, lang: str) -> str:

@@ -6,9 +6,10 @@ import * as formula from "./types/formula.js";
 import * as matching from "./types/matching.js";
 import * as numeric from "./types/numeric.js";
 import * as ordering from "./types/ordering.js";
+import * as parsons from "./types/parsons.js";
 import { gradeWithPython } from "./pyclient.js";
 
-const MODULES = [choice, numeric, formula, blanks, matching, ordering, code];
+const MODULES = [choice, numeric, formula, blanks, matching, ordering, parsons, code];
 const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
 
 // Statuses that count as checked in the progress line.
@@ -37,9 +38,11 @@ export function grade(spec, answer, conventions = null) {
 }
 
 
-// Code exercises and questions with an author's checker are graded by Python in a worker.
+// Code exercises, Parsons problems with tests and questions with an author's checker are graded by Python in a
+// worker.
 export function needsPython(spec) {
-  return spec.type === "code" || Boolean(spec.check);
+  return spec.type === "code" || (spec.type === "parsons" && Array.isArray(spec.tests) && spec.tests.length > 0)
+    || Boolean(spec.check);
 }
 
 export function gradeAnywhere(spec, answer, lang, conventions = null) {
@@ -50,6 +53,8 @@ export function gradeAnywhere(spec, answer, lang, conventions = null) {
     const builtIn = grade(spec, answer, conventions);
     if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
   }
+  // A Parsons problem's tests run the program its lines make, as a code exercise's run its code.
+  if (spec.type === "parsons") return gradeWithPython(...parsons.asCode(spec, answer), lang);
   // The conventions, for the worker's runner to read fields as the page does (run_checker's `conventions`).
   return gradeWithPython(spec, answer, lang, conventions);
 }

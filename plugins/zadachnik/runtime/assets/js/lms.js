@@ -112,7 +112,10 @@ export function response(answer, notes, version) {
     return { type: "choice", text: [...new Set(answer.choice.map(identifier))].join(version === "scorm12" ? "," : "[,]") };
   }
   if (answer && Array.isArray(answer.order)) {
-    return { type: "sequencing", text: answer.order.map(identifier).join(version === "scorm12" ? "," : "[,]") };
+    // A Parsons problem's lines carry their depths: "3@1" is line 3, indented one level.
+    const depths = Array.isArray(answer.indent) ? answer.indent : null;
+    const items = answer.order.map((key, index) => (depths ? `${key}@${depths[index]}` : key));
+    return { type: "sequencing", text: items.map(identifier).join(version === "scorm12" ? "," : "[,]") };
   }
   if (answer && answer.pairs && typeof answer.pairs === "object") {
     const pairs = Object.entries(answer.pairs).map(([left, right]) => (version === "scorm12"
