@@ -17,7 +17,7 @@ RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
 LLM_QUIZ = "modern-llms/09-pretraining/quiz/"
 LLM_EXERCISES = "modern-llms/09-pretraining/exercises/"
 RL_TOTAL = 14
-LLM_TOTAL = 21
+LLM_TOTAL = 22
 LLM_EXERCISE_COUNT = 5
 STATE_WORDS = {
     "ru": {"new": "не начато", "started": "в процессе", "done": "выполнено"},

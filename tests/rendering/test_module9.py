@@ -45,8 +45,11 @@ SEED_KEYS = {
 CODE_EXERCISES = {"9.12.2": "9.12", "9.15.3": "9.15"}
 # The ordering question: the stages of a pretraining run, the first in their right order.
 ORDERING = {"9.4.3": "Fix the compute budget"}
+# The Parsons problem: a warmup-then-cosine schedule assembled from its lines and run against its tests.
+PARSONS = {"9.12.3": "def lr_at(step, peak, warmup, total, floor=0.0):"}
 PAGE_ORDER = ["9.4.1", "9.4.2", "9.4.3", "9.5.1", "9.5.2", "9.6.1", "9.7.1", "9.7.2", "9.8.1", "9.9.1", "9.10.1",
-              "9.10.2", "9.11.1", "9.11.2", "9.12.1", "9.12.2", "9.14.1", "9.15.1", "9.15.2", "9.15.3", "9.16.1"]
+              "9.10.2", "9.11.1", "9.11.2", "9.12.1", "9.12.2", "9.12.3", "9.14.1", "9.15.1", "9.15.2", "9.15.3",
+              "9.16.1"]
 
 # -- the computed figures ---------------------------------------------------------------------------------------
 
@@ -598,6 +601,11 @@ def test_every_question_in_both_languages(module9: Module) -> None:
             items = question.lists["items"]
             assert len(items) == 6 and items[0].text["en"].markdown.startswith(ORDERING[question.id])
             assert all(entry.text[lang].markdown.strip() for entry in items for lang in LANGS)
+        elif question.id in PARSONS:
+            assert question.type == "parsons" and question.key.indent and question.python
+            assert PARSONS[question.id] in [line.text for line in question.key.lines]
+            assert question.key.time_limit <= 5
+            assert all(test.message.get(lang) for test in question.key.tests for lang in LANGS)
         else:
             assert question.type == "code" and CODE_EXERCISES[question.id] == section
             assert question.key.time_limit <= 5
