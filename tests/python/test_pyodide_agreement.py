@@ -190,8 +190,9 @@ def recorded_build_runs(config: Path) -> list[dict[str, Any]]:
 
 
 def python_questions(config: Path) -> tuple[int, int, dict[str, str]]:
-    """The site's code exercises, the answers its checkers are asked about (one per language revealed, one per
-    `wrong:` answer), and each solution's and checker's place: "quiz.md:LINE, question ID"."""
+    """The site's code exercises and Parsons problems with tests, the answers its checkers are asked about (one per
+    language revealed, one per `wrong:` answer), and each solution's and checker's place: "quiz.md:LINE, question
+    ID"."""
     site = cli.read_site_config(config)
     courses = load_courses(config.parent / site.exercises_dir, site.languages, config.parent)
     code = checked = 0
@@ -203,6 +204,10 @@ def python_questions(config: Path) -> tuple[int, int, dict[str, str]]:
                 if question.type == "code":
                     code += 1
                     places[question.spec["solution"]] = place
+                elif question.python and question.checker is None:
+                    # A Parsons problem with tests: the program its lines make is what runs.
+                    code += 1
+                    places[question.key.solution + "\n"] = place
                 elif question.checker is not None:
                     checked += len(site.languages) + len(question.checker.wrong)
                     places[question.checker.source] = place
