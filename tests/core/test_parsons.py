@@ -5,14 +5,13 @@ paper's fixed order, and the exports."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import xml.etree.ElementTree as etree
 import zipfile
 from pathlib import Path
 
 import pytest
 from support.exports import QTI
+from support.node import run_node_tests
 from support.sites import ROOT
 from support.sources import QUIZ, block, errors_of, line_with, load, one_error, problems
 from zadachnik.exports import export_modules, formats
@@ -45,11 +44,7 @@ def test_python_grades_as_the_shared_cases_say(case: dict) -> None:
 
 
 def test_the_page_grades_as_the_shared_cases_say() -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is needed"
-    result = subprocess.run([node, "--test", str(ROOT / "tests/js/js_parsons.test.mjs")], capture_output=True,
-                            text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
+    run_node_tests("js_parsons.test.mjs")
 
 
 def test_the_program_is_the_lines_at_their_depths_in_the_authors_unit() -> None:
