@@ -427,3 +427,33 @@ def test_the_hand_in_code_carries_each_questions_state_and_the_learners_own_text
     assert by_id["Q4"] == ("Q4", None, "unanswered", None, "")
     assert by_id["Q5"] == ("Q5", None, None, None, "Потому что «так»,\nи ещё строка")
     assert abs(results.time - page.evaluate("Date.now() / 1000")) < 600
+
+
+@pytest.mark.parametrize("which", ["fixture", "module 12", "module 9"])
+def test_a_page_loads_no_script_or_stylesheet_its_weight_leaves_out(request, page, which: str) -> None:
+    """The page-weight count (support.assets) leaves out what a page shows it will not load: its other question
+    types' modules and optional parts without their markup. The page, used, loads nothing else of ours."""
+    from support.assets import QUIZ as WEIGHED_QUIZ
+    from support.assets import SAMPLE_PAGES, own_assets
+
+    site, server, path = {
+        "fixture": ("fixture_site", "fixture_server", WEIGHED_QUIZ),
+        "module 12": ("sample_site", "sample_server", SAMPLE_PAGES[0]),
+        "module 9": ("sample_site", "sample_server", SAMPLE_PAGES[1]),
+    }[which]
+    site, server = request.getfixturevalue(site), request.getfixturevalue(server)
+    loaded: set[str] = set()
+    page.on("request", lambda sent: loaded.add(sent.url.split("?")[0]))
+    page.goto(server + path)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    # What loads on a learner's first moves: a check, the hand-in code.
+    page.locator("[data-zq-check]").first.click()
+    hand_in = page.locator("[data-zq-handin]")
+    if hand_in.count():
+        hand_in.first.click()
+    page.wait_for_load_state("networkidle")
+    counted = {(server + path.relative_to(site).as_posix()) for path in own_assets(site, path)}
+    ours = {url for url in loaded if "/assets/zadachnik/" in url and url.endswith((".js", ".css"))
+            and "/vendor/" not in url and "/katex/" not in url and "/pyodide/" not in url
+            and not url.endswith(("python-worker.js", "course-progress.js"))}
+    assert ours <= counted, sorted(ours - counted)
