@@ -219,7 +219,7 @@ def checker_problem(tmp_path: Path, body: str) -> tuple[int, str, str]:
     return problem.line - line_with(quiz, "check: |"), problem.message, problem.hint
 
 
-REVEALED = "{'fields': {'x': '0,5'}}"
+REVEALED = "{'fields': {'x': '0,50'}}"
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -103,7 +103,7 @@ def test_checker_that_loops_is_stopped_with_its_place(tmp_path: Path, monkeypatc
     quiz = checker_question(check=check, wrong="")
     [problem] = problems(tmp_path, quiz)
     assert (problem.path, problem.line) == (QUIZ, line_with(quiz, "check: |"))
-    assert problem.message == "question Q1: its checker ran out of time (0.5 s) on {'fields': {'x': '0,5'}}"
+    assert problem.message == "question Q1: its checker ran out of time (0.5 s) on {'fields': {'x': '0,50'}}"
 
 
 def test_each_test_has_its_own_time_limit(tmp_path: Path) -> None:
