@@ -238,6 +238,55 @@ def test_a_planted_snapshot_of_another_runner_is_refused_and_dropped(context, fi
     assert entry == genuine_entry and checksum != planted_checksum
 
 
+# Appended too: the runner package then claims, whatever the worker sets, to be made from `claim` (the audit's
+# way past a check of what a snapshot says it was made from).
+CLAIMING = """
+import sys as _sys
+import types as _types
+
+
+class _Claims(_types.ModuleType):
+    __made_from__ = property(lambda self: {claim!r}, lambda self, value: None)
+
+
+_sys.modules["zadachnik"].__class__ = _Claims
+"""
+
+
+def test_a_planted_snapshot_that_claims_this_sites_runner_is_refused_by_how_it_grades(context, fixture_server) -> None:
+    first = visit(context, fixture_server + QUIZ)
+    kept(first)
+    [genuine_entry] = stored_entries(first)
+    # What the worker compares a restored snapshot's claim with: this site's runner files, as it reads them.
+    claim = first.evaluate("""async (base) => JSON.stringify(await Promise.all(
+        ["core/numbers.py", "python/pyrunner.py"].map(async (name) => [name, await (await fetch(base + name)).text()])
+    ))""", fixture_server + "assets/zadachnik/py/")
+    first.close()
+
+    def lying(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text() + LYING_HANDLE + CLAIMING.format(claim=claim))
+
+    context.route("**/py/python/pyrunner.py", lying)
+    maker = visit(context, fixture_server + QUIZ)
+    kept(maker)
+    [lying_entry] = stored_entries(maker)
+    maker.evaluate("""async ([name, from, to]) => {
+        const cache = await caches.open(name);
+        await cache.put(to, await cache.match(from));
+        await cache.delete(from);
+    }""", [CACHE_NAME, lying_entry, genuine_entry])
+    maker.close()
+    context.unroute("**/py/python/pyrunner.py")
+
+    page = visit(context, fixture_server + QUIZ)
+    write_code(page, WRONG)
+    page.click("#q-Q7 [data-zq-check]")
+    page.wait_for_function("document.querySelector('#q-Q7').dataset.zqStatus", timeout=30_000)
+    assert page.locator("#q-Q7 [data-zq-verdict]").inner_text() == "✗ Wrong"
+    assert html_data(page, "zqPythonStart") == "fresh"
+
+
 def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context, fixture_server) -> None:
     page = visit(context, fixture_server + QUIZ)
     kept(page)

@@ -263,6 +263,21 @@
     }
   }
 
+  // What the snapshot's Python says it was made from is only its word: a planted one could say anything. So a
+  // restored runner must also grade two answers whose verdicts this worker knows, drawn afresh each time so no
+  // fixed request can be recognised: one right, one wrong. A runner that calls everything right (or wrong) fails.
+  function gradesHonestly(pyodide) {
+    const grade = pyodide.runPython(`${IMPORT_RUNNER}zadachnik.python.pyrunner.handle`);
+    try {
+      const key = 1 + Math.floor(Math.random() * 1e9);
+      const source = `def check(answer):\n    return answer.get("n") == ${key}\n`;
+      const verdict = (given) => parse(grade("checker", stringify({ source, answer: { n: given }, lang: "en" }))).status;
+      return verdict(key) === "correct" && verdict(key + 1 + Math.floor(Math.random() * 1e6)) === "wrong";
+    } finally {
+      grade.destroy();
+    }
+  }
+
   // Python from `snapshot` ({bytes, from, store}, bytes perhaps a promise); null when it does not restore or
   // is not of this site's runner (a normal start follows). One of another runner is dropped from `store` at once.
   async function restore(source, snapshot, entry) {
@@ -276,7 +291,7 @@
     }
     try {
       const runnerPackage = pyodide.pyimport("zadachnik");
-      const same = runnerPackage.__made_from__ === madeFrom(source);
+      const same = runnerPackage.__made_from__ === madeFrom(source) && gradesHonestly(pyodide);
       runnerPackage.destroy();
       if (same) {
         // A snapshot freezes the state of `random` (imported before it was taken): each restore draws afresh.
