@@ -10,8 +10,8 @@ its markup asks for; tests/browser/test_browser_runtime.py checks that it loads 
 stylesheets they @import, print's included.
 
 Why two figures: each kind of question brings its module, and a page loads only its own (the demo quiz, with
-five kinds, loads 25 KB). A page with all of them, variants, shuffled options and Python loaded 31 KB once
-formula answers and blanks came (2026-12-06), of which 3 KB are those two kinds."""
+five kinds, loads 24.2 KiB). A page with all of them, variants, shuffled options and Python loaded 30.3 KiB once
+formula answers and blanks came (2026-12-06), 2.8 KiB of it those two kinds' modules."""
 
 from __future__ import annotations
 
