@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { grade, loadTypes } from "../../plugins/zadachnik/runtime/assets/js/grading.js";
+import { grade } from "../../plugins/zadachnik/runtime/assets/js/grading.js";
 import { gradeField } from "../../plugins/zadachnik/runtime/assets/js/numbers.js";
 import {
   ImportRefused, QUARANTINE_PREFIX, STATUSES, Store, entryKey,
@@ -12,9 +12,6 @@ import { answerProblem as choiceProblem } from "../../plugins/zadachnik/runtime/
 import { answerProblem as codeProblem } from "../../plugins/zadachnik/runtime/assets/js/types/code.js";
 import { answerProblem as matchingProblem } from "../../plugins/zadachnik/runtime/assets/js/types/matching.js";
 import { answerProblem as numericProblem } from "../../plugins/zadachnik/runtime/assets/js/types/numeric.js";
-
-// A page loads the modules of its own questions' types; these cases need every built-in one.
-await loadTypes(["single", "multiple", "numeric", "matching"].map((type) => ({ type })));
 
 // localStorage as browsers behave: a quota in characters, and optional failures of reads or writes.
 class FakeStorage {

@@ -1,27 +1,16 @@
-// The browser's grader: one module per question type, chosen by the spec the page carries. A page loads the
-// modules of its own questions' types only (loadTypes), before it sets them up: a type is one line here.
+// The browser's grader: one module per question type, chosen by the spec the page carries.
+import * as blanks from "./types/blanks.js";
+import * as choice from "./types/choice.js";
+import * as code from "./types/code.js";
+import * as formula from "./types/formula.js";
+import * as matching from "./types/matching.js";
+import * as numeric from "./types/numeric.js";
+import * as ordering from "./types/ordering.js";
+import * as parsons from "./types/parsons.js";
 import { gradeWithPython } from "./pyclient.js";
 
-const LOADERS = {
-  single: async () => await import("./types/choice.js"),
-  multiple: async () => await import("./types/choice.js"),
-  numeric: async () => await import("./types/numeric.js"),
-  formula: async () => await import("./types/formula.js"),
-  blanks: async () => await import("./types/blanks.js"),
-  matching: async () => await import("./types/matching.js"),
-  ordering: async () => await import("./types/ordering.js"),
-  parsons: async () => await import("./types/parsons.js"),
-  code: async () => await import("./types/code.js"),
-};
-const BY_TYPE = {};
-
-// The modules grading `specs` (a page's questions), each loaded once; moduleFor gives them from then on.
-export async function loadTypes(specs) {
-  const types = new Set(specs.map((spec) => gradedSpec(spec).type).filter((type) => Object.hasOwn(LOADERS, type)));
-  await Promise.all([...types].filter((type) => !Object.hasOwn(BY_TYPE, type)).map(async (type) => {
-    BY_TYPE[type] = await LOADERS[type]();
-  }));
-}
+const MODULES = [choice, numeric, formula, blanks, matching, ordering, parsons, code];
+const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
 
 // Statuses that count as checked in the progress line.
 export const COUNTED = ["correct", "wrong", "partial"];
@@ -39,10 +28,8 @@ export function gradedSpec(spec) {
   return spec.type === "mixed" ? { ...spec, type: spec.auto } : spec;
 }
 
-// The module of a question's type, once loadTypes has loaded it (undefined before).
 export function moduleFor(spec) {
-  const type = gradedSpec(spec).type;
-  return Object.hasOwn(BY_TYPE, type) ? BY_TYPE[type] : undefined;
+  return BY_TYPE[gradedSpec(spec).type];
 }
 
 // `conventions`: how the page reads numbers (its runtime strings' "number"); none, no sign is a group sign.
@@ -67,7 +54,7 @@ export function gradeAnywhere(spec, answer, lang, conventions = null) {
     if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
   }
   // A Parsons problem's tests run the program its lines make, as a code exercise's run its code.
-  if (spec.type === "parsons") return gradeWithPython(...moduleFor(spec).asCode(spec, answer), lang);
+  if (spec.type === "parsons") return gradeWithPython(...parsons.asCode(spec, answer), lang);
   // The conventions, for the worker's runner to read fields as the page does (run_checker's `conventions`).
   return gradeWithPython(spec, answer, lang, conventions);
 }

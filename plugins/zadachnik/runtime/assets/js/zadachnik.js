@@ -1,6 +1,6 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, gradedSpec, loadTypes, moduleFor, needsPython, scoreOf } from "./grading.js";
+import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython, scoreOf } from "./grading.js";
 import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
@@ -161,15 +161,9 @@ class Page {
     showProgress({ course: this.course, module: this.module });
   }
 
-  async setup() {
+  setup() {
     this.showStorageProblems();
     if (Object.values(this.specs).some(needsPython)) this.startPython();
-    // The modules of this page's question types (a dropped connection: said, and the other questions still work).
-    try {
-      await loadTypes(Object.values(this.specs));
-    } catch {
-      this.showNote("page_part_failed");
-    }
     for (const question of this.root.querySelectorAll("[data-zq-question]:not([data-zq-variants])")) {
       this.setupQuestion(question);
     }
@@ -260,8 +254,7 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      // Nothing saved: the question stays as the page shows it, with anything typed while its module loaded.
-      if (entry.answer !== undefined) module.restore(question, entry.answer);
+      module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
         input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
@@ -363,7 +356,7 @@ class Page {
     } else if (spec) {
       const kept = typing && typing !== notes ? { control: typing, value: typing.value,
         start: typing.selectionStart, end: typing.selectionEnd } : null;
-      moduleFor(spec)?.restore(element, entry.answer);
+      moduleFor(spec).restore(element, entry.answer);
       const differs = kept && kept.control.value !== kept.value;
       if (differs) {
         kept.control.value = kept.value;
@@ -588,7 +581,7 @@ class Page {
     const fresh = this.root.cloneNode(true);
     for (const question of fresh.querySelectorAll("[data-zq-question]")) {
       const spec = this.specs[question.dataset.zqQuestion];
-      if (spec) moduleFor(spec)?.clear(question);
+      if (spec) moduleFor(spec).clear(question);
     }
     fresh.dataset.zqReady = "";
     this.root.replaceWith(fresh);
@@ -650,8 +643,6 @@ export function init() {
 // Python while the questions are wired.
 for (const root of document.querySelectorAll(".zq-page")) {
   if (Object.values(pageSpecs(root)).some(needsPython)) startPython();
-  // Its question types' modules too, fetched while the rest starts (setup waits for them; a failure is said there).
-  loadTypes(Object.values(pageSpecs(root))).catch(() => {});
 }
 
 // mkdocs-material's document$ emits on every page, instant navigation included.
