@@ -1,8 +1,9 @@
 """A page's own JS and CSS as the site ships them, counted as tests/rendering/test_page_weight.py and the
 benchmark (bench/run.py) count them: the scripts and stylesheets its HTML names under assets/zadachnik/, every
 module they import, statically or by `import("./x.js")`, and the stylesheets they @import; except what the page
-itself shows it will not load: the modules of question types it has no question of (grading.js's table), and the
-optional parts whose markup it lacks (zadachnik.js's: variants, shuffled options, hints, an exam).
+itself shows it will not load: the optional parts whose markup it lacks (zadachnik.js's: variants, shuffled
+options, hints, an exam), and the modules of question types it has no question of where grading.js loads types
+by a table of `import()`s (today it imports every type, so none is left out: the table's form is ready for it).
 tests/browser/test_browser_runtime.py checks that a page loads nothing this leaves out."""
 
 from __future__ import annotations
