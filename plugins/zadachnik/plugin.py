@@ -74,6 +74,7 @@ from zadachnik.rendering.render import (
     plan_pages,
     searchable,
     toc_tokens,
+    type_modules,
 )
 from zadachnik.rendering.site import (
     ALTERNATE_SITEMAP,
@@ -98,6 +99,7 @@ from zadachnik.runtime.shipping import (
     runtime_script,
     site_assets,
     site_polyfills,
+    type_scripts,
     use_minified,
 )
 from zadachnik.runtime.vendored import MinifyError
@@ -185,6 +187,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,
                                                    self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)
+        self.site_scripts = list(config.extra_javascript)
         keep_fonts_local(config)
         return config
 
@@ -302,6 +305,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
+        config.extra_javascript[:] = self.page_scripts(page)
         # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup. A page it leaves out
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
@@ -498,6 +502,13 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         for warning in missing_words_warnings(missing):
             log.warning(warning)
 
+    def page_scripts(self, page: Page) -> list[Any]:
+        """The site's scripts on this page: before the runtime's, the modules of its question types."""
+        plan = self.plans.get(page.file.src_uri)
+        names = type_scripts(type_modules(plan), self.config.offline) if plan else []
+        at = [str(script) for script in self.site_scripts].index(runtime_script(self.config.offline)[0])
+        return [*self.site_scripts[:at], *map(module_script, names), *self.site_scripts[at:]]
+
     def alternates(self, page: Page) -> list[dict[str, str]]:
         """The language selector's entries: none on a site in one language, which needs no selector."""
         assert self.files is not None
@@ -539,10 +550,13 @@ def add_runtime_script(config: MkDocsConfig, offline: bool) -> None:
     path, script_type = runtime_script(offline)
     if any(str(script) == path for script in config.extra_javascript):
         return
+    config.extra_javascript.append(module_script(path) if script_type else ExtraScriptValue(path))
+
+
+def module_script(path: str) -> ExtraScriptValue:
     script = ExtraScriptValue(path)
-    if script_type:
-        script.type = script_type
-    config.extra_javascript.append(script)
+    script.type = "module"
+    return script
 
 
 def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_config: str) -> None:

@@ -28,6 +28,7 @@ def exam_url(tmp_path_factory):
 
 def open_exam(page, url: str, path: str = QUIZ):
     page.goto(url + path)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     page.locator("[data-zq-exam-submit]").wait_for()
     # exam.js has set up once the progress line counts answers.
     expect(page.locator("[data-zq-progress]")).to_contain_text("/ 7")

@@ -255,12 +255,30 @@ def test_import_rejects_a_foreign_file(page, fixture_server, tmp_path: Path) -> 
     assert page.is_checked("#q-Q1 input[value=B]")
 
 
+def test_a_question_type_whose_script_fails_to_load_is_said_and_the_others_work(context, fixture_server) -> None:
+    """Matching's module never arrives (a dropped connection): the page says part of it did not load, its matching
+    question stays as the HTML shows it, and the other questions are checked as usual, with no script error."""
+    errors = []
+    context.route("**/assets/zadachnik/js/types/matching.js", lambda route: route.abort())
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(fixture_server + "en/" + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert "did not load" in page.locator("[data-zq-storage]").inner_text()
+    page.check("#q-Q1 input[value=B]")
+    assert check(page, "Q1") == "✓ Correct"
+    assert page.locator("#q-Q4").get_attribute("data-zq-status") is None, "matching was not wired"
+    assert not errors, errors
+
+
 # -- broken storage ---------------------------------------------------------------------------
 
 
 def test_corrupt_entry_is_skipped_and_the_rest_kept(context, fixture_server) -> None:
     page = context.new_page()
     page.goto(fixture_server + QUIZ)
+    # Seeded once the page has set up: a page still reading its entries would find the seed there first.
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     page.evaluate(f"""() => {{
         localStorage.setItem('{KEY}Q1', '{{not json');
         localStorage.setItem('{KEY}Q3', JSON.stringify({{v: 1, t: 1, answer: {{fields: {{ratio: '16/7', mem: ''}}}}}}));

@@ -1,7 +1,7 @@
 // The saved-progress store against broken, full, shared and hostile storage: run by `node --test`
 // (tests/browser/test_browser_storage.py runs it under pytest).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { describe, test } from "node:test";
 import { grade } from "../../plugins/zadachnik/runtime/assets/js/grading.js";
 import { gradeField } from "../../plugins/zadachnik/runtime/assets/js/numbers.js";
@@ -12,6 +12,10 @@ import { answerProblem as choiceProblem } from "../../plugins/zadachnik/runtime/
 import { answerProblem as codeProblem } from "../../plugins/zadachnik/runtime/assets/js/types/code.js";
 import { answerProblem as matchingProblem } from "../../plugins/zadachnik/runtime/assets/js/types/matching.js";
 import { answerProblem as numericProblem } from "../../plugins/zadachnik/runtime/assets/js/types/numeric.js";
+
+// Every question type's module, each registering with the grader as a page's scripts do.
+const TYPES = new URL("../../plugins/zadachnik/runtime/assets/js/types/", import.meta.url);
+for (const name of readdirSync(TYPES)) await import(new URL(name, TYPES));
 
 // localStorage as browsers behave: a quota in characters, and optional failures of reads or writes.
 class FakeStorage {

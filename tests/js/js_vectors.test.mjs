@@ -1,9 +1,13 @@
 // The browser's grader against the shared vectors (tests/vectors/cases.json): run by `node --test`.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 import { grade } from "../../plugins/zadachnik/runtime/assets/js/grading.js";
 import { gradeField, readNumber, shownExactly, writeNumber } from "../../plugins/zadachnik/runtime/assets/js/numbers.js";
+
+// Every question type's module, each registering with the grader as a page's scripts do.
+const TYPES = new URL("../../plugins/zadachnik/runtime/assets/js/types/", import.meta.url);
+for (const name of readdirSync(TYPES)) await import(new URL(name, TYPES));
 
 const cases = JSON.parse(readFileSync(new URL("../vectors/cases.json", import.meta.url), "utf-8"));
 

@@ -76,7 +76,9 @@ def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() 
     assert readable == esbuild_bundle(False)
     assert offline_runtime(minify=True) == esbuild_bundle(True)
     assert len(offline_runtime(minify=True)) < len(readable) * 0.6
-    assert "import(" not in readable and "import.meta" not in readable
+    # esbuild names each glob of `import(`./types/${name}.js`)` in a comment: the code itself imports nothing.
+    code = re.sub(r"^\s*//.*$", "", readable, flags=re.MULTILINE)
+    assert "import(" not in code and "import.meta" not in code
     assert not re.search(r"^\s*(?:import|export)\b", readable, re.MULTILINE)
     for name in ("variants.js", "shuffle.js", "hints.js", "progress.js", "types/code.js"):
         assert f"// {name}\n" in readable, f"{name} is in the bundle"

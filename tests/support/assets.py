@@ -1,16 +1,14 @@
 """A page's own JS and CSS as the site ships them, counted as tests/rendering/test_page_weight.py and the
 benchmark (bench/run.py) count them: the scripts and stylesheets its HTML names under assets/zadachnik/, every
-module they import, statically or by `import("./x.js")`, and the stylesheets they @import; except what the page
-itself shows it will not load: the optional parts whose markup it lacks (zadachnik.js's: variants, shuffled
-options, hints, an exam), and the modules of question types it has no question of where grading.js loads types
-by a table of `import()`s (today it imports every type, so none is left out: the table's form is ready for it).
+module they import, statically or by `import("./x.js")`, and the stylesheets they @import; except the optional
+parts whose markup the page lacks (zadachnik.js's: variants, shuffled options, hints, an exam). A page names its
+question types' modules as scripts of its own; zadachnik.js's `import(`./types/${name}.js`)`, for a page reached
+by instant navigation, is not counted on a page that names its types.
 tests/browser/test_browser_runtime.py checks that a page loads nothing this leaves out."""
 
 from __future__ import annotations
 
 import gzip
-import html as html_text
-import json
 import re
 from pathlib import Path
 
@@ -20,28 +18,16 @@ SAMPLE_PAGES = ("en/rl-for-llm/12-infrastructure/quiz/index.html", "en/modern-ll
 # `import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"` and `import("./x.js")`, minified or not.
 JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 CSS_IMPORT = re.compile(r"""@import\s*(?:url\(\s*)?["']?([^"')\s]+)""")
-# grading.js: `numeric: async () => await import("./types/numeric.js")`, a type's module.
-TYPE_LOADER = re.compile(r"""(\w+)\s*:\s*async\s*\(\)\s*=>\s*await\s+import\(\s*["'](\./types/[\w-]+\.js)["']\s*\)""")
 # zadachnik.js: `["[data-zq-hints]", async () => await import("./hints.js")]`, a part loaded where its markup is.
 PART_LOADER = re.compile(
     r"""\[\s*["']\[(data-zq-[\w-]+)\]["']\s*,\s*async\s*\(\)\s*=>\s*await\s+import\(\s*["'](\./[\w-]+\.js)["']\s*\)""")
 SPEC = re.compile(r'<template class="zq-spec">(.*?)</template>', re.DOTALL)
 
 
-def page_types(html: str) -> set[str]:
-    """The question types the page grades: each question's, and a mixed question's checked part's."""
-    found = SPEC.search(html)
-    specs = json.loads(html_text.unescape(found[1])) if found else {}
-    return {spec.get("auto", spec["type"]) if spec["type"] == "mixed" else spec["type"] for spec in specs.values()}
-
-
 def not_loaded(asset: Path, html: str) -> set[str]:
-    """What `asset` imports that this page will not load: other types' modules, parts without their markup."""
+    """What `asset` imports that this page will not load: the parts whose markup it lacks."""
     text = asset.read_text(encoding="utf-8")
-    types = page_types(html)
-    needed = {module for type_name, module in TYPE_LOADER.findall(text) if type_name in types}
-    skipped = {module for _, module in TYPE_LOADER.findall(text)} - needed
-    return skipped | {module for marker, module in PART_LOADER.findall(text) if marker not in html}
+    return {module for marker, module in PART_LOADER.findall(text) if marker not in html}
 
 
 def own_assets(site: Path, page: str) -> list[Path]:

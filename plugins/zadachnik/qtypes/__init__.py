@@ -46,6 +46,8 @@ class QuestionType:
     # An author's `check:` may replace the type's grading (with `wrong:` answers it must reject).
     takes_checker: ClassVar[bool] = True
     template: ClassVar[str]
+    # The browser's module for it (runtime/assets/js/types/<name>.js), when not named as the type is.
+    browser_module: ClassVar[str] = ""
 
     def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
         return self.keys

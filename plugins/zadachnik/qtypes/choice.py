@@ -18,6 +18,7 @@ class ChoiceKey:
 
 class SingleChoice(QuestionType):
     name = "single"
+    browser_module = "choice"
     keys = ("answer",)
     list_parts = ("options",)
     template = "choice.html"

@@ -122,6 +122,12 @@ class Question:
         return self.key.auto.name if isinstance(self.key, MixedKey) else self.type
 
     @property
+    def browser_module(self) -> str | None:
+        """The browser's module grading the question (runtime/assets/js/types/<name>.js); None where it has none."""
+        qtype = self.key.auto if isinstance(self.key, MixedKey) else self.qtype
+        return (qtype.browser_module or qtype.name) if qtype.auto else None
+
+    @property
     def auto_key(self) -> Any:
         """The key of the part that grades the question (a mixed question's auto-checked part's)."""
         return self.key.key if isinstance(self.key, MixedKey) else self.key

@@ -223,7 +223,7 @@ class Renderer:
         return large.filled(template.render(
             plan=plan, course=plan.course, module=plan.module, lang=plan.lang, t=strings(plan.lang), text=text,
             auto_count=sum(1 for q in plan.module.questions if q.qtype.auto),
-            spec=Markup(spec_json(plan.module)),
+            spec=Markup(spec_json(plan.module)), type_modules=" ".join(type_modules(plan)),
             tolerance=lambda f: tolerance_text(f, plan.lang), answer_text=lambda q: answer_text(q, plan.lang),
             unit=lambda f: unit_text(f, plan.lang), field_answer=lambda f: field_answer(f, plan.lang),
             numeric_fields=numeric_fields, auto_type=auto_type, is_section=lambda item: isinstance(item, Section),
@@ -297,6 +297,13 @@ def has_math(piece_html: str) -> bool:
 
 def label_of(question: Question, field_id: str) -> Fragment | None:
     return next((entry.text for entry in question.lists["fields"] if entry.key == field_id), None)
+
+
+def type_modules(plan: PagePlan) -> list[str]:
+    """The browser's modules grading the page's questions (a quiz's), each once."""
+    if plan.kind != "quiz":
+        return []
+    return sorted({name for question in plan.module.questions if (name := question.browser_module)})
 
 
 def spec_json(module: Module) -> str:

@@ -33,6 +33,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 ASSETS = Path(__file__).resolve().parent / "assets"
 PYTHON_ASSETS = ("vendor/pyodide", "vendor/ace")
 RUNTIME_SCRIPT = "assets/zadachnik/js/zadachnik.js"
+TYPE_SCRIPT = "assets/zadachnik/js/types/{}.js"
 OFFLINE_SCRIPT = "assets/zadachnik/js/zadachnik.bundle.js"
 NATIVE_WORKER_SCRIPT = "assets/zadachnik/js/native-worker.js"
 SEARCH_SHIM = "assets/zadachnik/iframe-worker/shim.js"
@@ -155,6 +156,12 @@ def offline_pyodide(minify: bool = True) -> str:
     worker = WORKER_SCRIPT.read_text(encoding="utf-8")
     return pyodide_embed(ASSETS / "vendor" / "pyodide", sources,
                          minified("js/" + WORKER_SCRIPT.name, worker) if minify else worker)
+
+
+def type_scripts(modules: list[str], offline: bool) -> list[str]:
+    """The scripts of a page's question types (module scripts, run before the runtime's, which they register
+    with); none offline, where the runtime's bundle holds every type."""
+    return [] if offline else [TYPE_SCRIPT.format(name) for name in modules]
 
 
 def runtime_script(offline: bool) -> tuple[str, str | None]:

@@ -24,6 +24,9 @@ ESBUILD = Path(__file__).resolve().parents[3] / "node_modules" / ".bin" / "esbui
 RUNTIME = ASSETS / "js"
 RUNTIME_ENTRY = "zadachnik.js"
 RUNTIME_BUNDLE, READABLE_BUNDLE = "js/zadachnik.bundle.js", "js/zadachnik.bundle.readable.js"
+# What a bundle runs before its entry: for the page runtime, every question type's module (each registers with
+# grading.js), which a page served over http names as scripts of its own, its own types only.
+BUNDLE_FIRST = {RUNTIME_ENTRY: "types/*.js"}
 # A SCORM package's bridge (its launch page's one script), bundled from the same modules as a classic script: an
 # LMS may serve files with types a module script is refused under.
 LMS_ENTRY, LMS_BUNDLE = "lms.js", "js/lms.bundle.js"
@@ -124,5 +127,10 @@ def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD
             (Path(work) / name).parent.mkdir(parents=True, exist_ok=True)
             (Path(work) / name).write_text(path.read_text(encoding="utf-8").replace(
                 "import.meta.url", f"new URL({json.dumps(name)}, __zqBase).href"), encoding="utf-8")
+        if entry in BUNDLE_FIRST:
+            first = sorted(path.relative_to(folder).as_posix() for path in folder.glob(BUNDLE_FIRST[entry]))
+            (Path(work) / "bundle-entry.js").write_text(
+                "".join(f'import "./{name}";\n' for name in [*first, entry]), encoding="utf-8")
+            entry = "bundle-entry.js"
         return run_esbuild([entry, "--bundle", "--format=iife", f"--banner:js={BUNDLE_START}",
                             *(["--minify"] if minify else [])], Path(work), esbuild)

@@ -52,7 +52,7 @@ function final(verdict) {
 function freeze(page, question) {
   question.zqFrozen = true;
   const spec = page.specs[question.dataset.zqQuestion];
-  for (const input of spec ? moduleFor(spec).inputs(question) : []) {
+  for (const input of (spec && moduleFor(spec)?.inputs(question)) || []) {
     if (input.matches("input[type=text], textarea")) input.readOnly = true;
     else input.disabled = true;
   }

@@ -1,16 +1,14 @@
-// The browser's grader: one module per question type, chosen by the spec the page carries.
-import * as blanks from "./types/blanks.js";
-import * as choice from "./types/choice.js";
-import * as code from "./types/code.js";
-import * as formula from "./types/formula.js";
-import * as matching from "./types/matching.js";
-import * as numeric from "./types/numeric.js";
-import * as ordering from "./types/ordering.js";
-import * as parsons from "./types/parsons.js";
+// The browser's grader: one module per question type (types/*.js), chosen by the spec the page carries. A page
+// names the modules of its own questions' types as scripts that run before the runtime's, and each registers
+// itself here as it runs (zadachnik.js loads any a page reached without them needs).
 import { gradeWithPython } from "./pyclient.js";
 
-const MODULES = [choice, numeric, formula, blanks, matching, ordering, parsons, code];
-const BY_TYPE = Object.fromEntries(MODULES.flatMap((module) => module.types.map((type) => [type, module])));
+const BY_TYPE = {};
+
+// A type's module, by the spec types it grades (its `types`).
+export function register(module) {
+  for (const type of module.types) BY_TYPE[type] = module;
+}
 
 // Statuses that count as checked in the progress line.
 export const COUNTED = ["correct", "wrong", "partial"];
@@ -28,8 +26,10 @@ export function gradedSpec(spec) {
   return spec.type === "mixed" ? { ...spec, type: spec.auto } : spec;
 }
 
+// The module of a question's type, once it has registered (undefined before).
 export function moduleFor(spec) {
-  return BY_TYPE[gradedSpec(spec).type];
+  const type = gradedSpec(spec).type;
+  return Object.hasOwn(BY_TYPE, type) ? BY_TYPE[type] : undefined;
 }
 
 // `conventions`: how the page reads numbers (its runtime strings' "number"); none, no sign is a group sign.
@@ -53,8 +53,9 @@ export function gradeAnywhere(spec, answer, lang, conventions = null) {
     const builtIn = grade(spec, answer, conventions);
     if (builtIn.status === "unanswered" || builtIn.status === "unreadable") return Promise.resolve(builtIn);
   }
-  // A Parsons problem's tests run the program its lines make, as a code exercise's run its code.
-  if (spec.type === "parsons") return gradeWithPython(...parsons.asCode(spec, answer), lang);
+  // A type whose tests run a program the answer makes (a Parsons problem's lines), as a code exercise's run its code.
+  const { asCode } = moduleFor(spec);
+  if (asCode) return gradeWithPython(...asCode(spec, answer), lang);
   // The conventions, for the worker's runner to read fields as the page does (run_checker's `conventions`).
   return gradeWithPython(spec, answer, lang, conventions);
 }

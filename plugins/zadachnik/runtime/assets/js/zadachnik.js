@@ -164,6 +164,13 @@ class Page {
   setup() {
     this.showStorageProblems();
     if (Object.values(this.specs).some(needsPython)) this.startPython();
+    // A page opened as usual has run its types' scripts before this one: its questions are wired at once.
+    if (Object.values(this.specs).every(moduleFor)) return this.wire();
+    // Reached by instant navigation, or a type's script failed to load (said; the other questions still work).
+    return loadTypes(this.root).catch(() => this.showNote("page_part_failed")).then(() => this.wire());
+  }
+
+  wire() {
     for (const question of this.root.querySelectorAll("[data-zq-question]:not([data-zq-variants])")) {
       this.setupQuestion(question);
     }
@@ -254,7 +261,8 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      module.restore(question, entry.answer);
+      // Nothing saved: the question stays as the page shows it, with anything typed while its module loaded.
+      if (entry.answer !== undefined) module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
         input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
@@ -356,7 +364,7 @@ class Page {
     } else if (spec) {
       const kept = typing && typing !== notes ? { control: typing, value: typing.value,
         start: typing.selectionStart, end: typing.selectionEnd } : null;
-      moduleFor(spec).restore(element, entry.answer);
+      moduleFor(spec)?.restore(element, entry.answer);
       const differs = kept && kept.control.value !== kept.value;
       if (differs) {
         kept.control.value = kept.value;
@@ -581,7 +589,7 @@ class Page {
     const fresh = this.root.cloneNode(true);
     for (const question of fresh.querySelectorAll("[data-zq-question]")) {
       const spec = this.specs[question.dataset.zqQuestion];
-      if (spec) moduleFor(spec).clear(question);
+      if (spec) moduleFor(spec)?.clear(question);
     }
     fresh.dataset.zqReady = "";
     this.root.replaceWith(fresh);
@@ -591,6 +599,13 @@ class Page {
     start(fresh);
     showProgress();
   }
+}
+
+// The modules of the question types a page names (its data-zq-types) that have not run yet: a page reached by
+// instant navigation keeps the scripts of the page first opened, and loads its own types here.
+async function loadTypes(root) {
+  const names = (root.dataset.zqTypes || "").split(" ").filter((name) => /^[a-z]+$/.test(name));
+  await Promise.all(names.map(async (name) => await import(`./types/${name}.js`)));
 }
 
 function start(root) {

@@ -1,4 +1,6 @@
 // Single and multiple choice: radio buttons or checkboxes named by their markers.
+import { register } from "../grading.js";
+import * as thisType from "./choice.js";
 
 export const types = ["single", "multiple"];
 
@@ -43,3 +45,6 @@ export function answerProblem(answer) {
   const markers = Array.isArray(choice) && choice.every((marker) => typeof marker === "string");
   return choice === undefined || markers ? null : { field: "answer.choice", expected: "texts" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

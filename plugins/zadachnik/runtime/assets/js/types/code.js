@@ -1,4 +1,6 @@
 // Code exercises: a real editor (Ace, vendored), Run, Check against hidden tests, Reset to the starter.
+import { register } from "../grading.js";
+import * as thisType from "./code.js";
 import { describeError, retryButton, runCode } from "../pyclient.js";
 
 export const types = ["code"];
@@ -187,3 +189,6 @@ export function answerProblem(answer) {
   const code = answer && answer.code;
   return code === undefined || typeof code === "string" ? null : { field: "answer.code", expected: "text" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

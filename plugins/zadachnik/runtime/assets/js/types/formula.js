@@ -2,6 +2,8 @@
 // (../formula.js, which follows core/formula.py). As the learner types, the line under the field says how the
 // expression was read ("Read as 2·n·(d+1)") or what keeps it from being read, so "1/2n" shows as (1/2)·n before
 // it is checked, not after.
+import { register } from "../grading.js";
+import * as thisType from "./formula.js";
 import { FormulaError, gradeFormula, read, written } from "../formula.js";
 
 export const types = ["formula"];
@@ -76,3 +78,6 @@ export function answerProblem(answer) {
   return expression === undefined || typeof expression === "string" ? null
     : { field: "answer.expression", expected: "text" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

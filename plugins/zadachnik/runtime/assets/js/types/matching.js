@@ -1,4 +1,6 @@
 // Matching: one native select per item, so keyboards, touch screens and screen readers all work.
+import { register } from "../grading.js";
+import * as thisType from "./matching.js";
 
 export const types = ["matching"];
 
@@ -60,3 +62,6 @@ export function answerProblem(answer) {
   const bad = Object.keys(pairs).find((item) => typeof pairs[item] !== "string");
   return bad === undefined ? null : { field: `answer.pairs.${bad}`, expected: "text" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

@@ -1,4 +1,6 @@
 // Numeric answers in labelled fields; each field is read and checked on its own.
+import { register } from "../grading.js";
+import * as thisType from "./numeric.js";
 import { gradeField } from "../numbers.js";
 
 export const types = ["numeric"];
@@ -59,3 +61,6 @@ export function answerProblem(answer) {
   const bad = Object.keys(fields).find((id) => typeof fields[id] !== "string");
   return bad === undefined ? null : { field: `answer.fields.${bad}`, expected: "text" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

@@ -2,6 +2,8 @@
 // one place at a time by its "up" and "down" buttons, so keyboards, touch screens and screen readers all work.
 // The saved answer is the items' markers in the learner's order. Grading follows qtypes/ordering.py (the cases
 // both run are in tests/vectors/ordering.json).
+import { register } from "../grading.js";
+import * as thisType from "./ordering.js";
 import { learnerSeed, shuffledOrder } from "../seed.js";
 
 export const types = ["ordering"];
@@ -146,3 +148,6 @@ export function answerProblem(answer) {
   return Array.isArray(order) && order.every((key) => typeof key === "string") ? null
     : { field: "answer.order", expected: "texts" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);

@@ -5,6 +5,8 @@
 // The saved answer is {order: the placed lines' keys, indent: their depths}. Grading follows qtypes/parsons.py:
 // by order and depth with ordering's own score (the cases both run are in tests/vectors/parsons.json), or, for a
 // problem with tests, by running the program the lines make against them (grading.js hands it to Python).
+import { register } from "../grading.js";
+import * as thisType from "./parsons.js";
 import { learnerSeed, shuffledOrder } from "../seed.js";
 import { show as showTests } from "./code.js";
 import { orderScore } from "./ordering.js";
@@ -231,3 +233,6 @@ export function answerProblem(answer) {
   return indent === undefined || (Array.isArray(indent) && indent.every(isDepth)) ? null
     : { field: "answer.indent", expected: "list" };
 }
+
+// Every page that loads this module grades its questions with it (grading.js).
+register(thisType);
