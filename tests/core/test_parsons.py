@@ -68,6 +68,8 @@ def test_a_parsons_problem_is_read_with_its_lines_depths_and_unit(tmp_path: Path
     assert not question.python
     spec = question.spec
     assert spec["order"] == ["1", "2", "3", "4", "5"] and spec["depth"]["4"] == 2 and "tests" not in spec
+    # The page starts Python for the questions whose spec says so, before their type's module has loaded.
+    assert "python" not in spec
 
 
 def test_indentation_is_asked_only_when_the_solution_has_some_unless_the_author_says(tmp_path: Path) -> None:
@@ -83,6 +85,7 @@ def test_with_tests_it_is_graded_by_running_its_program_and_needs_python(tmp_pat
     question = read(tmp_path, LINES + TESTS + "time_limit: 2")
     assert question.python and question.key.time_limit == 2
     spec = question.spec
+    assert spec["python"] is True
     right = Parsons().reference_answer(spec, None)
     assert Parsons().grade(spec, right, "en")["status"] == "correct"
     # Another order that works is right too; one that does not fails the test, with its message.

@@ -134,11 +134,14 @@ class Question:
 
     @property
     def spec(self) -> dict[str, Any]:
-        """What the browser's grader (and the reference grader) needs of the question: its type's key, and its
-        author's checker."""
+        """What the browser's grader (and the reference grader) needs of the question: its type's key, its
+        author's checker, and whether Python grades it."""
         spec = {"type": self.type, **self.qtype.spec(self.key)}
         if self.checker is not None:
             spec["check"] = self.checker.source
+        if self.python:
+            # The page starts Python for it as it opens, before any module of its type has loaded.
+            spec["python"] = True
         return spec
 
 

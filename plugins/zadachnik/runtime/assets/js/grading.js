@@ -38,11 +38,10 @@ export function grade(spec, answer, conventions = null) {
 }
 
 
-// Code exercises, Parsons problems with tests and questions with an author's checker are graded by Python in a
-// worker.
+// Graded by Python in a worker (code exercises, Parsons problems with tests, questions with an author's checker):
+// the build says so in the spec (Question.python), read before any type's module has loaded.
 export function needsPython(spec) {
-  return spec.type === "code" || (spec.type === "parsons" && Array.isArray(spec.tests) && spec.tests.length > 0)
-    || Boolean(spec.check);
+  return spec.python === true;
 }
 
 export function gradeAnywhere(spec, answer, lang, conventions = null) {
