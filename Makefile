@@ -55,6 +55,7 @@ poppler:
 
 lint: setup
 	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
+	npx --no-install eslint plugins/zadachnik/runtime/assets/js tests/js
 
 # Every test, in worker processes. On two cores the suite is mostly CPU-bound (Chromium's pages and Pyodide, the
 # builds), so three workers: a little more than the cores, for the waits. A file's tests stay on one worker,

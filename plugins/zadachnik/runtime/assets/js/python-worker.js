@@ -87,6 +87,7 @@
   }
 
   // The offline copy: loadPyodide and _createPyodideModule are defined by the scripts before this one.
+  /* global loadPyodide, _createPyodideModule */
   function fromMemory(embed) {
     const stdlib = decode(embed.stdlib);
     const realFetch = self.fetch.bind(self);
