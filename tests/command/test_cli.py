@@ -18,11 +18,13 @@ import yaml
 from bs4 import BeautifulSoup
 from support.sites import ROOT, build_failure, build_site, sample_copy
 from zadachnik import __version__
+from zadachnik.qtypes import registry
 from zadachnik.rendering.i18n import shipped_languages
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "zadachnik"
 RUNNERS = {"script": [str(CONSOLE_SCRIPT)], "module": [sys.executable, "-m", "zadachnik"]}
-QUESTION_TYPES = {"single", "multiple", "numeric", "matching", "open", "mixed", "code"}
+# Every type the plugin knows: the starter promises a question of each (starter/__init__.py).
+QUESTION_TYPES = set(registry())
 INFRA = Path("exercises/rl-for-llm/12-infrastructure")
 PRETRAINING = Path("exercises/modern-llms/09-pretraining")
 STARTER_TEXTS = ROOT / "plugins" / "zadachnik" / "starter" / "texts"
@@ -348,8 +350,11 @@ def starter_site(request, tmp_path_factory) -> tuple[list[str], Path, Path]:
 
 
 def test_new_site_builds_strict_with_every_question_type(starter_site: tuple[list[str], Path, Path]) -> None:
-    languages, _, built = starter_site
+    languages, site, built = starter_site
     module = "first-course/01-first-steps"
+    # The quiz's sources name every registered type, so a new type without a starter question fails here.
+    written = (site / "exercises" / module / "quiz.md").read_text(encoding="utf-8")
+    assert set(re.findall(r"^type: (\S+)$", written, flags=re.MULTILINE)) == QUESTION_TYPES
     for lang in languages:
         prefix = "" if lang == languages[0] else f"{lang}/"
         quiz = BeautifulSoup((built / prefix / module / "quiz" / "index.html").read_text(encoding="utf-8"),

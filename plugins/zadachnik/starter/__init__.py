@@ -1,5 +1,6 @@
 """The starter site `zadachnik new` writes: mkdocs.yml, a home page per language and one small module whose quiz
-uses every question type (a code exercise and a checker among them) and whose exercises page has course files.
+uses every question type (a code exercise, a checker and a Parsons problem without tests among them; the starter's
+tests hold it to the plugin's registry of types) and whose exercises page has course files.
 
 The texts are data, one file per language in texts/ (a language of the starter is its file); here is what every
 language shares: the files, the blocks' ids and their YAML. A site in one language gets what its author would
@@ -75,7 +76,7 @@ if __name__ == "__main__":
 @dataclass(frozen=True)
 class Block:
     """A block of the starter: its YAML, where each {name} becomes the block's text `name` in every language
-    (a YAML string, or a Python one in a checker's code)."""
+    (a YAML string or list, or a Python string in a checker's code)."""
 
     kind: str
     id: str
@@ -121,6 +122,26 @@ check: |
 wrong:
   - {half: "2"}
   - {half: "0.6"}""", in_python=("percentage", "upside_down")),
+    Block("question", "Q9", "type: ordering"),
+    Block("question", "Q10", """\
+type: formula
+answer: n*(n+1)/2
+variables: {n: [1, 100]}
+wrong: [n^2/2, n*(n-1)/2, n*(n+1)]"""),
+    Block("question", "Q11", """\
+type: blanks
+gaps:
+  area: {answer: 9}
+  growth: {options: {growth_words}, answer: 3}"""),
+    # No tests: graded by order and indentation, so the build needs no Python for it.
+    Block("question", "Q12", """\
+type: parsons
+lines: |
+  def factorial(n):
+      result = 1
+      for k in range(2, n + 1):
+          result *= k
+      return result"""),
 )
 EXERCISES = (Block("exercise", "E1", "label: {label}"),)
 
