@@ -455,22 +455,26 @@ def pages_section(work: Path) -> list[str]:
                     str(work / "fixture")], cwd=ROOT, env=ENV, check=True)
     sizes = {kind: own_bytes(work / site, page) for kind, site, page in (
         ("quiz, module 12 (variants, shuffled options, Python)", "sample", SAMPLE_PAGES[0]),
-        ("quiz, module 9 (hints, Python)", "sample", SAMPLE_PAGES[1]),
+        ("quiz, module 9 (hints, ordering, Parsons, Python)", "sample", SAMPLE_PAGES[1]),
         ("demo quiz (tests' fixture site)", "fixture", QUIZ),
         ("exercises", "sample", "en/modern-llms/09-pretraining/exercises/index.html"),
         ("home", "sample", "en/index.html"))}
     pages = page_speed(work / "sample")
     lines = ["## 3. Pages (Chromium, localhost)", "",
-             "Own JS + CSS as tests/rendering/test_page_weight.py counts it: the scripts and stylesheets a page names, "
-             "every module they import, dynamic imports included (loaded only on pages that need them, counted all the "
-             "same), and the print stylesheet; not the Python worker's script. \"Shipped\" is what the site "
+             "Own JS + CSS as tests/rendering/test_page_weight.py counts it: the scripts and stylesheets a page names "
+             "(the modules of its own question types among them), every module they import, statically or by "
+             "`import(\"./x.js\")`, the optional parts its markup asks for (variants, shuffled options, hints, an "
+             "exam), and the print stylesheet; not the Python worker's script. \"Shipped\" is what the site "
              "serves (minified); \"as written\", the same files as the package has them.", "",
              "| page | own JS + CSS shipped, gzipped | as written, gzipped |", "|---|---:|---:|"]
     for kind, (shipped, written) in sizes.items():
         lines.append(f"| {kind} | {shipped / 1024:.1f} KB | {written / 1024:.1f} KB |")
-    largest = max(shipped for shipped, _ in sizes.values())
+    over = [f"{kind.split(' (')[0]}, {shipped / 1024:.1f} KB" for kind, (shipped, _) in sizes.items()
+            if shipped > 30 * 1024]
     first_ratio = pages["first_check_ms"] / pages["bare_ms"]
-    lines += ["", f"- Budget ≤ 30 KB per page: {verdict(largest <= 30 * 1024)}.",
+    lines += ["", f"- Budget ≤ 30 KB (KiB) per page: {verdict(not over)}" + (
+        f" on every page but {'; '.join(over)} (its own budget in tests/rendering/test_page_weight.py is 31 KB: "
+        "nearly every kind of question on one page)." if over else "."),
               f"- Check click → verdict shown, median of 50: {pages['check_ms_median']:.1f} ms "
               f"(target ≤ 50 ms: {verdict(pages['check_ms_median'] <= 50)}).",
               f"- Python, first check after opening the page: {pages['first_check_ms']:.0f} ms; a bare "

@@ -488,7 +488,7 @@ def test_no_hint_hard_codes_russian_and_english(path: Path) -> None:
 
 def test_the_starter_in_one_language_has_no_language_parts_and_plain_strings(tmp_path: Path) -> None:
     from zadachnik.checking.checks import check_answer_keys
-    from zadachnik.starter import starter_files
+    from zadachnik.starter import QUIZ, starter_files
 
     for relative, text in starter_files(["en"]).items():
         path = tmp_path / relative
@@ -499,7 +499,7 @@ def test_the_starter_in_one_language_has_no_language_parts_and_plain_strings(tmp
     courses = load_courses(tmp_path / "exercises", ["en"], tmp_path)
     assert check_answer_keys(courses, ["en"], str) == []
     questions = courses[0].modules[0].questions
-    assert questions[0].title["en"].markdown == "A prime number" and len(questions) == 8
+    assert questions[0].title["en"].markdown == "A prime number" and len(questions) == len(QUIZ)
 
 
 def test_text_problem_carries_its_hint() -> None:
