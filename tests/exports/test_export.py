@@ -39,8 +39,8 @@ CASES = [(name, lang) for name, (_, languages) in SOURCES.items() for lang in la
 def questions_of(source: str, export_format: str | None = None) -> dict[str, dict[str, Question]]:
     """Per module file stem (course-module), the questions an export must hold, by id: a question with variants
     as one question per variant, P02-v1, P02-v2 … (test_export_variants.py checks how they are grouped). None of
-    the types no LMS takes, nor what the format refuses (Moodle's formats have no ordering questions, GIFT and
-    QTI no blanks: tests/core/test_ordering.py, test_blanks.py)."""
+    the types no LMS takes, nor what the format refuses (Moodle's formats have no ordering questions,
+    GIFT no blanks: tests/core/test_ordering.py, test_blanks.py)."""
     refuses = formats()[export_format].refuses if export_format else (lambda question: None)
     exercises, languages = SOURCES[source]
     found = {}
@@ -335,7 +335,8 @@ XHTML = {"a", "abbr", "acronym", "address", "b", "big", "blockquote", "br", "cap
          "li", "ol", "p", "pre", "q", "samp", "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot",
          "th", "thead", "tr", "tt", "ul", "var"}
 QTI_BODY = {"choiceInteraction", "simpleChoice", "textEntryInteraction", "matchInteraction", "simpleMatchSet",
-            "simpleAssociableChoice", "orderInteraction", "extendedTextInteraction", "rubricBlock"}
+            "simpleAssociableChoice", "orderInteraction", "extendedTextInteraction", "rubricBlock",
+            "inlineChoiceInteraction", "inlineChoice"}
 INLINE_PARENTS = {"p", "span", "em", "strong", "li", "td", "th", "div"}
 
 
@@ -396,15 +397,17 @@ def check_item_structure(item: etree.Element) -> None:
     for element in body.iter():
         if element is not body:
             assert local(element) in XHTML | QTI_BODY, f"{local(element)} is not allowed in an itemBody"
-        if local(element) == "textEntryInteraction":
+        if local(element) in ("textEntryInteraction", "inlineChoiceInteraction"):
             assert local(parents[element]) in INLINE_PARENTS - {"div"}, "an inline interaction outside a paragraph"
-        for choice in ("simpleChoice", "simpleAssociableChoice"):
+        for choice in ("simpleChoice", "simpleAssociableChoice", "inlineChoice"):
             if local(element) == choice:
                 assert NCNAME.match(element.get("identifier"))
     processing = item.find(f"{QTI}responseProcessing")
-    for variable in [*processing.iter(f"{QTI}variable"), *processing.iter(f"{QTI}correct"),
-                     *processing.iter(f"{QTI}mapResponse")]:
+    for variable in [*processing.iter(f"{QTI}correct"), *processing.iter(f"{QTI}mapResponse")]:
         assert variable.get("identifier") in responses
+    # A variable may also be an outcome: a text with gaps adds each right gap's share to SCORE.
+    for variable in processing.iter(f"{QTI}variable"):
+        assert variable.get("identifier") in responses.keys() | outcomes
     for setter in processing.iter(f"{QTI}setOutcomeValue"):
         assert setter.get("identifier") in outcomes
     for feedback in item.findall(f"{QTI}modalFeedback"):
@@ -481,6 +484,28 @@ def test_qti_package_holds_every_exportable_question_with_its_interaction_key_an
                 assert responses["RESPONSE"].get("baseType") == "directedPair"
                 assert qti_value(responses["RESPONSE"]) == [f"I-{item_key} O-{option}"
                                                             for item_key, option in key.pairs.items()]
+            elif kind == "blanks":
+                # Where each gap stands: a box for a number, its words for a choice; each gap right earns its share.
+                found = {box.get("responseIdentifier"): box for box in body.iter()
+                         if local(box) in ("textEntryInteraction", "inlineChoiceInteraction")}
+                assert sorted(found) == sorted(f"RESPONSE-{gap.id}" for gap in key.gaps)
+                rules = {rule.find(f"{QTI}variable").get("identifier"): rule
+                         for rule in item.iter() if local(rule) in ("equal", "match")}
+                for gap in key.gaps:
+                    response = f"RESPONSE-{gap.id}"
+                    [value] = qti_value(responses[response])
+                    if hasattr(gap, "options"):
+                        assert local(found[response]) == "inlineChoiceInteraction"
+                        assert [choice.text for choice in found[response]] == gap.options[lang]
+                        assert value == f"W-{gap.id}-{gap.answer}"
+                        assert local(rules[response]) == "match"
+                    else:
+                        assert local(found[response]) == "textEntryInteraction"
+                        assert responses[response].get("baseType") == "float" and close(value, gap.value)
+                        assert local(rules[response]) == "equal"
+                shares = [float(share.text) for share in item.iter(f"{QTI}baseValue")
+                          if share.get("baseType") == "float"]
+                assert len(shares) == len(key.gaps) and sum(shares) == pytest.approx(1, abs=1e-6)
 
 
 def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

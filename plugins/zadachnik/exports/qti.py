@@ -4,6 +4,8 @@ question, zipped, for Canvas, Blackboard, ILIAS and other LMSs that import QTI 2
 single → choiceInteraction (maxChoices 1); multiple → choiceInteraction scored all-or-nothing (match) or
 net-correct (a mapping floored at 0, the site's rule); numeric → one textEntryInteraction per field, each compared
 with an absolute tolerance, all of them right for the mark; matching → matchInteraction, all pairs right;
+blanks → where each gap stands in the text, a textEntryInteraction (a number, with its tolerance) or an
+inlineChoiceInteraction (its words), each gap right earning its share of the mark, as on the site;
 open → extendedTextInteraction with the explanation in a rubric for the scorer; mixed → its checked part and an
 extendedTextInteraction in one item. The explanation is the item's modal feedback, shown after an answer.
 
@@ -29,6 +31,7 @@ from zadachnik.exports.common import (
     numeric_fields,
     variant_questions,
 )
+from zadachnik.qtypes.blanks import BlanksKey, ChoiceGap, Gap
 from zadachnik.reading.model import Question
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
@@ -51,6 +54,8 @@ XHTML = {
 # What carries content but is not QTI's: written as the nearest QTI element.
 RENAMED = {"details": "div", "summary": "p", "s": "span", "del": "span", "ins": "span", "u": "span", "mark": "span"}
 DROPPED = {"input", "button", "script", "style", "select", "textarea"}
+# The interactions put_gaps writes into a text, kept as they are (no HTML element has their names).
+GAP_INTERACTIONS = {"textEntryInteraction", "inlineChoiceInteraction"}
 # What an NCName may hold after its first character (letters and digits of any script among them): each id the
 # sources allow (fields like ρ and σ) keeps a name of its own.
 _NOT_IDENTIFIER = re.compile(r"[^\w.\-]")
@@ -157,9 +162,12 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
         f"{{{XSI_NS}}}schemaLocation": f"{QTI_NS} {QTI_XSD}"})
     declarations: list[etree.Element] = []
     body = etree.Element(q("itemBody"))
-    body.append(content("div", export.text.tree(question.body[export.lang].markdown)))
+    text = export.text.tree(question.body[export.lang].markdown)
     score_rules: list[etree.Element] = []
     auto_type, key = auto_part(question)
+    if auto_type == "blanks":
+        put_gaps(export, text, key)
+    body.append(content("div", text))
     if question.type != "open":
         if auto_type in ("single", "multiple"):
             declarations.append(choice_declaration(export, question, auto_type, key))
@@ -181,6 +189,9 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
             declarations.append(ordering_declaration(key))
             body.append(parsons_interaction(key))
             score_rules.append(all_right([match_rule("RESPONSE")]))
+        elif auto_type == "blanks":
+            declarations.extend(gap_declarations(key))
+            score_rules.extend(share_for_each([gap_rule(gap) for gap in key.gaps]))
         else:
             raise ValueError(f"question {question.id}: no QTI interaction for '{auto_type}'")
     if question.type in ("open", "mixed"):
@@ -244,6 +255,22 @@ def all_right(conditions: list[etree.Element]) -> etree.Element:
         etree.SubElement(branch, q("and")).extend(conditions)
     set_score(branch, float_value("1"))
     return condition
+
+
+def share_for_each(conditions: list[etree.Element]) -> list[etree.Element]:
+    """Each condition that holds adds its share to SCORE (an empty answer holds none), as the site grades a text
+    with gaps: the share of them filled right."""
+    rules = []
+    for rule in conditions:
+        condition = etree.Element(q("responseCondition"))
+        branch = etree.SubElement(condition, q("responseIf"))
+        branch.append(rule)
+        total = etree.Element(q("sum"))
+        etree.SubElement(total, q("variable"), identifier="SCORE")
+        total.append(float_value(share_text(1 / len(conditions))))
+        set_score(branch, total)
+        rules.append(condition)
+    return rules
 
 
 def match_rule(response: str) -> etree.Element:
@@ -408,10 +435,54 @@ def parsons_interaction(key) -> etree.Element:
     return interaction
 
 
+# -- blanks ------------------------------------------------------------------------------------------------------
+
+
+def word_choice(gap: ChoiceGap, place: int) -> str:
+    return identifier("W-", f"{gap.id}-{place}")
+
+
+def gap_declarations(key: BlanksKey) -> list[etree.Element]:
+    """A number gap's response is a float, as a numeric field's; a word gap's, the identifier of its right word."""
+    declarations = []
+    for gap in key.gaps:
+        declaration = etree.Element(q("responseDeclaration"), identifier=field_response(gap.id), cardinality="single",
+                                    baseType="identifier" if isinstance(gap, ChoiceGap) else "float")
+        etree.SubElement(etree.SubElement(declaration, q("correctResponse")), q("value")).text = (
+            word_choice(gap, gap.answer) if isinstance(gap, ChoiceGap) else number_text(gap.value))
+        declarations.append(declaration)
+    return declarations
+
+
+def gap_rule(gap: Gap) -> etree.Element:
+    return match_rule(field_response(gap.id)) if isinstance(gap, ChoiceGap) else tolerance_rule(gap)
+
+
+def put_gaps(export: ModuleExport, html_root: etree.Element, key: BlanksKey) -> None:
+    """Each gap's place in the text (the page's empty <span class="zq-gap">) becomes its interaction, inline where
+    it stands: a box for a number (its unit after it), or a list of the gap's words in this language."""
+    gaps = {gap.id: gap for gap in key.gaps}
+    for parent in list(html_root.iter()):
+        for index, element in enumerate(list(parent)):
+            gap = gaps.get(element.get("data-zq-gap", "")) if element.tag == "span" else None
+            if gap is None:
+                continue
+            if isinstance(gap, ChoiceGap):
+                interaction = etree.Element(q("inlineChoiceInteraction"), responseIdentifier=field_response(gap.id),
+                                            shuffle="false")
+                for place, word in enumerate(gap.options[export.lang], start=1):
+                    etree.SubElement(interaction, q("inlineChoice"), identifier=word_choice(gap, place)).text = word
+                tail = element.tail
+            else:
+                interaction = etree.Element(q("textEntryInteraction"), responseIdentifier=field_response(gap.id),
+                                            expectedLength="12")
+                unit = export.unit(gap)
+                tail = f" {unit}{element.tail or ''}" if unit else element.tail
+            interaction.tail = tail
+            parent[index] = interaction
+
+
 def refuses(question: Question) -> str | None:
-    if question.auto_type == "blanks":
-        return ("QTI's inline interactions are not written yet for a text with gaps: export it as Moodle XML (a "
-                "cloze question), or take the page itself as a SCORM package")
     if question.auto_type == "parsons" and question.auto_key.tests:
         return ("a Parsons problem with tests is graded by running its program, which no LMS format can do (the "
                 "tests run only on the site): take the page itself as a SCORM package")
@@ -453,6 +524,10 @@ def content(tag: str, html_root: etree.Element) -> etree.Element:
 
 
 def append_converted(parent: etree.Element, node: etree.Element) -> None:
+    if node.tag in GAP_INTERACTIONS:
+        # Put where the page had a gap (put_gaps): QTI's already.
+        parent.append(node)
+        return
     tag = RENAMED.get(node.tag, node.tag)
     if tag in DROPPED:
         append_text(parent, node.tail)
