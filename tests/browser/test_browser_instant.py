@@ -37,3 +37,22 @@ def test_page_data_survives_the_html_parser(page) -> None:
     assert page.evaluate("JSON.parse(document.getElementById('data').content.textContent)") == data
     assert page.locator("#after").count() == 1
     assert page.locator("script").count() == 0
+
+
+def test_a_quiz_reached_from_a_quiz_of_other_types_loads_the_ones_it_lacks(page, instant_server) -> None:
+    """Module 9's quiz runs its own types' scripts (choice, code, ordering, Parsons); reached from it by instant
+    navigation, module 12's quiz loads what it names and those lack (blanks, formula, matching, numeric) before
+    it wires its questions, and grades them: its text with blanks here."""
+    page.goto(instant_server + "en/modern-llms/09-pretraining/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.evaluate("window.zqSamePage = true")
+    page.evaluate(f"document.querySelector('.md-nav a[href*=\"{QUIZ}\"]').click()")
+    page.wait_for_selector(".zq-page[data-zq-module='12'][data-zq-ready=yes]")
+    assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
+    question = "[id='q-P07a']"
+    page.locator(f"{question} [data-zq-input='rho']").fill("0.889")
+    page.locator(f"{question} [data-zq-input='queue']").fill("8")
+    page.locator(f"{question} [data-zq-input='trend']").select_option(label="grows without bound")
+    page.locator(f"{question} [data-zq-check]").click()
+    assert page.locator(f"{question} [data-zq-verdict]").inner_text() == "✓ Correct"
+    assert not page.errors, page.errors
