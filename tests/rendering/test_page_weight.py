@@ -15,11 +15,14 @@ smaller (31.3 KiB: the chunks cost what the files did), so its own budget says w
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 from support.assets import QUIZ, SAMPLE_PAGES, gzipped_size, own_assets
+from support.sites import ROOT
+from zadachnik.qtypes import registry
 
 BUDGET = 30 * 1024
 EVERY_FEATURE_BUDGET = 31 * 1024
@@ -92,3 +95,18 @@ def test_a_quiz_page_names_its_types_modules_before_the_runtime(fixture_site: Pa
     assert 'data-zq-types="choice code matching numeric"' in html
     for page in ("en/demo/01-basics/exercises/index.html", "en/index.html"):
         assert TYPE_SCRIPT.findall((fixture_site / page).read_text(encoding="utf-8")) == ["zadachnik"], page
+
+
+def test_every_type_the_page_grades_names_a_module_that_grades_it() -> None:
+    """A page names a type's module by `browser_module` (its type's name unless it says otherwise): the file is in
+    js/types/, its `types` list the type, and the name is one zadachnik.js's loader takes ([a-z]+)."""
+    folder = ROOT / "plugins/zadachnik/runtime/assets/js/types"
+    for name, qtype in registry().items():
+        if not qtype.auto or name == "mixed":  # mixed: graded by its checked part's type
+            continue
+        module = qtype.browser_module or name
+        assert re.fullmatch(r"[a-z]+", module), module
+        text = (folder / f"{module}.js").read_text(encoding="utf-8")
+        declared = re.search(r"^export const types = (\[[^\]]*\]);", text, re.MULTILINE)
+        assert declared and name in json.loads(declared[1]), f"{module}.js does not grade {name}"
+
