@@ -88,6 +88,7 @@ from zadachnik.runtime.offline import EMBED_NAME, without_translation_links, zip
 from zadachnik.runtime.shipping import (
     PROGRESS_MANIFEST,
     STYLESHEETS,
+    is_type_script,
     language_search_files,
     minified_texts,
     missing_assets,
@@ -187,7 +188,6 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,
                                                    self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)
-        self.site_scripts = list(config.extra_javascript)
         keep_fonts_local(config)
         return config
 
@@ -305,7 +305,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)
-        config.extra_javascript[:] = self.page_scripts(page)
+        config.extra_javascript[:] = self.page_scripts(page, config.extra_javascript)
         # The search plugin reads page.content next: formulas as TeX, not KaTeX's markup. A page it leaves out
         # (mkdocs-material's `search: exclude`, as the problem books have it) gets no text: search still runs a
         # pattern over whatever it is given, a second over a course's book of megabytes.
@@ -502,12 +502,14 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         for warning in missing_words_warnings(missing):
             log.warning(warning)
 
-    def page_scripts(self, page: Page) -> list[Any]:
-        """The site's scripts on this page: before the runtime's, the modules of its question types."""
+    def page_scripts(self, page: Page, scripts: list[Any]) -> list[Any]:
+        """The site's scripts on this page, whichever plugin added them and when: before the runtime's, the
+        modules of this page's question types, in place of the page before's."""
         plan = self.plans.get(page.file.src_uri)
         names = type_scripts(type_modules(plan), self.config.offline) if plan else []
-        at = [str(script) for script in self.site_scripts].index(runtime_script(self.config.offline)[0])
-        return [*self.site_scripts[:at], *map(module_script, names), *self.site_scripts[at:]]
+        kept = [script for script in scripts if not is_type_script(str(script))]
+        at = [str(script) for script in kept].index(runtime_script(self.config.offline)[0])
+        return [*kept[:at], *map(module_script, names), *kept[at:]]
 
     def alternates(self, page: Page) -> list[dict[str, str]]:
         """The language selector's entries: none on a site in one language, which needs no selector."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from support.assets import QUIZ, SAMPLE_PAGES, gzipped_size, own_assets
-from support.sites import ROOT
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 from zadachnik.qtypes import registry
 
 BUDGET = 30 * 1024
@@ -95,6 +95,22 @@ def test_a_quiz_page_names_its_types_modules_before_the_runtime(fixture_site: Pa
     assert 'data-zq-types="choice code matching numeric"' in html
     for page in ("en/demo/01-basics/exercises/index.html", "en/index.html"):
         assert TYPE_SCRIPT.findall((fixture_site / page).read_text(encoding="utf-8")) == ["zadachnik"], page
+
+
+def test_scripts_another_plugin_adds_after_the_plugin_stay_on_every_page(tmp_path: Path) -> None:
+    """A hook runs after the plugin's own config step and adds a script: each page names its types in place of the
+    page before's, and keeps every other script, the hook's among them."""
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    (source / "late.py").write_text("def on_config(config):\n    config.extra_javascript.append('js/late.js')\n",
+                                    encoding="utf-8")
+    config = source / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "\nhooks:\n  - late.py\n", encoding="utf-8")
+    site = build_site(config, tmp_path / "site")
+    demo = ["types/choice", "types/code", "types/matching", "types/numeric"]
+    for page, types in ((QUIZ, demo), ("en/index.html", []), ("demo/01-basics/quiz/index.html", demo)):
+        html = (site / page).read_text(encoding="utf-8")
+        assert TYPE_SCRIPT.findall(html) == [*types, "zadachnik"], page
+        assert html.count('js/late.js"') == 1, page
 
 
 def test_every_type_the_page_grades_names_a_module_that_grades_it() -> None:

@@ -164,6 +164,10 @@ def type_scripts(modules: list[str], offline: bool) -> list[str]:
     return [] if offline else [TYPE_SCRIPT.format(name) for name in modules]
 
 
+def is_type_script(path: str) -> bool:
+    return path.startswith(TYPE_SCRIPT.removesuffix("{}.js"))
+
+
 def runtime_script(offline: bool) -> tuple[str, str | None]:
     """The page runtime's place and script type: loaded once, it re-initialises on Material's `document$`, so it
     also works with instant navigation. An ES module, or for a copy opened from disk the classic bundle."""
