@@ -21,7 +21,6 @@ CSS_IMPORT = re.compile(r"""@import\s*(?:url\(\s*)?["']?([^"')\s]+)""")
 # zadachnik.js: `["[data-zq-hints]", async () => await import("./hints.js")]`, a part loaded where its markup is.
 PART_LOADER = re.compile(
     r"""\[\s*["']\[(data-zq-[\w-]+)\]["']\s*,\s*async\s*\(\)\s*=>\s*await\s+import\(\s*["'](\./[\w-]+\.js)["']\s*\)""")
-SPEC = re.compile(r'<template class="zq-spec">(.*?)</template>', re.DOTALL)
 
 
 def not_loaded(asset: Path, html: str) -> set[str]:

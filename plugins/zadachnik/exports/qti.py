@@ -337,15 +337,17 @@ def field_response(field_id: str) -> str:
     return identifier("RESPONSE-", field_id)
 
 
+def single_response(response: str, base_type: str, correct: str) -> etree.Element:
+    """A response of one value, with the right one."""
+    declaration = etree.Element(q("responseDeclaration"), identifier=response, cardinality="single",
+                                baseType=base_type)
+    etree.SubElement(etree.SubElement(declaration, q("correctResponse")), q("value")).text = correct
+    return declaration
+
+
 def numeric_declarations(key) -> list[etree.Element]:
-    declarations = []
-    for field in numeric_fields(key):
-        declaration = etree.Element(q("responseDeclaration"), identifier=field_response(field.id),
-                                    cardinality="single", baseType="float")
-        etree.SubElement(etree.SubElement(declaration, q("correctResponse")), q("value")).text = number_text(
-            field.value)
-        declarations.append(declaration)
-    return declarations
+    return [single_response(field_response(field.id), "float", number_text(field.value))
+            for field in numeric_fields(key)]
 
 
 def numeric_interactions(export: ModuleExport, question: Question) -> etree.Element:
@@ -444,14 +446,9 @@ def word_choice(gap: ChoiceGap, place: int) -> str:
 
 def gap_declarations(key: BlanksKey) -> list[etree.Element]:
     """A number gap's response is a float, as a numeric field's; a word gap's, the identifier of its right word."""
-    declarations = []
-    for gap in key.gaps:
-        declaration = etree.Element(q("responseDeclaration"), identifier=field_response(gap.id), cardinality="single",
-                                    baseType="identifier" if isinstance(gap, ChoiceGap) else "float")
-        etree.SubElement(etree.SubElement(declaration, q("correctResponse")), q("value")).text = (
-            word_choice(gap, gap.answer) if isinstance(gap, ChoiceGap) else number_text(gap.value))
-        declarations.append(declaration)
-    return declarations
+    return [single_response(field_response(gap.id), "identifier", word_choice(gap, gap.answer))
+            if isinstance(gap, ChoiceGap) else single_response(field_response(gap.id), "float", number_text(gap.value))
+            for gap in key.gaps]
 
 
 def gap_rule(gap: Gap) -> etree.Element:
