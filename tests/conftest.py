@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.browser import CHROMIUM_ARGS, python_left_starting, serve
+from support.browser import CHROMIUM_ARGS, only_what_is_tested, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -42,12 +42,12 @@ def browser():
 def page(browser, request):
     """A fresh browser context's page that may load nothing from another host (such a request is refused and
     fails the test) and must throw no error; `page.errors` holds what it threw so far. Python starts only in
-    tests marked `python` (support.browser.SILENT_WORKER says why)."""
+    tests marked `python` (support.browser.SILENT_WORKER says why), and search indexes the site's pages only in
+    tests marked `search` (EMPTY_SEARCH_INDEX)."""
     import re
 
     context = browser.new_context()
-    if request.node.get_closest_marker("python") is None:
-        python_left_starting(context)
+    only_what_is_tested(context, request)
     elsewhere: list[str] = []
 
     def refuse(route) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import THEME_VIOLATIONS, axe_findings, python_left_starting, serve
+from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 SAMPLE_PAGES = [
@@ -80,9 +80,9 @@ def name_problems(controls: list[dict]) -> list[tuple]:
 
 
 @pytest.fixture
-def context(browser):
+def context(request, browser):
     context = browser.new_context()
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     yield context
     context.close()
 
@@ -245,9 +245,10 @@ def test_headings_go_down_one_level_at_a_time(sample_site: Path, path: str, lang
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("path", SAMPLE_PAGES)
-def test_axe_finds_nothing_serious_on_any_page(browser, sample_server, path: str, lang: str, scheme: str) -> None:
+def test_axe_finds_nothing_serious_on_any_page(request, browser, sample_server, path: str, lang: str,
+                                               scheme: str) -> None:
     context = browser.new_context(color_scheme=scheme)
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     try:
         page = context.new_page()
         page.goto(sample_server + ("en/" if lang == "en" else "") + path)

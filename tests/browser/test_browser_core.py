@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import python_left_starting
+from support.browser import only_what_is_tested
 from support.sites import ROOT, build_site
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -16,9 +16,9 @@ GUIDE = "authoring/"
 
 
 @pytest.fixture
-def page(browser, sample_server):
+def page(request, browser, sample_server):
     context = browser.new_context()
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
@@ -44,6 +44,7 @@ def test_language_selector_keeps_the_page(page, sample_server) -> None:
     expect(page.locator("#q-P05 .zq-question__title")).to_have_text(re.compile(r"^\s*Вопрос P05"))
 
 
+@pytest.mark.search
 def test_search_finds_a_question(page, sample_server) -> None:
     page.goto(sample_server + "en/" + QUIZ)
     page.locator("label.md-search__icon, .md-search__input").first.click()
@@ -245,9 +246,9 @@ def test_language_switch_opens_the_heading_at_the_top(page, site_url) -> None:
     assert page.locator("h2#math").inner_text().startswith("Формулы")
 
 
-def test_language_switch_keeps_the_place_on_disk(browser, offline_sample: Path) -> None:
+def test_language_switch_keeps_the_place_on_disk(request, browser, offline_sample: Path) -> None:
     context = browser.new_context()
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     context.route("http://**/*", lambda route: route.abort())
     context.route("https://**/*", lambda route: route.abort())
     page = context.new_page()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import THEME_VIOLATIONS, axe_findings, python_left_starting
+from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested
 from zadachnik.runtime.shipping import PROGRESS_MANIFEST
 
 RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -270,9 +270,9 @@ def test_a_last_place_that_is_not_a_question_of_the_site_is_ignored(page, sample
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_in_the_progress_shown(browser, sample_server, scheme: str) -> None:
+def test_axe_finds_nothing_serious_in_the_progress_shown(request, browser, sample_server, scheme: str) -> None:
     context = browser.new_context(color_scheme=scheme)
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     try:
         page = context.new_page()
         open_page(page, sample_server, RL_QUIZ, lang="en")

@@ -4,6 +4,7 @@ must not load Python at all."""
 from __future__ import annotations
 
 import pytest
+from support.browser import only_what_is_tested
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
 pytestmark = pytest.mark.python
@@ -16,8 +17,9 @@ LOOP = "def double(x):\n    while True:\n        pass\n"
 
 
 @pytest.fixture
-def context(browser):
+def context(browser, request):
     context = browser.new_context()
+    only_what_is_tested(context, request)
     yield context
     context.close()
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.browser import AXE, python_left_starting
+from support.browser import AXE, only_what_is_tested
 
 QUIZ = "demo/01-basics/quiz/"
 EXERCISES = "demo/01-basics/exercises/"
@@ -15,9 +15,9 @@ KEY = "zadachnik:demo/1/"
 
 
 @pytest.fixture
-def context(browser):
+def context(request, browser):
     context = browser.new_context(accept_downloads=True)
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     yield context
     context.close()
 

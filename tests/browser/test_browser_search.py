@@ -15,6 +15,8 @@ WRAPPER = ROOT / "plugins/zadachnik/runtime/assets/js/search-lang.js"
 ITEMS = ".md-search-result__list > li.md-search-result__item"
 # A word of pages in both languages: of five pages each on the sample site, of the quiz on the fixture site.
 WORD = "python"
+# Every test here searches: its pages get the site's own index (tests/conftest.py's page fixture).
+pytestmark = pytest.mark.search
 
 
 @pytest.fixture(scope="session")

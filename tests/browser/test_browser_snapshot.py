@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.browser import CHROMIUM_ARGS
+from support.browser import CHROMIUM_ARGS, only_what_is_tested
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
@@ -27,8 +27,9 @@ CACHE_NAME = "zadachnik-python"
 
 
 @pytest.fixture
-def context(browser):
+def context(browser, request):
     context = browser.new_context()
+    only_what_is_tested(context, request)
     yield context
     context.close()
 

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.browser import python_left_starting, serve
+from support.browser import only_what_is_tested, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/"
@@ -19,9 +19,9 @@ SET_ASIDE = "zadachnik-quarantine:demo/1/"
 
 
 @pytest.fixture
-def context(browser):
+def context(request, browser):
     context = browser.new_context(accept_downloads=True)
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     yield context
     context.close()
 

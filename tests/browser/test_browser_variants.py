@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import python_left_starting, serve
+from support.browser import only_what_is_tested, serve
 from support.sites import ROOT, build_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
@@ -222,9 +222,9 @@ def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server
     assert stored(page, "P1")["variant"] == following
 
 
-def test_the_other_tab_follows_a_new_variant(browser, server) -> None:
+def test_the_other_tab_follows_a_new_variant(request, browser, server) -> None:
     context = browser.new_context()
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     try:
         ru, en = context.new_page(), context.new_page()
         open_quiz(ru, server, "ru")

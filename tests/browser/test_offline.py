@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 from support.sites import ROOT
 from zadachnik.runtime.shipping import minified
@@ -84,6 +85,7 @@ def test_python_from_disk_right_wrong_and_stopped(page, offline_copy: Path) -> N
                            timeout=30_000)
 
 
+@pytest.mark.search
 def test_search_from_disk(page, offline_copy: Path) -> None:
     open_page(page, offline_copy, "en/" + QUIZ)
     page.locator(".md-search__input").click()

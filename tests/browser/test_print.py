@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import python_left_starting, serve, shuffled_order
+from support.browser import only_what_is_tested, serve, shuffled_order
 from support.sites import ROOT, build_site
 from zadachnik import cli
 from zadachnik.reading.model import load_courses
@@ -391,12 +391,13 @@ def test_a_books_headings_go_down_one_level_at_a_time(fixture_site: Path, page: 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("page_path", [BOOKS["ru"], COURSE_BOOKS["en"]])
-def test_axe_finds_nothing_serious_in_a_book(browser, fixture_server: str, page_path: str, scheme: str) -> None:
+def test_axe_finds_nothing_serious_in_a_book(request, browser, fixture_server: str, page_path: str,
+                                             scheme: str) -> None:
     from support.browser import THEME_VIOLATIONS, axe_findings
 
     context = browser.new_context(color_scheme=scheme)
 
-    python_left_starting(context)
+    only_what_is_tested(context, request)
     try:
         page = context.new_page()
         page.goto(fixture_server + page_path.removesuffix("index.html"))

@@ -6,10 +6,10 @@ sample course's module 12 quiz page (six kinds of graded question, variants, a s
 module 9's (hints, ordering, Parsons, Python). A page's own files are the scripts and stylesheets its HTML names
 under assets/zadachnik/ (its question types' modules among them), every module they import, statically or by
 `import("./x.js")` (counted where the page loads it: the optional parts its markup asks for;
-tests/browser/test_browser_runtime.py checks that it loads nothing else), and the stylesheets they @import,
-print's included.
+tests/browser/test_browser_runtime.py checks that it loads nothing else), and the stylesheets they @import.
 
-The figures (2026-12-06): demo quiz 24.3 KiB, module 9 27.6, module 12 30.4. Module 12 is over 30 only because it
+The figures (2026-12-06, print's rules now in zadachnik.css): demo quiz 24.0 KiB, module 9 27.3, module 12 30.2.
+Module 12 is over 30 only because it
 has nearly every kind of question on one page; splitting its modules into esbuild's shared chunks measured no
 smaller (31.3 KiB: the chunks cost what the files did), so its own budget says what it costs."""
 

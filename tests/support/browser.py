@@ -29,6 +29,33 @@ def python_left_starting(context) -> None:
     context.route(PYTHON_WORKER, lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"))
 
 
+# What a context of a test that is not about search gets for the site's search index: one with no pages. On every
+# page load mkdocs-material's search worker indexes the whole site's text (the sample course's is 1.4 MB), about
+# 0.3 CPU-seconds of the 2 a quiz page's load costs on two cores. Tests about search are marked `search`; pages
+# opened from disk read their index from a script, which this leaves alone.
+EMPTY_SEARCH_INDEX = json.dumps({
+    "config": {"lang": ["en"], "separator": r"[\s\-]+", "pipeline": ["stopWordFilter"],
+               "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}}},
+    "docs": [],
+})
+SEARCH_INDEX = re.compile(r"^https?://[^/]+/(?:[^?#]*/)?search/search_index\.json(?:\?|$)")
+
+
+def search_left_empty(context) -> None:
+    """This browser context's pages served over http search an index of no pages (see EMPTY_SEARCH_INDEX)."""
+    context.route(SEARCH_INDEX, lambda route: route.fulfill(body=EMPTY_SEARCH_INDEX,
+                                                             content_type="application/json"))
+
+
+def only_what_is_tested(context, request) -> None:
+    """In this context, Python starts only for a test marked `python`, and search indexes the site's pages only
+    for one marked `search`."""
+    if request.node.get_closest_marker("python") is None:
+        python_left_starting(context)
+    if request.node.get_closest_marker("search") is None:
+        search_left_empty(context)
+
+
 # The same for pages built as the offline copy is (a SCORM package's), served over http: their Python comes from
 # one script that embeds Pyodide, here one whose worker never answers.
 SILENT_EMBED = ("window.__zqPyodideEmbed = " + json.dumps({
