@@ -244,6 +244,14 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             files.append(sitemap)
         return self.navs[self.languages.default]
 
+    @event_priority(-10000)
+    def on_env(self, env: Any, config: MkDocsConfig, files: Files) -> Any:
+        # After every other plugin: what they add to the environment (filters, extensions) is in the key of each
+        # compiled template taken.
+        if env.bytecode_cache is None:
+            env.bytecode_cache = self.site_cache.templates
+        return env
+
     @event_priority(10000)
     def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.

@@ -26,6 +26,7 @@ from zadachnik.incremental.fingerprint import (
 from zadachnik.incremental.modules import KeptModules
 from zadachnik.incremental.pages import PageCache
 from zadachnik.incremental.reads import UNTRACED_EXTENSIONS
+from zadachnik.incremental.templates import CompiledTemplates, signing_key
 
 # Everything kept between builds, beside mkdocs.yml as mkdocs-material keeps its plugins' caches.
 CACHE_DIR = Path(".cache") / "zadachnik"
@@ -159,11 +160,14 @@ class SiteCache:
     modules_at_start: set[Path] = field(default_factory=set)
     later_code: Any = None
     minified_kept: Any = None
+    # The theme's templates as Jinja compiled them (incremental.templates).
+    templates: CompiledTemplates = field(default_factory=CompiledTemplates)
 
     def without_store(self, pages: PageCache, modules: KeptModules) -> None:
         """`cache: false`: nothing is kept between builds (`mkdocs serve` still keeps them in memory)."""
         self.folder = pages.store = self.assets = None
         modules.use_store(None, "")
+        self.templates = CompiledTemplates()
 
     def open(self, cache_dir: Path, config_file: Path, base: Path, site: tuple[list[str], list[Path]], katex: str,
              pages: PageCache, modules: KeptModules, serving: bool) -> None:
@@ -183,6 +187,7 @@ class SiteCache:
         later = code_digests(self.later_code) if self.later_code is not None else {}
         self.code = code + "\0" + json.dumps(later, sort_keys=True)
         self.minified_kept = self.assets.get(MINIFIED + code, TEXTS)
+        self.templates = CompiledTemplates(BlobFolder(folder / "templates"), self.code, signing_key())
 
     def close(self, cache_dir: Path, minified: Any) -> None:
         """Keeps the minified texts and the code loaded as the build ran for the next build with the same code, and
@@ -198,6 +203,7 @@ class SiteCache:
         except OSError:
             pass  # the site is built all the same; only the next build does more
         self.assets.keep_only({MINIFIED + self.code_at_start, LATER_CODE + self.code_at_start})
+        self.templates.keep_only_used()
         forget_unused(cache_dir, BUILD_CACHE_PREFIX, self.folder, UNUSED_CACHE_DAYS)
 
 
