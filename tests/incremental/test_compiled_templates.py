@@ -114,11 +114,13 @@ def test_a_damaged_or_foreign_entry_is_compiled_again(tmp_path: Path, fresh_proc
     assert fresh_process == ["page.html", "page.html"]
 
 
-@pytest.mark.parametrize("change", ["source", "filter called otherwise", "filter of another name", "extension",
+@pytest.mark.parametrize("change", ["source", "filter called otherwise", "filter of another name",
+                                    "filter's code (a hook edited under mkdocs serve)", "extension",
                                     "syntax", "autoescape", "trim_blocks"])
 def test_what_the_compiler_reads_changes_the_key(fresh_process: list[str], change: str) -> None:
     render(environment(CompiledTemplates()))
     settings = {"source": {}, "filter called otherwise": {}, "filter of another name": {},
+                "filter's code (a hook edited under mkdocs serve)": {},
                 "extension": {"extensions": ["jinja2.ext.loopcontrols"]},
                 "syntax": {"variable_start_string": "{{", "variable_end_string": "}}", "comment_start_string": "{#!"},
                 "autoescape": {"autoescape": True}, "trim_blocks": {"trim_blocks": True}}[change]
@@ -127,6 +129,10 @@ def test_what_the_compiler_reads_changes_the_key(fresh_process: list[str], chang
         env.filters["shout"] = shout_with_context
     elif change == "filter of another name":
         env.filters["shout"] = str.upper
+    elif change.startswith("filter's code"):
+        namespace = {"__name__": __name__}
+        exec("def shout(value):\n    return value.upper() + ''\n", namespace)
+        env.filters["shout"] = namespace["shout"]
     render(env)
     assert fresh_process == ["page.html", "page.html"]
 

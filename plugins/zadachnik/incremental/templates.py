@@ -169,16 +169,34 @@ def environment_key(environment: jinja2.Environment) -> str:
 
 
 def callable_key(value: Any) -> str:
-    """A filter, test, extension or `finalize`: by its qualified name and how Jinja passes it the context (both
-    read while compiling). One without a name of its own (a lambda, a closure) is known by its identity too, since
-    the optimizer may call it on constants: templates compiled with it are taken in this process only."""
+    """A filter, test, extension or `finalize`: by its qualified name and how Jinja passes it the context (both read
+    while compiling), and by its code, since the optimizer may call it on constants (a hook edited under `mkdocs
+    serve` gives a function of the same name). One without a name of its own (a lambda, a closure, whose captured
+    values its code does not show) is known by its identity too: its templates are taken in this process only."""
     if value is None:
         return "None"
     module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     passed = getattr(value, "jinja_pass_arg", None)
-    return f"{module}.{name}:{passed}:{id(value) if _in_memory_only(value) else ''}"
+    unnamed = not isinstance(name, str) or "<" in name
+    return f"{module}.{name}:{passed}:{code_digest(value)}:{id(value) if unnamed else ''}"
 
 
-def _in_memory_only(value: Any) -> bool:
-    name = getattr(value, "__qualname__", None)
-    return not isinstance(name, str) or "<" in name
+# Each function's code digest, with the function, so that no other object takes its identity meanwhile.
+_CODE_DIGESTS: dict[int, tuple[Any, str]] = {}
+
+
+def code_digest(value: Any) -> str:
+    known = _CODE_DIGESTS.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    code = getattr(value, "__code__", None)
+    digest = hashlib.sha256(code_text(code).encode()).hexdigest() if isinstance(code, types.CodeType) else ""
+    _CODE_DIGESTS[id(value)] = (value, digest)
+    return digest
+
+
+def code_text(code: types.CodeType) -> str:
+    """A function's code as text the same in every process (marshal's bytes depend on reference counts)."""
+    constants = [code_text(constant) if isinstance(constant, types.CodeType) else repr(constant)
+                 for constant in code.co_consts]
+    return repr((code.co_code, code.co_names, code.co_varnames, code.co_freevars, constants))
