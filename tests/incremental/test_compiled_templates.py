@@ -189,3 +189,19 @@ def differences(comparison: filecmp.dircmp) -> list[str]:
     for sub in comparison.subdirs.values():
         found += differences(sub)
     return found
+
+
+def test_another_process_computes_the_same_key() -> None:
+    """What keys a template on disk holds nothing of one process: not a set's order, which string hashing changes
+    from one process to the next (jinja2's `round` filter has a set among its constants)."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("from mkdocs.config import load_config\n"
+              "from zadachnik.incremental.templates import environment_key\n"
+              f"config = load_config({str(FIXTURE_SITE / 'mkdocs.yml')!r})\n"
+              "print(environment_key(config.theme.get_env()))\n")
+    keys = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(keys) == 1 and "do_round" in next(iter(keys))

@@ -196,7 +196,17 @@ def code_digest(value: Any) -> str:
 
 
 def code_text(code: types.CodeType) -> str:
-    """A function's code as text the same in every process (marshal's bytes depend on reference counts)."""
-    constants = [code_text(constant) if isinstance(constant, types.CodeType) else repr(constant)
-                 for constant in code.co_consts]
+    """A function's code as text the same in every process (marshal's bytes depend on reference counts, and a set's
+    order on the process's string hashing)."""
+    constants = [constant_text(constant) for constant in code.co_consts]
     return repr((code.co_code, code.co_names, code.co_varnames, code.co_freevars, constants))
+
+
+def constant_text(constant: Any) -> str:
+    if isinstance(constant, types.CodeType):
+        return code_text(constant)
+    if isinstance(constant, tuple):
+        return "(" + ",".join(constant_text(item) for item in constant) + ")"
+    if isinstance(constant, frozenset):
+        return "frozenset(" + ",".join(sorted(constant_text(item) for item in constant)) + ")"
+    return repr(constant)
