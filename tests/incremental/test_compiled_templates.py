@@ -161,6 +161,8 @@ def test_the_key_is_made_once_for_the_user_alone(tmp_path: Path) -> None:
     # A folder the build may not write: templates stay in memory.
     (tmp_path / "file").write_text("")
     assert signing_key(tmp_path / "file" / "user") is None
+    # No home directory to resolve `~` by (platformdirs then gives a relative path): none either.
+    assert signing_key(Path("~/.cache/zadachnik")) is None
 
 
 def test_a_warm_build_compiles_no_template_and_writes_the_same_site(tmp_path: Path, fresh_process: list[str],

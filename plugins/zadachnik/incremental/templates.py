@@ -104,6 +104,8 @@ def signing_key(folder: Path | None = None) -> bytes | None:
     """This user's key for compiled templates, made on first use in their cache folder (readable by them alone);
     None where there is no such folder to write (the templates are then kept in memory only)."""
     folder = folder if folder is not None else Path(platformdirs.user_cache_dir("zadachnik"))
+    if not folder.is_absolute():
+        return None  # no home to resolve `~` by: a key under the site's folder would travel with a copy of it
     path = folder / KEY_FILE
     key = _read_key(path)
     if key is not None:
