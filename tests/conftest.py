@@ -65,6 +65,15 @@ def page(browser, request):
     assert not errors, errors
 
 
+@pytest.fixture
+def context(browser, request):
+    """A fresh browser context where Python and search run only for tests about them (only_what_is_tested)."""
+    context = browser.new_context()
+    only_what_is_tested(context, request)
+    yield context
+    context.close()
+
+
 @pytest.fixture(scope="session")
 def sample_server(sample_site: Path):
     url, server = serve(sample_site)

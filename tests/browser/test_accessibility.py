@@ -79,14 +79,6 @@ def name_problems(controls: list[dict]) -> list[tuple]:
     return problems
 
 
-@pytest.fixture
-def context(request, browser):
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    yield context
-    context.close()
-
-
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("path", COURSE_PAGES)
 def test_every_control_of_the_sample_course_has_a_readable_name(context, sample_server, path: str, lang: str) -> None:

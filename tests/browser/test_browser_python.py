@@ -4,7 +4,6 @@ must not load Python at all."""
 from __future__ import annotations
 
 import pytest
-from support.browser import only_what_is_tested
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
 pytestmark = pytest.mark.python
@@ -14,14 +13,6 @@ EXERCISES = "demo/01-basics/exercises/"
 RIGHT = "def double(x):\n    return 2 * x\n"
 WRONG = "def double(x):\n    return x + 2\n"
 LOOP = "def double(x):\n    while True:\n        pass\n"
-
-
-@pytest.fixture
-def context(browser, request):
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    yield context
-    context.close()
 
 
 @pytest.fixture

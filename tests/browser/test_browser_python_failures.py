@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from support.browser import only_what_is_tested, serve
+from support.browser import serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
@@ -32,14 +32,6 @@ def failures_server(tmp_path_factory):
     url, server = serve(site)
     yield url
     server.shutdown()
-
-
-@pytest.fixture
-def context(browser, request):
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    yield context
-    context.close()
 
 
 def open_page(context, url: str):

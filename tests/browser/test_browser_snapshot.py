@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.browser import CHROMIUM_ARGS, only_what_is_tested
+from support.browser import CHROMIUM_ARGS
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
@@ -24,14 +24,6 @@ RIGHT = "def double(x):\n    return 2 * x\n"
 LOOP = "def double(x):\n    while True:\n        pass\n"
 RANDOM = "import random\nprint('drawn', random.random(), random.getrandbits(64))\n"
 CACHE_NAME = "zadachnik-python"
-
-
-@pytest.fixture
-def context(browser, request):
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    yield context
-    context.close()
 
 
 def html_data(page, name: str) -> str | None:

@@ -33,6 +33,7 @@ import platformdirs
 from jinja2.bccache import Bucket
 
 from zadachnik.incremental.blobs import BlobFolder, open_regular
+from zadachnik.incremental.pages import digest
 
 # Compiled code by key, for the process.
 _COMPILED: dict[str, types.CodeType] = {}
@@ -86,18 +87,11 @@ class CompiledTemplates(jinja2.BytecodeCache):
         return payload if hmac.compare_digest(signature, self.signature(key, payload)) else None
 
     def disk_key(self, key: str) -> str:
-        return hashlib.sha256(f"{self.code}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
+        return digest(self.code, key)
 
     def keep_only_used(self) -> None:
         if self.store is not None:
             self.store.keep_only({self.disk_key(key) for key in self.used})
-
-    # The cache is always reached through get_bucket and set_bucket above.
-    def load_bytecode(self, bucket: Bucket) -> None:
-        raise NotImplementedError
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        raise NotImplementedError
 
 
 def signing_key(folder: Path | None = None) -> bytes | None:
@@ -145,12 +139,7 @@ def code_of(payload: bytes | None) -> types.CodeType | None:
 
 def template_key(environment: jinja2.Environment, name: str, filename: str | None, source: str) -> str:
     escaping = environment.autoescape(name) if callable(environment.autoescape) else environment.autoescape
-    parts = [environment_key(environment), name, filename or "", repr(escaping), source]
-    hashed = hashlib.sha256()
-    for part in parts:
-        hashed.update(part.encode("utf-8", "surrogatepass"))
-        hashed.update(b"\0")
-    return hashed.hexdigest()
+    return digest(environment_key(environment), name, filename or "", repr(escaping), source)
 
 
 def environment_key(environment: jinja2.Environment) -> str:
