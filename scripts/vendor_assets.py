@@ -111,8 +111,10 @@ def vendor_iframe_worker() -> None:
 
 def minified_sources() -> dict[str, str]:
     """What the package ships made by esbuild, by name: our scripts and stylesheets, and the offline bundle
-    (minified and as written), with the sources each is named by."""
-    texts = {name: (vendored.ASSETS / name).read_text(encoding="utf-8") for name in vendored.own_assets()}
+    (minified and as written), with the sources each is named by. The modules inlined into a script need no
+    copy of their own."""
+    texts = {name: vendored.shipped_source(name) for name in vendored.own_assets()
+             if name not in vendored.inlined_modules()}
     return {**texts, vendored.RUNTIME_BUNDLE: vendored.runtime_sources(),
             vendored.READABLE_BUNDLE: vendored.runtime_sources(), vendored.LMS_BUNDLE: vendored.runtime_sources()}
 
@@ -127,7 +129,9 @@ def vendor_minified() -> None:
     """Our scripts and stylesheets minified, and the offline bundle, each under the name its source gives it."""
     sources = minified_sources()
     esbuild = NODE / ".bin" / "esbuild"
-    made = vendored.esbuild_minify({name: sources[name] for name in vendored.own_assets()}, esbuild)
+    made = vendored.esbuild_minify({name: text for name, text in sources.items()
+                                    if name in vendored.own_assets() and name not in vendored.INLINED}, esbuild)
+    made.update((name, vendored.esbuild_inline(name, esbuild=esbuild)) for name in vendored.INLINED)
     made[vendored.RUNTIME_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild)
     made[vendored.READABLE_BUNDLE] = vendored.esbuild_bundle(False, esbuild=esbuild)
     made[vendored.LMS_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild, entry=vendored.LMS_ENTRY)

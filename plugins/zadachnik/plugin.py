@@ -594,7 +594,7 @@ def add_assets(files: Files, config: MkDocsConfig, with_python: bool, offline: b
     if missing:
         raise PluginError(str(KatexUnavailable.missing(missing[0])))
     with minified_or_said():
-        for folder, rel, dest in site_assets(with_python, offline):
+        for folder, rel, dest in site_assets(with_python, offline, minify):
             # Our own scripts and stylesheets go out minified (`minify: false` ships them as they are).
             text = own_asset_text(folder, rel, minify)
             files.append(File(rel, str(folder), config.site_dir, config.use_directory_urls, dest_uri=dest)

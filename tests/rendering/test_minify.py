@@ -13,12 +13,26 @@ from pathlib import Path
 import pytest
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 from zadachnik.runtime import shipping
-from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime
-from zadachnik.runtime.vendored import ESBUILD, MinifyError, esbuild_bundle, esbuild_minify, minified_name, own_assets
+from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime, own_asset_text
+from zadachnik.runtime.vendored import (
+    ESBUILD,
+    INLINED,
+    MinifyError,
+    esbuild_bundle,
+    esbuild_inline,
+    esbuild_minify,
+    inlined_modules,
+    minified_name,
+    own_assets,
+    shipped_source,
+)
 
 NODE = shutil.which("node") or "node"
 JS = ASSETS / "js"
 MODULES = sorted(path.relative_to(JS).as_posix() for path in JS.rglob("*.js"))
+# The modules a minified site has as files of their own (the others are inlined into a script that imports them).
+SHIPPED_MODULES = [name for name in MODULES if f"js/{name}" not in inlined_modules()]
+IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'`](\.{1,2}/[^"'`]+)["'`]""")
 STYLESHEETS = sorted(path.name for path in ASSETS.glob("*.css"))
 
 
@@ -29,7 +43,9 @@ def tools_are_there() -> None:
 
 
 def shipped_text(name: str) -> str:
-    return minified(f"js/{name}", (JS / name).read_text(encoding="utf-8"))
+    text = own_asset_text(ASSETS, f"js/{name}", minify=True)
+    assert text is not None
+    return text
 
 
 def test_our_assets_are_every_script_and_stylesheet_but_the_vendored() -> None:
@@ -41,7 +57,7 @@ def test_our_assets_are_every_script_and_stylesheet_but_the_vendored() -> None:
 
 def test_each_minified_module_parses(tmp_path: Path) -> None:
     """node --check reads each one as an ES module (a .mjs copy); the offline bundle, as a classic script."""
-    for name in MODULES:
+    for name in SHIPPED_MODULES:
         copy = tmp_path / (name.replace("/", "-").removesuffix(".js") + ".mjs")
         copy.write_text(shipped_text(name), encoding="utf-8")
         checked = subprocess.run([NODE, "--check", str(copy)], capture_output=True, text=True, timeout=60)
@@ -55,7 +71,7 @@ def test_each_minified_module_parses(tmp_path: Path) -> None:
 def test_the_javascript_unit_tests_pass_on_the_minified_modules(tmp_path: Path) -> None:
     """The grader's vectors and the store's tests (node --test), run against minified copies of the modules."""
     copied_js = tmp_path / "plugins/zadachnik/runtime/assets/js"
-    for name in MODULES:
+    for name in SHIPPED_MODULES:
         (copied_js / name).parent.mkdir(parents=True, exist_ok=True)
         (copied_js / name).write_text(shipped_text(name), encoding="utf-8")
     shutil.copytree(ROOT / "tests/vectors", tmp_path / "tests/vectors")
@@ -76,9 +92,10 @@ def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() 
     assert readable == esbuild_bundle(False)
     assert offline_runtime(minify=True) == esbuild_bundle(True)
     assert len(offline_runtime(minify=True)) < len(readable) * 0.6
-    # esbuild names each glob of `import(`./types/${name}.js`)` in a comment: the code itself imports nothing.
+    # esbuild names each glob of `import(`./types/${name}.js`)` in a comment, and in the name of the module that
+    # holds it (a string): the code itself imports nothing.
     code = re.sub(r"^\s*//.*$", "", readable, flags=re.MULTILINE)
-    assert "import(" not in code and "import.meta" not in code
+    assert not re.search(r"(?<![\"'])\bimport\(", code) and "import.meta" not in code
     assert not re.search(r"^\s*(?:import|export)\b", readable, re.MULTILINE)
     for name in ("variants.js", "shuffle.js", "hints.js", "progress.js", "types/code.js"):
         assert f"// {name}\n" in readable, f"{name} is in the bundle"
@@ -89,8 +106,9 @@ def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() 
 def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixture_site: Path,
                                                                           tmp_path: Path) -> None:
     shipped = fixture_site / "assets/zadachnik"
-    sources = {name: (ASSETS / name).read_text(encoding="utf-8") for name in own_assets()}
-    by_esbuild = esbuild_minify(sources)
+    sources = {name: (ASSETS / name).read_text(encoding="utf-8") for name in own_assets()
+               if name not in inlined_modules()}
+    by_esbuild = {**esbuild_minify(sources), **{name: esbuild_inline(name) for name in INLINED}}
     for name, text in by_esbuild.items():
         got = (shipped / name).read_text(encoding="utf-8")
         assert len(text) < len(sources[name]) * 0.8, name
@@ -107,6 +125,44 @@ def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixtur
     for name in STYLESHEETS:
         assert (readable / name).read_bytes() == (ASSETS / name).read_bytes(), name
     assert not (fixture_site / "assets/zadachnik/minified").exists(), "the copies go out in their sources' places"
+    for name in inlined_modules():
+        assert not (shipped / name).exists() and (readable / name).is_file(), name
+
+
+def test_an_inlined_module_is_imported_by_its_script_alone() -> None:
+    """A module inlined into one script and imported by another too would run twice, each copy with state of its
+    own (print's `bound`, place's listener): only the script it is inlined into may import it."""
+    importers: dict[str, set[str]] = {}
+    for name in MODULES:
+        for target in IMPORT.findall((JS / name).read_text(encoding="utf-8")):
+            path = (JS / name).parent.joinpath(target).resolve().relative_to(ASSETS).as_posix()
+            importers.setdefault(path, set()).add(f"js/{name}")
+    assert importers["js/grading.js"] >= {"js/zadachnik.js", "js/types/choice.js"}, "the count of imports works"
+    for script, modules in INLINED.items():
+        for module in modules:
+            assert importers.get(module) == {script}, module
+
+
+def test_the_shipped_runtime_holds_its_inlined_modules_and_imports_the_rest() -> None:
+    shipped = shipped_text("zadachnik.js")
+    imported = set(IMPORT.findall(shipped))
+    assert {"./grading.js", "./storage.js", "./progress.js", "./variants.js"} <= imported
+    assert not imported & {"./place.js", "./print.js"}
+    # What place.js and print.js do is in it: the pending place's key, the print buttons' selector.
+    assert '"zadachnik:place"' in shipped and "[data-zq-print]" in shipped
+    assert "Module not found in bundle" not in shipped, "esbuild listed a folder of modules into it"
+
+
+def test_the_copy_of_a_script_is_named_by_its_inlined_modules_too(tmp_path: Path) -> None:
+    """An edit to place.js alone makes a new minified zadachnik.js, in a checkout and in the site's cache."""
+    script, modules = next(iter(INLINED.items()))
+    for name in (script, *modules):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ASSETS / name, tmp_path / name)
+    before = minified_name(script, shipped_source(script, tmp_path))
+    with (tmp_path / modules[0]).open("a", encoding="utf-8") as module:
+        module.write("\n// edited\n")
+    assert minified_name(script, shipped_source(script, tmp_path)) != before
 
 
 def test_a_copy_is_taken_for_its_very_source_only(tmp_path: Path, monkeypatch) -> None:

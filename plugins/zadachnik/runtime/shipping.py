@@ -16,6 +16,7 @@ from zadachnik.rendering.site import Languages, module_page_uri
 from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
 from zadachnik.runtime.vendored import (
     ESBUILD,
+    INLINED,
     LMS_BUNDLE,
     LMS_ENTRY,
     MINIFIED,
@@ -23,10 +24,13 @@ from zadachnik.runtime.vendored import (
     RUNTIME_BUNDLE,
     MinifyError,
     esbuild_bundle,
+    esbuild_inline,
     esbuild_minify,
+    inlined_modules,
     minified_name,
     missing_files,
     runtime_sources,
+    shipped_source,
 )
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -65,18 +69,20 @@ def missing_assets(with_python: bool) -> list[Path]:
             *(ASSETS / "vendor" / name for name in missing_files(ASSETS / "vendor", with_python))]
 
 
-def site_assets(with_python: bool, offline: bool) -> list[tuple[Path, str, str]]:
+def site_assets(with_python: bool, offline: bool, minify: bool) -> list[tuple[Path, str, str]]:
     """(folder, path in it, place in the site) of every file the runtime ships: Pyodide and Ace only for a site
-    with Python, and Pyodide's own files not in an offline copy, which carries it embedded."""
+    with Python, Pyodide's own files not in an offline copy, which carries it embedded, and minified, not the
+    modules that are inlined into a script of ours."""
     # The minified copies go out in their sources' places (own_asset_text).
     skipped = ("vendor/minified/",) if with_python else ("vendor/minified/", *PYTHON_ASSETS)
     if offline:
         skipped = (*skipped, "vendor/pyodide")
+    left_out = {*PER_SITE, *(inlined_modules() if minify else ())}
     shipped = []
     for path in package_files(ASSETS):
         rel = path.relative_to(ASSETS).as_posix()
         if path.is_file() and not path.name.startswith(".") and path.name not in BUILD_ONLY \
-                and rel not in PER_SITE and not rel.startswith(skipped):
+                and rel not in left_out and not rel.startswith(skipped):
             shipped.append((ASSETS, rel, "assets/zadachnik/" + rel.removeprefix("vendor/")))
     if with_python:
         shipped.extend((PACKAGE, name, f"{PYTHON_FOLDER}/{name}") for name in PYTHON_MODULES)
@@ -136,6 +142,8 @@ def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:
     (the vendored libraries, the Python modules, and everything with `minify: false`)."""
     if not minify or folder != ASSETS or rel.startswith("vendor/") or not rel.endswith((".js", ".css")):
         return None
+    if rel in INLINED:
+        return esbuilt(rel, shipped_source(rel), lambda: esbuild_inline(rel))
     return minified(rel, (folder / rel).read_text(encoding="utf-8"))
 
 

@@ -1,9 +1,17 @@
 // The browser's grader: one module per question type (types/*.js), chosen by the spec the page carries. A page
 // names the modules of its own questions' types as scripts that run before the runtime's, and each registers
-// itself here as it runs (zadachnik.js loads any a page reached without them needs).
+// itself here as it runs (loadTypes loads any a page reached without them needs).
 import { gradeWithPython } from "./pyclient.js";
 
 const BY_TYPE = {};
+
+// The modules of the question types a page names (its data-zq-types) that have not run yet: a page reached by
+// instant navigation keeps the scripts of the page first opened, and loads its own types here. (Here, not in
+// zadachnik.js, whose shipped copy esbuild bundles: it would list the types folder in it.)
+export async function loadTypes(root) {
+  const names = (root.dataset.zqTypes || "").split(" ").filter((name) => /^[a-z]+$/.test(name));
+  await Promise.all(names.map(async (name) => await import(`./types/${name}.js`)));
+}
 
 // A type's module, by the spec types it grades (its `types`).
 export function register(module) {

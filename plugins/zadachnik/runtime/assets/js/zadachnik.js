@@ -1,6 +1,6 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, gradedSpec, moduleFor, needsPython, scoreOf } from "./grading.js";
+import { COUNTED, gradeAnywhere, gradedSpec, loadTypes, moduleFor, needsPython, scoreOf } from "./grading.js";
 import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
@@ -599,13 +599,6 @@ class Page {
     start(fresh);
     showProgress();
   }
-}
-
-// The modules of the question types a page names (its data-zq-types) that have not run yet: a page reached by
-// instant navigation keeps the scripts of the page first opened, and loads its own types here.
-async function loadTypes(root) {
-  const names = (root.dataset.zqTypes || "").split(" ").filter((name) => /^[a-z]+$/.test(name));
-  await Promise.all(names.map(async (name) => await import(`./types/${name}.js`)));
 }
 
 function start(root) {
