@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import py_compile
 import shutil
+import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -185,17 +187,60 @@ def listening_port(pid: int) -> int:
     raise AssertionError(f"process {pid} listens on no TCP port")
 
 
+SERVE_WITH_STACKS = ("import faulthandler, signal, sys\nfaulthandler.register(signal.SIGUSR1, all_threads=True)\n"
+                     "from mkdocs.__main__ import cli\nsys.argv[0] = 'mkdocs'\ncli()\n")
+
+
+def threads_state(pid: int) -> str:
+    """Each thread's state, where the kernel has it waiting, and its pending and blocked signals."""
+    lines = []
+    for task in sorted(Path(f"/proc/{pid}/task").iterdir()):
+        try:
+            fields = dict(line.split(":\t", 1) for line in (task / "status").read_text().splitlines() if ":\t" in line)
+            wchan = (task / "wchan").read_text()
+        except OSError:
+            continue
+        lines.append(f"{task.name} {fields['Name'].strip()} {fields['State'].strip()} wchan={wchan} "
+                     + " ".join(f"{key}={fields[key].strip()}" for key in ("SigPnd", "ShdPnd", "SigBlk", "SigCgt")))
+    return "\n".join(lines)
+
+
+def stop_with_ctrl_c(serving: subprocess.Popen) -> None:
+    """Ctrl-C, as an author stops `mkdocs serve`. Once, in a full run under load, it was not acted on at all: no
+    "Shutting down..." from MkDocs in 60 s (never in 150 runs of this alone under load). An author presses Ctrl-C
+    again; so does this, after taking the threads' state and stacks, which it reports as a warning. A second one
+    not acted on either fails the test with them."""
+    serving.send_signal(signal.SIGINT)
+    try:
+        serving.communicate(timeout=60)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    state = threads_state(serving.pid)
+    serving.send_signal(signal.SIGUSR1)
+    time.sleep(2)
+    serving.send_signal(signal.SIGINT)
+    try:
+        _, said = serving.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        serving.kill()
+        _, said = serving.communicate()
+        raise AssertionError(f"mkdocs serve did not stop on Ctrl-C.\nThreads:\n{state}\nIt said:\n{said}") from None
+    warnings.warn(f"mkdocs serve stopped on the second Ctrl-C only.\nThreads:\n{state}\nIt said:\n{said}",
+                  stacklevel=1)
+
+
 def test_the_pages_a_real_mkdocs_serve_keeps_are_taken_by_the_next_build(tmp_path: Path) -> None:
     """`mkdocs serve` sets site_url to its own address, which makes no page differ: what it writes to the cache at
     shutdown is what the next `mkdocs build` takes."""
-    import signal
     import urllib.error
     import urllib.request
 
     site = fixture_copy(tmp_path)
-    # Port 0: the system picks a free one, so no other test's server can take it first.
-    serving = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "-a", "127.0.0.1:0"],
-                               cwd=site, env=ENV, stderr=subprocess.PIPE, text=True)
+    # Port 0: the system picks a free one, so no other test's server can take it first. A SIGUSR1 makes it write
+    # every thread's stack (faulthandler), for a Ctrl-C it does not act on.
+    serving = subprocess.Popen([sys.executable, "-c", SERVE_WITH_STACKS, "serve", "--no-livereload", "-a",
+                                "127.0.0.1:0"], cwd=site, env=ENV, stderr=subprocess.PIPE, text=True)
     try:
         assert any("Serving on" in line for line in serving.stderr), "mkdocs serve ended without serving"
         # It names the address asked for (port 0), not the one it got.
@@ -213,14 +258,11 @@ def test_the_pages_a_real_mkdocs_serve_keeps_are_taken_by_the_next_build(tmp_pat
                 time.sleep(0.05)
         else:
             raise AssertionError(f"mkdocs serve never answered at {url}")
-    finally:
-        serving.send_signal(signal.SIGINT)
-        try:
-            _, rest = serving.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            serving.kill()
-            _, rest = serving.communicate()
-            raise AssertionError(f"mkdocs serve did not stop on Ctrl-C; it said:\n{rest}") from None
+    except BaseException:
+        serving.kill()
+        serving.communicate()
+        raise
+    stop_with_ctrl_c(serving)
     served = {path.name for path in blobs(site, "pages")}
     assert served, "serve wrote no pages at shutdown"
     assert mkdocs_run(site, tmp_path / "built").returncode == 0
