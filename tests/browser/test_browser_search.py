@@ -4,6 +4,7 @@ http, from disk, and after instant navigation to a page in another language."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -57,6 +58,45 @@ def language_of(link: str, root: str) -> str:
     return "en" if link.removeprefix(root).startswith("en/") else "ru"
 
 
+# Records the pages of each setup message Material's search worker is given (under the wrapper, which extends the
+# browser's Worker), by language: the default language's pages sit at the root, the others' under their folder.
+RECORD_SETUPS = """(() => {
+  window.zqSetups = [];
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === 0 && message.data && Array.isArray(message.data.docs)) {
+      window.zqSetups.push(message.data.docs.map((doc) => String(doc.location)));
+    }
+    return send.call(this, message, ...rest);
+  };
+})();"""
+
+
+def setups(page) -> list[dict[str, int]]:
+    """How many pages of each language each setup message gave the worker."""
+    given = page.evaluate("window.zqSetups")
+    return [{lang: sum(1 for location in docs if ("en" if location.startswith("en/") else "ru") == lang)
+             for lang in ("ru", "en")} for docs in given]
+
+
+def site_pages(site: Path) -> dict[str, int]:
+    """The site's search index, by language: what the worker had to index for every page before."""
+    docs = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    return {lang: sum(1 for doc in docs if ("en" if doc["location"].startswith("en/") else "ru") == lang)
+            for lang in ("ru", "en")}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_worker_indexes_the_pages_language_only(page, sample_site: Path, sample_server: str, lang: str) -> None:
+    """Indexing every language's pages cost every page load as much again: the worker gets the page's own."""
+    page.add_init_script(RECORD_SETUPS)
+    page.goto(sample_server + ("" if lang == "ru" else "en/"))
+    search(page)
+    everything = site_pages(sample_site)
+    assert min(everything.values()) > 100, everything
+    assert setups(page) == [{lang: everything[lang], "ru" if lang == "en" else "en": 0}]
+
+
 def test_without_the_wrapper_search_lists_both_languages(page, sample_server: str) -> None:
     """What the wrapper is for, and proof that the word is one of both languages' pages."""
     page.route("**/search-lang.js", lambda route: route.abort())
@@ -91,6 +131,7 @@ def test_after_instant_navigation_to_another_language_the_results_are_its(page, 
     followed instantly every time, as it is for a learner whose English sitemap came last."""
     held = []
     page.route(instant_server + "en/sitemap.xml", lambda route: held.append(route))
+    page.add_init_script(RECORD_SETUPS)
     page.goto(instant_server)
     _, links = search(page)
     assert {language_of(link, instant_server) for link in links} == {"ru"}
@@ -107,6 +148,8 @@ def test_after_instant_navigation_to_another_language_the_results_are_its(page, 
     assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
     assert {language_of(link, instant_server) for link in links} == {"en"}, links
     assert count == len(links)
+    # The worker indexed the Russian pages, then, on the English page, the English ones.
+    assert [sorted(lang for lang, pages in given.items() if pages) for given in setups(page)] == [["ru"], ["en"]]
     assert held, "Material asked for the English sitemap"
     for route in held:
         route.continue_()
