@@ -29,8 +29,6 @@
     }
   };
 
-  const isSetup = (message) => message && message.type === SETUP && message.data && Array.isArray(message.data.docs);
-
   class LanguageSearchWorker extends Base {
     constructor(url, options) {
       super(url, options);
@@ -40,44 +38,34 @@
       // From the page first loaded: instant navigation keeps <head>, so the root stays right.
       const root = new URL(config.base || ".", location.href).href;
       const pageLanguage = () => languageOf(location.href.startsWith(root) ? location.href.slice(root.length) : "");
-      const send = (message) => Base.prototype.postMessage.call(this, message);
-      const query = () => {
-        const input = document.querySelector("[data-md-component=search-query]");
-        return input && input.value ? input.value : null;
-      };
-      // Material's setup message (every language's pages), the language the worker's index holds, and whether the
-      // shown results are to be asked for again once it has indexed another.
-      const search = { setup: null, indexedFor: null, askAgain: false, pageLanguage };
-      // The setup message for one language: Material's, with that language's pages only.
-      search.indexFor = (lang) => {
-        search.indexedFor = lang;
-        const docs = search.setup.data.docs.filter((doc) => doc && languageOf(String(doc.location)) === lang);
+      // Material's setup message (every language's pages), the language the worker has indexed, and whether the
+      // query is to be asked again once it has indexed another.
+      const search = this.zqSearch = { setup: null, indexed: null, askAgain: false };
+      // Material's setup message with the pages of the page's language only.
+      search.ofPage = () => {
+        search.indexed = pageLanguage();
+        const docs = search.setup.data.docs.filter((doc) => languageOf(String(doc.location)) === search.indexed);
         return { ...search.setup, data: { ...search.setup.data, docs } };
       };
-      this.zqSearch = search;
-      let shownFor = null; // the language the last results were kept for
-      // Added before Material's listener, so Material shows and counts the kept groups only.
-      this.addEventListener("message", (event) => {
-        const message = event.data;
-        if (message && message.type === READY && search.askAgain) {
+      // Added before Material's listener, so Material shows and counts the page's language's groups only (a query
+      // asked before the worker has indexed a new page's language is answered from the old index).
+      this.addEventListener("message", ({ data: message }) => {
+        if (message?.type === READY && search.askAgain) {
           search.askAgain = false;
-          if (query() !== null) send({ type: QUERY, data: query() });
+          const query = document.querySelector("[data-md-component=search-query]")?.value;
+          if (query) super.postMessage({ type: QUERY, data: query });
         }
-        if (!message || message.type !== RESULT || !message.data || !Array.isArray(message.data.items)) return;
-        shownFor = pageLanguage();
-        message.data.items = message.data.items.filter(
-          (group) => Array.isArray(group) && group.length > 0 && languageOf(String(group[0].location)) === shownFor);
+        if (message?.type === RESULT && Array.isArray(message.data?.items)) {
+          message.data.items = message.data.items.filter(
+            (group) => group?.length > 0 && languageOf(String(group[0].location)) === pageLanguage());
+        }
       });
       // Instant navigation keeps the search box, its worker and its results: on a page in another language, the
       // worker indexes that language's pages, then the query is asked again.
-      const watch = () => window.document$ && window.document$.subscribe(() => {
-        const lang = pageLanguage();
-        if (search.setup && search.indexedFor !== lang) {
-          search.askAgain = true;
-          send(search.indexFor(lang));
-        } else if (shownFor !== null && shownFor !== lang && query() !== null) {
-          send({ type: QUERY, data: query() });
-        }
+      const watch = () => window.document$?.subscribe(() => {
+        if (!search.setup || search.indexed === pageLanguage()) return;
+        search.askAgain = true;
+        super.postMessage(search.ofPage());
       });
       if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch, { once: true });
       else setTimeout(watch);
@@ -85,9 +73,9 @@
 
     postMessage(message, ...rest) {
       const search = this.zqSearch;
-      if (search && isSetup(message)) {
+      if (search && message?.type === SETUP && Array.isArray(message.data?.docs)) {
         search.setup = message;
-        return super.postMessage(search.indexFor(search.pageLanguage()), ...rest);
+        message = search.ofPage();
       }
       return super.postMessage(message, ...rest);
     }
