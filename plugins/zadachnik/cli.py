@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pdf = commands.add_parser(
         "pdf", help="print the problem books of a built site as PDF files", description=(
-            "Print each problem book of a built site (a module's and a course's, in every language) as a PDF file "
+            "Print each problem book of a built site (each module's, and a course's of several modules, in every "
+            "language) as a PDF file "
             "with headless Chromium: COURSE-MODULE-LANG.pdf and COURSE-LANG.pdf. With --zip, the PDFs also go into "
             "the site's pdf/ folder and the site is zipped into FILE, as the offline copy ships them."))
     pdf.add_argument("site", metavar="SITE_DIR", type=Path, help="the built site (e.g. build/site after mkdocs build)")

@@ -1,6 +1,10 @@
 """Issue 16, on paper: a quiz page prints without its controls, reveals or Material's chrome, with a line or a box
-where the learner writes (or their saved answers, with "Print my answers"); each module and course has a problem
-book, statements first and "Answers and solutions" at the back; `zadachnik pdf` prints the books as PDF files."""
+where the learner writes (or their saved answers, with "Print my answers"); each module, and each course of two
+modules or more, has a problem book, statements first and "Answers and solutions" at the back; `zadachnik pdf`
+prints the books as PDF files.
+
+The fixture site's course has one module, so it has no course book; the course book's tests take the fixture site
+with a second module (`course_site`)."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from support.browser import only_what_is_tested, serve, shuffled_order
-from support.sites import ROOT, build_site
+from support.sites import ROOT, build_site, two_module_site
 from zadachnik import cli
 from zadachnik.reading.model import load_courses
 
@@ -28,6 +32,27 @@ CHROME = ("button, .md-button, input[type=file], .zq-tools, .zq-tools__result, .
           ".zq-files, .zq-print, .zq-instruction, .zq-note, .zq-actions, .zq-verdict, .zq-reveal, .zq-code__editor, "
           ".zq-code__buttons, .zq-code__output, .zq-code__tests, .md-header, .md-tabs, .md-sidebar, .md-footer")
 SHOWN = "(el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true})"
+
+
+@pytest.fixture(scope="module")
+def course_site(tmp_path_factory) -> Path:
+    """The fixture site with a second module (a copy of the first), whose course has a book of its own. The second
+    module's first explanation refers to its exercises, a question and a section, which the course's book numbers
+    by module."""
+    work = tmp_path_factory.mktemp("course-book")
+    source = two_module_site(work)
+    quiz = source / "exercises/demo/02-more/quiz.md"
+    references = " [[E1]], [[E2]], [[Q2]], [[Q3]], [[1.1]]."
+    quiz.write_text(quiz.read_text(encoding="utf-8").replace("Потому что $2+2=4$.", "Потому что $2+2=4$." + references)
+                    .replace("Because $2+2=4$.", "Because $2+2=4$." + references), encoding="utf-8")
+    return build_site(source / "mkdocs.yml", work / "site")
+
+
+@pytest.fixture(scope="module")
+def course_server(course_site: Path):
+    url, running = serve(course_site)
+    yield url
+    running.shutdown()
 
 
 def soup(site: Path, page: str) -> BeautifulSoup:
@@ -207,20 +232,37 @@ def test_the_problem_book_has_every_statement_then_every_answer(fixture_site: Pa
     assert book.select("[data-zq-book-question=Q4] table.zq-book__matching td.zq-book__cell")
 
 
-def test_the_course_book_gathers_its_modules_books(fixture_site: Path) -> None:
-    questions, exercises = module_ids(fixture_site)
-    book = soup(fixture_site, COURSE_BOOKS["en"]).select_one("[data-zq-book]")
-    assert [el["id"] for el in book.select("[data-zq-book-question]")] == [f"m1-q-{q}" for q in questions]
+def test_the_course_book_gathers_its_modules_books(course_site: Path) -> None:
+    questions, exercises = module_ids(course_site)
+    book = soup(course_site, COURSE_BOOKS["en"]).select_one("[data-zq-book]")
+    assert [el["id"] for el in book.select("[data-zq-book-question]")] \
+        == [f"m{module}-q-{q}" for module in (1, 2) for q in questions]
     assert [el["data-zq-book-answer"] for el in book.select("[data-zq-book-answers] [data-zq-book-answer]")] \
-        == questions + exercises
+        == (questions + exercises) * 2
 
 
-@pytest.mark.parametrize("page", ["en/modern-llms/09-pretraining/book/index.html", "en/modern-llms/book/index.html",
-                                  "modern-llms/book/index.html"])
-def test_a_reference_in_a_book_leads_to_its_target_in_the_book(sample_site: Path, page: str) -> None:
+@pytest.mark.parametrize(("lang", "title"), [("", "Демокурс · Задачник курса"),
+                                           ("en/", "Demo course · Course problem book")])
+def test_the_course_books_title_names_its_course(course_site: Path, lang: str, title: str) -> None:
+    assert soup(course_site, lang + "demo/book/index.html").title.get_text().startswith(title)
+
+
+@pytest.mark.parametrize("lang", ["", "en/"])
+def test_a_course_of_one_module_has_no_book_of_its_own(fixture_site: Path, lang: str) -> None:
+    """It would be its module's book again under another title: in the navigation, and printed twice."""
+    assert (fixture_site / lang / "demo/01-basics/book/index.html").is_file()
+    assert not (fixture_site / lang / "demo/book").exists()
+    nav = soup(fixture_site, QUIZ.replace("en/", lang, 1)).select(".md-nav--primary a.md-nav__link[href]")
+    assert "../../book/" not in [a["href"] for a in nav]
+
+
+@pytest.mark.parametrize("page", ["en/modern-llms/09-pretraining/book/index.html",
+                                  "modern-llms/09-pretraining/book/index.html", *COURSE_BOOKS.values()])
+def test_a_reference_in_a_book_leads_to_its_target_in_the_book(sample_site: Path, course_site: Path,
+                                                               page: str) -> None:
     """`[[E1]]` links the quiz to the exercises page; in a book both are on one page, and in a course's book every
     module's ids carry its number."""
-    book = soup(sample_site, page).select_one("[data-zq-book]")
+    book = soup(course_site if page in COURSE_BOOKS.values() else sample_site, page).select_one("[data-zq-book]")
     links = [a["href"] for a in book.select("a[href]") if "headerlink" not in (a.get("class") or [])
              and a.find_parent(class_="zq-book__back") is None]
     assert len(links) >= 5 and all(href.startswith("#") for href in links), links
@@ -228,22 +270,22 @@ def test_a_reference_in_a_book_leads_to_its_target_in_the_book(sample_site: Path
     assert {href[1:] for href in links} <= ids
 
 
-def test_the_books_are_linked_from_the_module_pages_and_the_navigation(fixture_site: Path) -> None:
+def test_the_books_are_linked_from_the_module_pages_and_the_navigation(course_site: Path) -> None:
     for page in (QUIZ, EXERCISES):
-        link = soup(fixture_site, page).select_one(".zq-print a")
+        link = soup(course_site, page).select_one(".zq-print a")
         assert link is not None and link["href"] == "../book/" and link.get_text() == "Problem book to print"
-    nav = soup(fixture_site, QUIZ).select(".md-nav--primary a.md-nav__link[href]")
+    nav = soup(course_site, QUIZ).select(".md-nav--primary a.md-nav__link[href]")
     hrefs = [a["href"] for a in nav]
     assert "../book/" in hrefs and "../../book/" in hrefs, hrefs
 
 
 @pytest.mark.parametrize("page, back", [(BOOKS["en"], "../quiz/"), (BOOKS["ru"], "../quiz/"),
                                         (COURSE_BOOKS["en"], None)])
-def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(fixture_site: Path, page: str,
+def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(course_site: Path, page: str,
                                                                         back: str | None) -> None:
     """A book is read and printed: the site's navigation is left out of its page (at 1,000 questions, rendering it
     beside every book was a sixth of the build); its own contents stay, and a module's book links its module."""
-    book = soup(fixture_site, page)
+    book = soup(course_site, page)
     assert book.select(".md-nav--primary a.md-nav__link[href]") == []
     assert book.select(".md-nav--secondary a[href^='#']"), "the book's own contents"
     link = book.select_one(".zq-book__back a")
@@ -251,7 +293,7 @@ def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(fixture
         assert link is None
     else:
         assert link is not None and link["href"] == back
-        assert (fixture_site / page).parent.joinpath(back, "index.html").resolve().is_file()
+        assert (course_site / page).parent.joinpath(back, "index.html").resolve().is_file()
         assert link.get_text(strip=True).startswith("←")
 
 
@@ -306,7 +348,8 @@ def test_zadachnik_pdf_prints_every_book_with_the_answers_after_the_last_questio
     site = Path(shutil.copytree(fixture_site, tmp_path / "site"))
     out, archive = tmp_path / "pdf", tmp_path / "offline.zip"
     assert cli.main(["pdf", str(site), "--out", str(out), "--zip", str(archive)]) == 0
-    names = ["demo-01-basics-en.pdf", "demo-01-basics-ru.pdf", "demo-en.pdf", "demo-ru.pdf"]
+    # The course has one module: its book is the module's, printed once.
+    names = ["demo-01-basics-en.pdf", "demo-01-basics-ru.pdf"]
     assert sorted(path.name for path in out.iterdir()) == names
     said = capsys.readouterr().out
     assert f"wrote {out / 'demo-01-basics-en.pdf'}" in said
@@ -322,7 +365,7 @@ def test_zadachnik_pdf_prints_every_book_with_the_answers_after_the_last_questio
         back = text[heading:]
         assert all(f"{QUESTION_WORD[lang]} {question}" in back for question in questions), name
     # Each on its language's paper: Russian on A4, English (whose likely territory is the US) on Letter.
-    assert [page_size(out / name) for name in names] == ["letter", "A4", "letter", "A4"]
+    assert [page_size(out / name) for name in names] == ["letter", "A4"]
     # The offline copy ships them: the site zipped again, with the PDFs in its pdf/ folder.
     with zipfile.ZipFile(archive) as opened:
         assert {f"site/pdf/{name}" for name in names} <= set(opened.namelist())
@@ -361,8 +404,7 @@ def test_zadachnik_pdf_takes_only_the_papers_it_knows(tmp_path: Path, capsys) ->
 def test_zadachnik_pdf_paper_a4_prints_an_english_book_on_a4(fixture_site: Path, tmp_path: Path) -> None:
     # English books print on Letter by default; --paper overrides it. One book printed: the others are removed.
     site = Path(shutil.copytree(fixture_site, tmp_path / "site"))
-    for book in (BOOKS["ru"], COURSE_BOOKS["en"], COURSE_BOOKS["ru"]):
-        (site / book).unlink()
+    (site / BOOKS["ru"]).unlink()
     out = tmp_path / "pdf"
     assert cli.main(["pdf", str(site), "--out", str(out), "--paper", "a4"]) == 0
     assert [path.name for path in out.iterdir()] == ["demo-01-basics-en.pdf"]
@@ -383,15 +425,15 @@ def heading_levels(site: Path, page: str) -> list[int]:
 
 
 @pytest.mark.parametrize("page", [*BOOKS.values(), *COURSE_BOOKS.values()])
-def test_a_books_headings_go_down_one_level_at_a_time(fixture_site: Path, page: str) -> None:
-    levels = heading_levels(fixture_site, page)
+def test_a_books_headings_go_down_one_level_at_a_time(course_site: Path, page: str) -> None:
+    levels = heading_levels(course_site, page)
     assert levels[0] == 1 and max(levels) >= 4
     assert [(a, b) for a, b in zip(levels, levels[1:], strict=False) if b > a + 1] == []
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("page_path", [BOOKS["ru"], COURSE_BOOKS["en"]])
-def test_axe_finds_nothing_serious_in_a_book(request, browser, fixture_server: str, page_path: str,
+def test_axe_finds_nothing_serious_in_a_book(request, browser, course_server: str, page_path: str,
                                              scheme: str) -> None:
     from support.browser import THEME_VIOLATIONS, axe_findings
 
@@ -400,7 +442,7 @@ def test_axe_finds_nothing_serious_in_a_book(request, browser, fixture_server: s
     only_what_is_tested(context, request)
     try:
         page = context.new_page()
-        page.goto(fixture_server + page_path.removesuffix("index.html"))
+        page.goto(course_server + page_path.removesuffix("index.html"))
         findings = axe_findings(page)
     finally:
         context.close()
@@ -511,13 +553,14 @@ class CountingHandler(__import__("http.server").server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def outside_print(tmp_path_factory):
-    """The fixture course with a question naming other hosts and outside files, built and printed once."""
+    """The fixture course (with a second module) with a question naming other hosts and outside files, built and
+    printed once."""
     import contextlib
     import io
     import threading
     from http.server import ThreadingHTTPServer
 
-    from support.sites import FIXTURE_SITE, build_site, copy_site
+    from support.sites import build_site
 
     work = tmp_path_factory.mktemp("outside-print")
     outside = work / "outside"
@@ -528,7 +571,8 @@ def outside_print(tmp_path_factory):
     server.requests = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host = f"http://127.0.0.1:{server.server_address[1]}"
-    source = copy_site(FIXTURE_SITE, work / "src")
+    # Two modules: the course's book is printed too, and only the first module's pages name outside things.
+    source = two_module_site(work)
     quiz = source / "exercises/demo/01-basics/quiz.md"
     parts = OUTSIDE_PARTS.format(host=host, outside=outside)
     quiz.write_text(quiz.read_text(encoding="utf-8") + OUTSIDE_QUESTION.format(parts=parts), encoding="utf-8")
@@ -566,7 +610,8 @@ def test_the_command_names_each_reference_it_left_out(outside_print: dict) -> No
                 f"{host}/styled.png", f"0; url={host}/elsewhere", f"{host}/"]
     for reference in expected:
         assert [line for line in lines if f"{page}: left out {reference}" in line], (reference, lines)
-    # Each book says its own: the module's and the course's, in both languages; the site's own files are kept.
+    # Each book with the question says its own: the module's and the course's, in both languages (the second
+    # module's book names nothing outside); the site's own files are kept.
     assert {line.split(": left out")[0] for line in lines} == {
         f"zadachnik pdf: {path}" for path in [*BOOKS.values(), *COURSE_BOOKS.values()]}
     assert len(lines) == 4 * len(expected), lines

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.caching import add_to_config, assert_same_site, fixture_copy, two_module_site
-from support.sites import build_failure, build_site
+from support.caching import add_to_config, assert_same_site, fixture_copy
+from support.sites import build_failure, build_site, two_module_site
 from zadachnik.incremental import pages as pagecache
 from zadachnik.incremental.blobs import BlobFolder
 from zadachnik.incremental.site import others_handlers

@@ -14,8 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.caching import Serving, site_files, two_module_site
-from support.sites import FIXTURE_SITE, build_site, copy_site
+from support.caching import Serving, site_files
+from support.sites import FIXTURE_SITE, build_site, copy_site, two_module_site
 from zadachnik.rendering.mathtex import shared_katex
 
 

@@ -5,6 +5,7 @@ exports make of them. The browser's side is in test_browser_hints_shuffle.py."""
 from __future__ import annotations
 
 import re
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -376,11 +377,25 @@ def test_the_book_prints_hints_by_rounds_so_a_first_hint_shows_no_later_one(hs_s
     assert contents == [f"#book-hints-{number}" for number in range(1, most + 1)]
 
 
-def test_a_course_book_prints_each_round_of_hints_by_module(hs_site: Path) -> None:
-    book = soup(hs_site, "hs/book/index.html", "en").select_one("[data-zq-book]")
+@pytest.fixture(scope="module")
+def hs_course_site(tmp_path_factory) -> Path:
+    """The hints fixture with a second module (a copy of the first): its course has a book of its own."""
+    work = tmp_path_factory.mktemp("hints-course")
+    source = copy_site(HS_FIXTURE, work / "src")
+    second = source / "exercises/hs/02-more"
+    shutil.copytree(source / "exercises/hs/01-hints", second)
+    (second / "module.yml").write_text((second / "module.yml").read_text(encoding="utf-8").replace(
+        "number: 1", "number: 2"), encoding="utf-8")
+    course = source / "exercises/hs/course.yml"
+    course.write_text(course.read_text(encoding="utf-8").replace("modules: 1", "modules: 2"), encoding="utf-8")
+    return build_site(source / "mkdocs.yml", work / "site")
+
+
+def test_a_course_book_prints_each_round_of_hints_by_module(hs_course_site: Path) -> None:
+    book = soup(hs_course_site, "hs/book/index.html", "en").select_one("[data-zq-book]")
     rounds = book.select("[data-zq-book-hints] > [data-zq-book-hint-round]")
     assert len(rounds) == 3
-    assert [element["id"] for element in rounds[1].select("[data-zq-book-hint]")] == ["m1-h2-H1"]
+    assert [element["id"] for element in rounds[1].select("[data-zq-book-hint]")] == ["m1-h2-H1", "m2-h2-H1"]
     assert rounds[1].find("h3")["id"] == "m1-hints-2"
     ids = [element["id"] for element in book.select("[id]")]
     assert len(ids) == len(set(ids))

@@ -7,6 +7,7 @@ message the author gets from `mkdocs build`.
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -672,11 +673,18 @@ def test_a_huge_explanation_is_copied_into_its_pages_a_bounded_number_of_times(t
     from zadachnik.rendering.site import Languages
 
     words = "слово $x$ и ещё одно. " * 2**18
-    [course] = load(tmp_path, quiz=question().replace("Потому что так.", words))
+    exercises = write_course(tmp_path, quiz=question().replace("Потому что так.", words))
+    # A second module, so that the course has a book of its own.
+    second = exercises / "course" / "02-n"
+    shutil.copytree(exercises / "course" / "01-m", second)
+    (second / "module.yml").write_text(MODULE.replace("number: 1", "number: 2"), encoding="utf-8")
+    (second / "quiz.md").write_text(question(), encoding="utf-8")
+    [course] = load_courses(exercises, LANGS, tmp_path)
     plans = plan_pages([course], Languages(LANGS))
     renderer = Renderer()
     # Once before measuring: the words of the page's language are read on its first page.
     renderer.assemble(plans["course/01-m/quiz.md"], converted(plans["course/01-m/quiz.md"]))
+    renderer.assemble(plans["course/02-n/quiz.md"], converted(plans["course/02-n/quiz.md"]))
     text = max(converted(plans["course/01-m/quiz.md"]).splitlines(), key=len)
     copies = {}
     for uri in ("course/01-m/quiz.md", "course/01-m/book.md", "course/book.md"):

@@ -4,7 +4,6 @@ entries, and sites compared file by file."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,16 +33,6 @@ class Serving:
 
     def close(self) -> None:
         self.config.plugins.on_shutdown()
-
-
-def two_module_site(tmp_path: Path) -> Path:
-    """The fixture site with a second module, so that an edit to one leaves the other as it was."""
-    site = copy_site(FIXTURE_SITE, tmp_path / "src")
-    second = site / "exercises/demo/02-more"
-    shutil.copytree(site / "exercises/demo/01-basics", second)
-    meta = second / "module.yml"
-    meta.write_text(meta.read_text().replace("number: 1", "number: 2"))
-    return site
 
 
 def site_files(folder: Path) -> dict[str, bytes]:

@@ -55,3 +55,14 @@ def sample_copy(target: Path) -> Path:
     for folder in ("docs", "exercises"):
         shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
     return target
+
+
+def two_module_site(tmp_path: Path) -> Path:
+    """The fixture site's sources with a second module (a copy of the first): a course with a book of its own, and
+    an edit to one module that leaves the other as it was."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    second = site / "exercises/demo/02-more"
+    shutil.copytree(site / "exercises/demo/01-basics", second)
+    meta = second / "module.yml"
+    meta.write_text(meta.read_text().replace("number: 1", "number: 2"))
+    return site

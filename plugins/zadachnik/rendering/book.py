@@ -1,6 +1,7 @@
 """The problem book: a module's questions and exercises on one page to print, numbered as on the site, then the
-hints, then every answer and solution, as printed задачники have them; and the course's book, its modules' books one
-after another. The page needs no script and no storage: it is read and printed, in every language.
+hints, then every answer and solution, as printed задачники have them; and for a course of two modules or more, the
+course's book, its modules' books one after another (a course of one module would have the same book twice). The
+page needs no script and no storage: it is read and printed, in every language.
 
 A book is a generated page assembled by `Renderer.assemble` from templates/book.html, like the quiz. Its author
 text is the text its modules' quiz and exercises pages rendered (see BookPlan): its pages come after all of those
@@ -171,7 +172,8 @@ def book_uri(course: Course, module: Module | None, lang: str, languages: Langua
 
 
 def plan_books(courses: list[Course], languages: Languages, pages: dict[str, PagePlan]) -> dict[str, BookPlan]:
-    """Each module's book and each course's, in every language, from the module `pages` in every language."""
+    """Each module's book and, for a course with books of two modules or more, the course's, in every language,
+    from the module `pages` in every language."""
     plans: dict[str, BookPlan] = {}
     for course in courses:
         modules = [module for module in course.modules if has_book(module)]
@@ -183,7 +185,7 @@ def plan_books(courses: list[Course], languages: Languages, pages: dict[str, Pag
             for module in modules:
                 plans[book_uri(course, module, lang, languages)] = plan_book(
                     course, [module], sources[module.number], lang, languages.codes, False)
-            if modules:
+            if len(modules) > 1:
                 plans[book_uri(course, None, lang, languages)] = plan_book(
                     course, modules, [plan for module in modules for plan in sources[module.number]], lang,
                     languages.codes, True)
