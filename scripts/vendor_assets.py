@@ -129,8 +129,9 @@ def vendor_minified() -> None:
     """Our scripts and stylesheets minified, and the offline bundle, each under the name its source gives it."""
     sources = minified_sources()
     esbuild = NODE / ".bin" / "esbuild"
+    own = set(vendored.own_assets())
     made = vendored.esbuild_minify({name: text for name, text in sources.items()
-                                    if name in vendored.own_assets() and name not in vendored.INLINED}, esbuild)
+                                    if name in own and name not in vendored.INLINED}, esbuild)
     made.update((name, vendored.esbuild_inline(name, esbuild=esbuild)) for name in vendored.INLINED)
     made[vendored.RUNTIME_BUNDLE] = vendored.esbuild_bundle(True, esbuild=esbuild)
     made[vendored.READABLE_BUNDLE] = vendored.esbuild_bundle(False, esbuild=esbuild)

@@ -27,9 +27,8 @@ from support.caching import (
     fixture_copy,
     mkdocs_run,
     page,
-    two_module_site,
 )
-from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site, two_module_site
 from zadachnik.core.shapes import Shape
 from zadachnik.incremental.blobs import BLOB_FORMAT, BlobFolder
 from zadachnik.incremental.formulas import FormulaStore
