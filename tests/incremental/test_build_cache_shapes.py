@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.caching import ENV, VARIANT_QUESTION, assert_same_site, blobs
-from support.sites import FIXTURE_SITE, build_site, copy_site
+from support.sites import build_site, two_module_site
 from zadachnik.core.shapes import Shape
 from zadachnik.incremental.blobs import BlobFolder, value_of
 from zadachnik.incremental.fingerprint import InstalledDigests
@@ -46,9 +46,10 @@ DATA_FIELDS = {("Variants", "config"), ("Checker", "wrong")}
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory) -> Path:
     """The fixture site with a question of every kind and one with variants, built once without the cache (what
-    every build must write, `uncached`) and once with it; `pristine` is the cache folder that build left."""
+    every build must write, `uncached`) and once with it; `pristine` is the cache folder that build left. A second
+    module gives the course a book, and the cache a page for each field of a page's entry to be spoilt in."""
     root = tmp_path_factory.mktemp("shapes")
-    site = copy_site(FIXTURE_SITE, root / "src")
+    site = two_module_site(root)
     module = site / "exercises/demo/01-basics"
     (module / "variants.py").write_text("def values():\n    return {}\n\n\ndef p90(rng):\n    return {'x': 4.1}\n")
     (module / "module.yml").write_text((module / "module.yml").read_text() + "values: variants.py\n")

@@ -179,7 +179,9 @@ def found_pages(sample_site: Path) -> list[Page]:
         for course in COURSES:
             for path in sorted((sample_site / prefix / course).rglob("index.html")):
                 found.append(Page(path, lang, path.relative_to(sample_site).as_posix()))
-    assert len(found) >= 12, [page.name for page in found]
+    # Each course's module: its quiz, exercises and book, in each language (a one-module course has no book of
+    # its own).
+    assert len(found) >= 10, [page.name for page in found]
     return found
 
 
