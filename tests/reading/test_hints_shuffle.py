@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.sites import ROOT, build_failure, build_site, copy_site
+from support.sites import ROOT, add_second_module, build_failure, build_site, copy_site
 from support.sources import (
     COURSE,
     EN_MATCHING,
@@ -382,12 +382,7 @@ def hs_course_site(tmp_path_factory) -> Path:
     """The hints fixture with a second module (a copy of the first): its course has a book of its own."""
     work = tmp_path_factory.mktemp("hints-course")
     source = copy_site(HS_FIXTURE, work / "src")
-    second = source / "exercises/hs/02-more"
-    shutil.copytree(source / "exercises/hs/01-hints", second)
-    (second / "module.yml").write_text((second / "module.yml").read_text(encoding="utf-8").replace(
-        "number: 1", "number: 2"), encoding="utf-8")
-    course = source / "exercises/hs/course.yml"
-    course.write_text(course.read_text(encoding="utf-8").replace("modules: 1", "modules: 2"), encoding="utf-8")
+    add_second_module(source / "exercises/hs")
     return build_site(source / "mkdocs.yml", work / "site")
 
 
@@ -508,7 +503,6 @@ def test_the_guides_examples_of_hints_and_shuffling_load(tmp_path: Path, guide: 
 
 
 def test_the_learners_seed_and_the_shuffled_order_in_node() -> None:
-    import shutil
     import subprocess
 
     node = shutil.which("node")

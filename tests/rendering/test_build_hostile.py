@@ -7,12 +7,11 @@ message the author gets from `mkdocs build`.
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from support.sites import FIXTURE_SITE, build_failure, copy_site
+from support.sites import FIXTURE_SITE, add_second_module, build_failure, copy_site
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.reading.coursefiles import CourseFileProblem, UnsafeLink, zip_course_files
 from zadachnik.reading.model import Course, load_courses
@@ -675,16 +674,13 @@ def test_a_huge_explanation_is_copied_into_its_pages_a_bounded_number_of_times(t
     words = "слово $x$ и ещё одно. " * 2**18
     exercises = write_course(tmp_path, quiz=question().replace("Потому что так.", words))
     # A second module, so that the course has a book of its own.
-    second = exercises / "course" / "02-n"
-    shutil.copytree(exercises / "course" / "01-m", second)
-    (second / "module.yml").write_text(MODULE.replace("number: 1", "number: 2"), encoding="utf-8")
-    (second / "quiz.md").write_text(question(), encoding="utf-8")
+    (add_second_module(exercises / "course") / "quiz.md").write_text(question(), encoding="utf-8")
     [course] = load_courses(exercises, LANGS, tmp_path)
     plans = plan_pages([course], Languages(LANGS))
     renderer = Renderer()
     # Once before measuring: the words of the page's language are read on its first page.
     renderer.assemble(plans["course/01-m/quiz.md"], converted(plans["course/01-m/quiz.md"]))
-    renderer.assemble(plans["course/02-n/quiz.md"], converted(plans["course/02-n/quiz.md"]))
+    renderer.assemble(plans["course/02-more/quiz.md"], converted(plans["course/02-more/quiz.md"]))
     text = max(converted(plans["course/01-m/quiz.md"]).splitlines(), key=len)
     copies = {}
     for uri in ("course/01-m/quiz.md", "course/01-m/book.md", "course/book.md"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -57,12 +58,23 @@ def sample_copy(target: Path) -> Path:
     return target
 
 
-def two_module_site(tmp_path: Path) -> Path:
-    """The fixture site's sources with a second module (a copy of the first): a course with a book of its own, and
-    an edit to one module that leaves the other as it was."""
-    site = copy_site(FIXTURE_SITE, tmp_path / "src")
-    second = site / "exercises/demo/02-more"
-    shutil.copytree(site / "exercises/demo/01-basics", second)
+def add_second_module(course: Path) -> Path:
+    """A copy of `course`'s first module as its module 2 (folder 02-more), the course's count of modules raised to
+    2 where it was 1: a course with a book of its own, and a module to edit while the other stays as it was. The
+    new module's folder."""
+    first = next(folder for folder in sorted(course.iterdir()) if (folder / "module.yml").is_file())
+    second = course / "02-more"
+    shutil.copytree(first, second)
     meta = second / "module.yml"
-    meta.write_text(meta.read_text().replace("number: 1", "number: 2"))
+    meta.write_text(meta.read_text(encoding="utf-8").replace("number: 1", "number: 2"), encoding="utf-8")
+    settings = course / "course.yml"
+    settings.write_text(re.sub(r"^modules: 1$", "modules: 2", settings.read_text(encoding="utf-8"), flags=re.M),
+                        encoding="utf-8")
+    return second
+
+
+def two_module_site(tmp_path: Path) -> Path:
+    """The fixture site's sources with a second module (a copy of the first)."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    add_second_module(site / "exercises/demo")
     return site
