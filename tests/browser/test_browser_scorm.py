@@ -75,7 +75,8 @@ def start(page, lms: str, version: str, initial: dict | None = None, folder: str
     page.evaluate("([version, initial, launch]) => startLms(version, initial, launch)",
                   [version, initial, f"{folder or version}/{LAUNCH}"])
     inner = page.frame_locator("#sco").frame_locator("[data-zq-lms-frame]")
-    inner.locator("#q-Q1").wait_for()
+    # Ready, not only parsed: the questions are in the HTML before the runtime has put the saved work back.
+    inner.locator(".zq-page[data-zq-ready=yes] #q-Q1").wait_for()
     return inner
 
 
