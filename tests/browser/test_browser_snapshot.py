@@ -13,11 +13,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.browser import CHROMIUM_ARGS
+import support.browser
+from support.browser import CHROMIUM_ARGS, python_from_snapshot, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
-# Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
-pytestmark = pytest.mark.python
+# Every test here is about Python's start itself: its pages start it as on a first visit, each context with no
+# snapshot but the ones its own test makes (support.browser.SNAPSHOT_SEEDING).
+pytestmark = [pytest.mark.python, pytest.mark.fresh_python]
 
 QUIZ = "en/demo/01-basics/quiz/"
 RIGHT = "def double(x):\n    return 2 * x\n"
@@ -394,3 +396,24 @@ def test_the_status_line_says_when_a_start_will_take_long(context, fixture_serve
     assert html_data(second, "zqPythonStart") == "cache"
     shown = second.evaluate("window.zqStatusTexts")
     assert long_start not in shown and short_start in shown, shown
+
+
+def test_the_suites_python_tests_start_from_a_snapshot_an_earlier_tests_worker_kept(browser, fixture_site) -> None:
+    """The suite's own seam (support.browser.SNAPSHOT_SEEDING), which keeps the `python` tests' starts short: a
+    worker's kept snapshot reaches the next new context, on another test server too, and its Python works."""
+    servers = [serve(fixture_site) for _ in range(2)]
+    support.browser.kept_snapshot = None
+    try:
+        for (url, _), expected in zip(servers, ("fresh", "cache"), strict=True):
+            context = browser.new_context()
+            python_from_snapshot(context)
+            page = visit(context, url + QUIZ)
+            assert html_data(page, "zqPythonStart") == expected
+            kept(page)
+            write_code(page, RIGHT)
+            assert verdict(page, "Correct") == "✓ Correct"
+            context.close()
+            assert support.browser.kept_snapshot is not None
+    finally:
+        for _, server in servers:
+            server.shutdown()

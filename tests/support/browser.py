@@ -47,11 +47,68 @@ def search_left_empty(context) -> None:
                                                              content_type="application/json"))
 
 
+# Where the test servers (support.browser.serve) hand on the memory snapshot of Python a worker of theirs took.
+SNAPSHOT_PATH = "/__zadachnik_test_snapshot__"
+
+# What the tests marked `python` put before the site's worker script. A fresh start in a new context (the engine
+# compiled, Python set up, the snapshot taken and kept) costs about 5.5 CPU-seconds here; a start from a kept
+# snapshot about 2, as on a learner's later visits. So the first worker of a test process that keeps a snapshot
+# hands it to the servers (one copy for the process: every test site has the same runner), and every later test's
+# worker puts it into its own new context's Cache Storage, under its own site's Pyodide folder as the worker's
+# scope is (python-worker.js), before the worker's first look there: each `caches.open` waits for that. The worker
+# checks that snapshot as it checks any (its key, checksum and runner text), so one from other runner files is
+# never used. Tests about the first start itself are marked `fresh_python` and get the worker as it is.
+SNAPSHOT_SEEDING = """(() => {
+  if (typeof caches !== "object" || caches === null) return;  // no Cache Storage here (plain http by a name)
+  const endpoint = new URL("SNAPSHOT_PATH", self.location.href).href;
+  const scope = new URL("../pyodide/", self.location.href).href;
+  const ours = (headers) => Object.fromEntries([...headers].filter(([name]) => name.startsWith("x-zadachnik-")));
+  const open = caches.open.bind(caches);
+  const seeded = (async () => {
+    const response = await fetch(endpoint);
+    if (!response.ok) return;
+    const { "x-zadachnik-key": key, ...headers } = ours(response.headers);
+    await (await open("zadachnik-python")).put(scope + key, new Response(await response.blob(), { headers }));
+  })().catch(() => {});
+  caches.open = async (name) => {
+    await seeded;
+    const cache = await open(name);
+    const put = cache.put.bind(cache);
+    cache.put = async (request, response) => {
+      const copy = response.clone();
+      await put(request, response);
+      const entry = new Request(request).url;
+      if (!entry.startsWith(scope)) return;
+      // A Blob: Chromium sends an ArrayBuffer of this size ten times slower.
+      await fetch(endpoint, { method: "POST", body: await copy.blob(),
+        headers: { ...ours(copy.headers), "x-zadachnik-key": entry.slice(scope.length) } });
+    };
+    return cache;
+  };
+})();
+""".replace("SNAPSHOT_PATH", SNAPSHOT_PATH)
+
+# The snapshot the workers of this test process handed on: (its x-zadachnik-* headers, its bytes).
+kept_snapshot: tuple[dict[str, str], bytes] | None = None
+
+
+def python_from_snapshot(context) -> None:
+    """Python in this context's pages served over http starts from the snapshot its test server was handed by
+    an earlier test's worker, when there is one (see SNAPSHOT_SEEDING)."""
+    def seeded(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=SNAPSHOT_SEEDING + response.text())
+
+    context.route(PYTHON_WORKER, seeded)
+
+
 def only_what_is_tested(context, request) -> None:
-    """In this context, Python starts only for a test marked `python`, and search indexes the site's pages only
-    for one marked `search`."""
+    """In this context, Python starts only for a test marked `python` (from the site's snapshot, unless it is
+    marked `fresh_python`), and search indexes the site's pages only for one marked `search`."""
     if request.node.get_closest_marker("python") is None:
         python_left_starting(context)
+    elif request.node.get_closest_marker("fresh_python") is None:
+        python_from_snapshot(context)
     if request.node.get_closest_marker("search") is None:
         search_left_empty(context)
 
@@ -93,6 +150,32 @@ class QuietServer(__import__("http.server").server.ThreadingHTTPServer):
 class QuietHandler(__import__("http.server").server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature
         pass
+
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        if self.path != SNAPSHOT_PATH:
+            return super().do_GET()
+        if kept_snapshot is None:
+            return self.send_error(404)
+        headers, body = kept_snapshot
+        self.send_response(200)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:  # noqa: N802 - the base class's name
+        """The snapshot a worker kept (SNAPSHOT_SEEDING); the latest one is handed on."""
+        global kept_snapshot
+        if self.path != SNAPSHOT_PATH:
+            return self.send_error(405)
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        headers = {name.lower(): value for name, value in self.headers.items()
+                   if name.lower().startswith("x-zadachnik-")}
+        kept_snapshot = (headers, body)
+        self.send_response(204)
+        self.end_headers()
 
 
 # -- axe ------------------------------------------------------------------------------------------
