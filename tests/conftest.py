@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.browser import CHROMIUM_ARGS, only_what_is_tested, serve
+from support.browser import CHROMIUM_ARGS, only_what_is_tested, opened_when_ready, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -43,11 +43,13 @@ def page(browser, request):
     """A fresh browser context's page that may load nothing from another host (such a request is refused and
     fails the test) and must throw no error; `page.errors` holds what it threw so far. Python starts only in
     tests marked `python` (support.browser.SILENT_WORKER says why), and search indexes the site's pages only in
-    tests marked `search` (EMPTY_SEARCH_INDEX)."""
+    tests marked `search` (EMPTY_SEARCH_INDEX). Its navigations return once the course pages are set up
+    (opened_when_ready)."""
     import re
 
     context = browser.new_context()
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     elsewhere: list[str] = []
 
     def refuse(route) -> None:
@@ -67,9 +69,11 @@ def page(browser, request):
 
 @pytest.fixture
 def context(browser, request):
-    """A fresh browser context where Python and search run only for tests about them (only_what_is_tested)."""
+    """A fresh browser context where Python and search run only for tests about them (only_what_is_tested), and
+    whose pages' navigations return once their course pages are set up (opened_when_ready)."""
     context = browser.new_context()
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     yield context
     context.close()
 

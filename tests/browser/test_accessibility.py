@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, serve
+from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, opened_when_ready, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 SAMPLE_PAGES = [
@@ -241,6 +241,7 @@ def test_axe_finds_nothing_serious_on_any_page(request, browser, sample_server, 
                                                scheme: str) -> None:
     context = browser.new_context(color_scheme=scheme)
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     try:
         page = context.new_page()
         page.goto(sample_server + ("en/" if lang == "en" else "") + path)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import only_what_is_tested
+from support.browser import only_what_is_tested, opened_when_ready
 from support.sites import ROOT, build_site
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -19,6 +19,7 @@ GUIDE = "authoring/"
 def page(request, browser, sample_server):
     context = browser.new_context()
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     page = context.new_page()
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
@@ -249,6 +250,7 @@ def test_language_switch_opens_the_heading_at_the_top(page, site_url) -> None:
 def test_language_switch_keeps_the_place_on_disk(request, browser, offline_sample: Path) -> None:
     context = browser.new_context()
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     context.route("http://**/*", lambda route: route.abort())
     context.route("https://**/*", lambda route: route.abort())
     page = context.new_page()

@@ -234,7 +234,7 @@ def test_a_shuffled_question_shows_no_options_until_they_are_in_the_learners_ord
     """Was a flash: the author's order showed while shuffle.js loaded, then the options jumped into the
     learner's. They keep their place on the page, hidden, until they are in order."""
     held = hold_shuffle_script(page)
-    page.goto(server + QUIZ)
+    page.goto(server + QUIZ, wait_until="load")  # not set up: shuffle.js is held
     wait_for_the_request(page, held)
     options = page.locator("#q-S1 .zq-options")
     assert page.locator(".zq-page").get_attribute("data-zq-ready") == "starting"
@@ -266,7 +266,7 @@ def test_a_shuffled_question_shows_no_options_before_the_pages_script_runs(page,
 
 def test_a_shuffled_question_whose_script_fails_to_load_shows_its_options_all_the_same(page, server) -> None:
     held = hold_shuffle_script(page)
-    page.goto(server + QUIZ)
+    page.goto(server + QUIZ, wait_until="load")  # not set up: shuffle.js is held
     wait_for_the_request(page, held)
     held[0].abort()
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested
+from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, opened_when_ready
 from zadachnik.runtime.shipping import PROGRESS_MANIFEST
 
 RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -273,6 +273,7 @@ def test_a_last_place_that_is_not_a_question_of_the_site_is_ignored(page, sample
 def test_axe_finds_nothing_serious_in_the_progress_shown(request, browser, sample_server, scheme: str) -> None:
     context = browser.new_context(color_scheme=scheme)
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     try:
         page = context.new_page()
         open_page(page, sample_server, RL_QUIZ, lang="en")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.browser import AXE, only_what_is_tested
+from support.browser import AXE, only_what_is_tested, opened_when_ready
 
 QUIZ = "demo/01-basics/quiz/"
 EXERCISES = "demo/01-basics/exercises/"
@@ -18,6 +18,7 @@ KEY = "zadachnik:demo/1/"
 def context(request, browser):
     context = browser.new_context(accept_downloads=True)
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     yield context
     context.close()
 

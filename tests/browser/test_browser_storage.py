@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.browser import only_what_is_tested, serve
+from support.browser import only_what_is_tested, opened_when_ready, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/"
@@ -22,6 +22,7 @@ SET_ASIDE = "zadachnik-quarantine:demo/1/"
 def context(request, browser):
     context = browser.new_context(accept_downloads=True)
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     yield context
     context.close()
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import only_what_is_tested, serve
+from support.browser import only_what_is_tested, opened_when_ready, serve
 from support.sites import ROOT, build_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
@@ -225,6 +225,7 @@ def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server
 def test_the_other_tab_follows_a_new_variant(request, browser, server) -> None:
     context = browser.new_context()
     only_what_is_tested(context, request)
+    opened_when_ready(context)
     try:
         ru, en = context.new_page(), context.new_page()
         open_quiz(ru, server, "ru")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import only_what_is_tested, serve, shuffled_order
+from support.browser import only_what_is_tested, opened_when_ready, serve, shuffled_order
 from support.sites import ROOT, build_site, two_module_site
 from zadachnik import cli
 from zadachnik.reading.model import load_courses
@@ -440,6 +440,8 @@ def test_axe_finds_nothing_serious_in_a_book(request, browser, course_server: st
     context = browser.new_context(color_scheme=scheme)
 
     only_what_is_tested(context, request)
+
+    opened_when_ready(context)
     try:
         page = context.new_page()
         page.goto(course_server + page_path.removesuffix("index.html"))

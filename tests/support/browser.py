@@ -113,6 +113,32 @@ def only_what_is_tested(context, request) -> None:
         search_left_empty(context)
 
 
+# Whether every course page root of the document has set up: questions wired, saved work put back.
+ALL_READY = "() => [...document.querySelectorAll('.zq-page')].every((root) => root.dataset.zqReady === 'yes')"
+
+
+def opened_when_ready(context) -> None:
+    """Each page of this context returns from goto, reload, go_back and go_forward once its course pages are set
+    up, as a learner finds them working, not at the load event: the question types and the saved work arrive by
+    dynamic imports that the load event does not wait for, so a test that clicked or read at once raced them (a
+    resumed SCORM answer was read unticked in CI). A navigation that names the event to wait for (`wait_until`)
+    returns at that event: a test that holds a module back says `wait_until="load"`."""
+    def settled(page, navigate):
+        def navigated(*args, **kwargs):
+            response = navigate(*args, **kwargs)
+            if "wait_until" not in kwargs:
+                page.wait_for_function(ALL_READY)
+            return response
+
+        return navigated
+
+    def settle(page) -> None:
+        for name in ("goto", "reload", "go_back", "go_forward"):
+            setattr(page, name, settled(page, getattr(page, name)))
+
+    context.on("page", settle)
+
+
 # The same for pages built as the offline copy is (a SCORM package's), served over http: their Python comes from
 # one script that embeds Pyodide, here one whose worker never answers.
 SILENT_EMBED = ("window.__zqPyodideEmbed = " + json.dumps({
