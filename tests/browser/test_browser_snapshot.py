@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import support.browser
-from support.browser import CHROMIUM_ARGS, python_from_snapshot, serve
+from support.browser import CHROMIUM_ARGS, PYTHON_WORKER, python_from_snapshot, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 # Every test here is about Python's start itself: its pages start it as on a first visit, each context with no
@@ -40,6 +40,17 @@ def visit(context, url: str, errors: list[str] | None = None):
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     page.wait_for_function("document.documentElement.dataset.zqPythonStart", timeout=90_000)
     return page
+
+
+def from_a_kept_snapshot(context) -> None:
+    """For a test about what follows a first start: this context's first start is from the snapshot an earlier
+    test's worker kept (support.browser.SNAPSHOT_SEEDING), as a returning learner's is, when there is one, so the
+    test pays for no fresh start that it does not look at. Its own later starts are its own: the seeding stops."""
+    python_from_snapshot(context)
+
+
+def seeded_no_more(context) -> None:
+    context.unroute(PYTHON_WORKER)
 
 
 def kept(page, where: str = "cache") -> None:
@@ -91,8 +102,10 @@ def test_a_second_visit_starts_from_the_snapshot_and_its_python_checks_code(cont
 
 
 def test_random_numbers_differ_between_two_visits_restored_from_one_snapshot(context, fixture_server) -> None:
+    from_a_kept_snapshot(context)
     first = visit(context, fixture_server + QUIZ)
     kept(first)
+    seeded_no_more(context)
     first.close()
     numbers = []
     for _ in range(2):
@@ -131,8 +144,10 @@ def garble(page, how: str) -> int:
 
 @pytest.mark.parametrize("how", ["garbage_behind_a_valid_header", "cut_short", "not_a_snapshot"])
 def test_a_spoilt_stored_snapshot_gives_a_fresh_start_and_no_message(context, fixture_server, how: str) -> None:
+    from_a_kept_snapshot(context)
     first = visit(context, fixture_server + QUIZ)
     kept(first)
+    seeded_no_more(context)
     assert garble(first, how) == 1
     first.close()
     errors: list[str] = []
@@ -192,8 +207,10 @@ def stored_entries(page) -> dict[str, str]:
 
 
 def test_a_planted_snapshot_of_another_runner_is_refused_and_dropped(context, fixture_server) -> None:
+    from_a_kept_snapshot(context)
     first = visit(context, fixture_server + QUIZ)
     kept(first)
+    seeded_no_more(context)
     [genuine_entry] = stored_entries(first)
     first.close()
 
@@ -249,8 +266,10 @@ _sys.modules["zadachnik"].__class__ = _Claims
 
 
 def test_a_planted_snapshot_that_claims_this_sites_runner_is_refused_by_how_it_grades(context, fixture_server) -> None:
+    from_a_kept_snapshot(context)
     first = visit(context, fixture_server + QUIZ)
     kept(first)
+    seeded_no_more(context)
     [genuine_entry] = stored_entries(first)
     # What the worker compares a restored snapshot's claim with: this site's runner files, as it reads them.
     claim = first.evaluate("""async (base) => JSON.stringify(await Promise.all(
@@ -283,8 +302,10 @@ def test_a_planted_snapshot_that_claims_this_sites_runner_is_refused_by_how_it_g
 
 
 def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context, fixture_server) -> None:
+    from_a_kept_snapshot(context)
     page = visit(context, fixture_server + QUIZ)
     kept(page)
+    seeded_no_more(context)
     # Nothing stored is read on a restart: the page's own copy is used.
     page.evaluate("name => caches.delete(name)", CACHE_NAME)
     write_code(page, LOOP)
@@ -304,8 +325,10 @@ def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context
 
 
 def test_a_crash_restarts_from_memory_and_python_still_works(context, fixture_server) -> None:
+    from_a_kept_snapshot(context)
     page = visit(context, fixture_server + QUIZ)
     kept(page)
+    seeded_no_more(context)
     write_code(page, "import os\nos.abort()\n")
     page.click("#q-Q7 [data-zq-run]")
     page.wait_for_function("document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('crashed')")
