@@ -42,21 +42,22 @@ def visit(context, url: str, errors: list[str] | None = None):
     return page
 
 
-def from_a_kept_snapshot(context) -> None:
-    """For a test about what follows a first start: this context's first start is from the snapshot an earlier
-    test's worker kept (support.browser.SNAPSHOT_SEEDING), as a returning learner's is, when there is one, so the
-    test pays for no fresh start that it does not look at. Its own later starts are its own: the seeding stops."""
-    python_from_snapshot(context)
-
-
-def seeded_no_more(context) -> None:
-    context.unroute(PYTHON_WORKER)
-
-
 def kept(page, where: str = "cache") -> None:
     """Waits until the snapshot this page's Python made or read is kept `where`."""
     page.wait_for_function("where => document.documentElement.dataset.zqPythonKept === where", arg=where,
                            timeout=60_000)
+
+
+def first_visit(context, url: str):
+    """For a test about what follows a first start: the context's first page, its Python started from the snapshot
+    an earlier test's worker kept (support.browser.SNAPSHOT_SEEDING), as a returning learner's is, when there is
+    one, so the test pays for no fresh start it does not look at; its snapshot kept. Later starts are the test's
+    own: the seeding stops."""
+    python_from_snapshot(context)
+    page = visit(context, url)
+    kept(page)
+    context.unroute(PYTHON_WORKER)
+    return page
 
 
 def status(page) -> str:
@@ -102,10 +103,7 @@ def test_a_second_visit_starts_from_the_snapshot_and_its_python_checks_code(cont
 
 
 def test_random_numbers_differ_between_two_visits_restored_from_one_snapshot(context, fixture_server) -> None:
-    from_a_kept_snapshot(context)
-    first = visit(context, fixture_server + QUIZ)
-    kept(first)
-    seeded_no_more(context)
+    first = first_visit(context, fixture_server + QUIZ)
     first.close()
     numbers = []
     for _ in range(2):
@@ -144,10 +142,7 @@ def garble(page, how: str) -> int:
 
 @pytest.mark.parametrize("how", ["garbage_behind_a_valid_header", "cut_short", "not_a_snapshot"])
 def test_a_spoilt_stored_snapshot_gives_a_fresh_start_and_no_message(context, fixture_server, how: str) -> None:
-    from_a_kept_snapshot(context)
-    first = visit(context, fixture_server + QUIZ)
-    kept(first)
-    seeded_no_more(context)
+    first = first_visit(context, fixture_server + QUIZ)
     assert garble(first, how) == 1
     first.close()
     errors: list[str] = []
@@ -207,10 +202,7 @@ def stored_entries(page) -> dict[str, str]:
 
 
 def test_a_planted_snapshot_of_another_runner_is_refused_and_dropped(context, fixture_server) -> None:
-    from_a_kept_snapshot(context)
-    first = visit(context, fixture_server + QUIZ)
-    kept(first)
-    seeded_no_more(context)
+    first = first_visit(context, fixture_server + QUIZ)
     [genuine_entry] = stored_entries(first)
     first.close()
 
@@ -266,10 +258,7 @@ _sys.modules["zadachnik"].__class__ = _Claims
 
 
 def test_a_planted_snapshot_that_claims_this_sites_runner_is_refused_by_how_it_grades(context, fixture_server) -> None:
-    from_a_kept_snapshot(context)
-    first = visit(context, fixture_server + QUIZ)
-    kept(first)
-    seeded_no_more(context)
+    first = first_visit(context, fixture_server + QUIZ)
     [genuine_entry] = stored_entries(first)
     # What the worker compares a restored snapshot's claim with: this site's runner files, as it reads them.
     claim = first.evaluate("""async (base) => JSON.stringify(await Promise.all(
@@ -302,10 +291,7 @@ def test_a_planted_snapshot_that_claims_this_sites_runner_is_refused_by_how_it_g
 
 
 def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context, fixture_server) -> None:
-    from_a_kept_snapshot(context)
-    page = visit(context, fixture_server + QUIZ)
-    kept(page)
-    seeded_no_more(context)
+    page = first_visit(context, fixture_server + QUIZ)
     # Nothing stored is read on a restart: the page's own copy is used.
     page.evaluate("name => caches.delete(name)", CACHE_NAME)
     write_code(page, LOOP)
@@ -325,10 +311,7 @@ def test_a_restart_after_a_time_limit_starts_from_the_snapshot_in_memory(context
 
 
 def test_a_crash_restarts_from_memory_and_python_still_works(context, fixture_server) -> None:
-    from_a_kept_snapshot(context)
-    page = visit(context, fixture_server + QUIZ)
-    kept(page)
-    seeded_no_more(context)
+    page = first_visit(context, fixture_server + QUIZ)
     write_code(page, "import os\nos.abort()\n")
     page.click("#q-Q7 [data-zq-run]")
     page.wait_for_function("document.querySelector('#q-Q7 [data-zq-output]').textContent.includes('crashed')")

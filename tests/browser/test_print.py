@@ -438,9 +438,7 @@ def test_axe_finds_nothing_serious_in_a_book(request, browser, course_server: st
     from support.browser import THEME_VIOLATIONS, axe_findings
 
     context = browser.new_context(color_scheme=scheme)
-
     only_what_is_tested(context, request)
-
     opened_when_ready(context)
     try:
         page = context.new_page()
