@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.browser import CHROMIUM_ARGS, only_what_is_tested, opened_when_ready, serve
+from support.browser import CHROMIUM_ARGS, SharedContext, only_what_is_tested, opened_when_ready, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -38,18 +38,34 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def shared_context(browser, tmp_path_factory):
+    """The browser context that quick tests' pages share, with its keeper page (support.browser.SharedContext)."""
+    keeper = tmp_path_factory.mktemp("keeper")
+    (keeper / "index.html").write_text("<!doctype html><title>keeper</title>", encoding="utf-8")
+    url, server = serve(keeper)
+    shared = SharedContext(browser, url)
+    yield shared
+    shared.close()
+    server.shutdown()
+
+
 @pytest.fixture
 def page(browser, request):
-    """A fresh browser context's page that may load nothing from another host (such a request is refused and
-    fails the test) and must throw no error; `page.errors` holds what it threw so far. Python starts only in
-    tests marked `python` (support.browser.SILENT_WORKER says why), and search indexes the site's pages only in
-    tests marked `search` (EMPTY_SEARCH_INDEX). Its navigations return once the course pages are set up
-    (opened_when_ready)."""
+    """A page that may load nothing from another host (such a request is refused and fails the test) and must
+    throw no error; `page.errors` holds what it threw so far. Python starts only in tests marked `python`
+    (support.browser.SILENT_WORKER says why), and search indexes the site's pages only in tests marked `search`
+    (EMPTY_SEARCH_INDEX). Its navigations return once the course pages are set up (opened_when_ready). It is
+    opened in the context quick tests share, left as a new one after each (SharedContext), unless the test is
+    marked `python` or `own_context`: then in a new context."""
     import re
 
-    context = browser.new_context()
+    own = any(request.node.get_closest_marker(name) for name in ("python", "own_context"))
+    shared = None if own else request.getfixturevalue("shared_context")
+    context = browser.new_context() if own else shared.context
+    if own:
+        opened_when_ready(context)
     only_what_is_tested(context, request)
-    opened_when_ready(context)
     elsewhere: list[str] = []
 
     def refuse(route) -> None:
@@ -62,9 +78,14 @@ def page(browser, request):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
     yield page
-    # A route's handler still running as the test ends (a page restarting Python) must not fail the next test.
-    context.unroute_all(behavior="ignoreErrors")
-    context.close()
+    if own:
+        # A route's handler still running as the test ends (a page restarting Python) must not fail the next test.
+        context.unroute_all(behavior="ignoreErrors")
+        context.close()
+        left: list[str] = []
+    else:
+        left = shared.left_behind()
+    assert not left, left
     assert not elsewhere, elsewhere
     assert not errors, errors
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, opened_when_ready, serve
+from support.browser import THEME_VIOLATIONS, axe_findings, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 SAMPLE_PAGES = [
@@ -44,11 +44,11 @@ def without_spaces(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def control_names(context, page) -> list[dict]:
+def control_names(page) -> list[dict]:
     """Every control in the page's accessibility tree (Chromium's computed names, as a screen reader gets them),
     with the formulas of its label when it is one of the course page's own."""
     marked = page.evaluate(MARK_CONTROLS)
-    cdp = context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(page)
     controls = []
     for node in cdp.send("Accessibility.getFullAXTree")["nodes"]:
         role = node.get("role", {}).get("value")
@@ -81,11 +81,10 @@ def name_problems(controls: list[dict]) -> list[tuple]:
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("path", COURSE_PAGES)
-def test_every_control_of_the_sample_course_has_a_readable_name(context, sample_server, path: str, lang: str) -> None:
-    page = context.new_page()
+def test_every_control_of_the_sample_course_has_a_readable_name(page, sample_server, path: str, lang: str) -> None:
     page.goto(sample_server + ("en/" if lang == "en" else "") + path)
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-    assert not name_problems(control_names(context, page))
+    assert not name_problems(control_names(page))
 
 
 MATH_LABELS = r"""
@@ -194,11 +193,10 @@ def math_label_server(tmp_path_factory):
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_formulas_in_labels_are_named_by_their_tex(context, math_label_server, lang: str) -> None:
-    page = context.new_page()
+def test_formulas_in_labels_are_named_by_their_tex(page, math_label_server, lang: str) -> None:
     page.goto(math_label_server + ("en/" if lang == "en" else "") + "demo/01-basics/quiz/")
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-    controls = control_names(context, page)
+    controls = control_names(page)
     assert not name_problems(controls)
     names = {control["id"]: control["name"] for control in controls if control["id"]}
     assert without_spaces(r"\binom{96}{4}") in without_spaces(names["zq-M1-ways"])
@@ -237,23 +235,15 @@ def test_headings_go_down_one_level_at_a_time(sample_site: Path, path: str, lang
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("path", SAMPLE_PAGES)
-def test_axe_finds_nothing_serious_on_any_page(request, browser, sample_server, path: str, lang: str,
-                                               scheme: str) -> None:
-    context = browser.new_context(color_scheme=scheme)
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    try:
-        page = context.new_page()
-        page.goto(sample_server + ("en/" if lang == "en" else "") + path)
-        if path in COURSE_PAGES:
-            page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-            # Explanations and solutions too: axe skips what a closed <details> hides.
-            page.evaluate("document.querySelectorAll('.zq-page details').forEach((d) => { d.open = true; })")
-        expected_scheme = "slate" if scheme == "dark" else "default"
-        assert page.locator("body").get_attribute("data-md-color-scheme") == expected_scheme
-        findings = axe_findings(page)
-    finally:
-        context.close()
+def test_axe_finds_nothing_serious_on_any_page(page, sample_server, path: str, lang: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(sample_server + ("en/" if lang == "en" else "") + path)
+    if path in COURSE_PAGES:
+        # Explanations and solutions too: axe skips what a closed <details> hides.
+        page.evaluate("document.querySelectorAll('.zq-page details').forEach((d) => { d.open = true; })")
+    expected_scheme = "slate" if scheme == "dark" else "default"
+    assert page.locator("body").get_attribute("data-md-color-scheme") == expected_scheme
+    findings = axe_findings(page)
     serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
     assert not serious, serious
     # Moderate ones of our own making too: a quiz without sections once jumped from h1 to h3.

@@ -16,16 +16,12 @@ GUIDE = "authoring/"
 
 
 @pytest.fixture
-def page(request, browser, sample_server):
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    page = context.new_page()
+def page(page):
+    """The shared `page` (tests/conftest.py), with the addresses it asked for in `page.requests`."""
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.requests = requests
-    yield page
-    context.close()
+    return page
 
 
 def test_language_selector_keeps_the_page(page, sample_server) -> None:

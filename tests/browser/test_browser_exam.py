@@ -124,6 +124,7 @@ def test_a_submitted_exam_grades_python_questions_too(page, exam_url: str) -> No
     expect(page.locator("[data-zq-exam-button]")).to_be_hidden()
 
 
+@pytest.mark.own_context
 def test_the_time_runs_from_the_first_answer_survives_a_reload_and_submits_when_up(page, exam_url: str) -> None:
     # The page's clock stands still but where the test moves it: a slow reload costs the learner no time here.
     page.clock.install()

@@ -41,3 +41,61 @@ def test_a_context_closed_while_its_worker_is_asked_for_leaves_no_error_behind(b
         context.close()
         # The next call into Playwright is where an error left by a handler was raised.
         browser.new_context().close()
+
+
+WRITE_EVERY_STORE = """async () => {
+    localStorage.setItem('left', 'behind');
+    document.cookie = 'left=behind; max-age=3600';
+    await (await caches.open('left')).put('/left', new Response('behind'));
+    await new Promise((resolve, reject) => {
+        const opening = indexedDB.open('left', 1);
+        opening.onupgradeneeded = () => opening.result.createObjectStore('things');
+        opening.onsuccess = () => {
+            const writing = opening.result.transaction('things', 'readwrite');
+            writing.objectStore('things').put('behind', 'left');
+            writing.oncomplete = () => { opening.result.close(); resolve(); };
+        };
+        opening.onerror = reject;
+    });
+}"""
+READ_EVERY_STORE = """async () => ({
+    local: Object.keys(localStorage).filter((key) => key === "left"),
+    cookies: document.cookie,
+    caches: (await caches.keys()).filter((name) => name === "left"),
+    databases: (await indexedDB.databases()).map((database) => database.name).filter((name) => name === "left"),
+})"""
+NOTHING = {"local": [], "cookies": "", "caches": [], "databases": []}
+
+
+def test_the_shared_context_is_left_as_a_new_one_after_each_test(shared_context, fixture_server) -> None:
+    """The `page` fixture's context (SharedContext): what one test left in any store, or routed, the next never
+    finds, and its pages are closed."""
+    first = shared_context.context.new_page()
+    first.goto(fixture_server + QUIZ)
+    first.evaluate(WRITE_EVERY_STORE)
+    assert first.evaluate(READ_EVERY_STORE) != NOTHING
+    shared_context.context.route("**/*.css", lambda route: route.abort())
+    second = shared_context.context.new_page()
+    second.goto(fixture_server + "en/")
+    assert shared_context.left_behind() == []
+    assert shared_context.context.pages == [shared_context.keeper]
+    page = shared_context.context.new_page()
+    styles: list[str] = []
+    page.on("requestfailed", lambda request: styles.append(request.url) if request.url.endswith(".css") else None)
+    page.goto(fixture_server + QUIZ)
+    assert page.evaluate(READ_EVERY_STORE) == NOTHING
+    assert styles == []
+    assert shared_context.left_behind() == []
+
+
+def test_what_a_context_cannot_take_back_is_refused_and_the_context_opened_anew(shared_context, fixture_server,
+                                                                                offline_copy) -> None:
+    page = shared_context.context.new_page()
+    page.goto(fixture_server + QUIZ)
+    page.clock.install()
+    assert shared_context.left_behind() == ["a clock installed on the context: mark the test `own_context`"]
+    page = shared_context.context.new_page()
+    page.goto(fixture_server + QUIZ)
+    assert page.evaluate("() => '__pwClock' in globalThis") is False
+    page.goto((offline_copy / "en" / "index.html").as_uri())
+    assert shared_context.left_behind() == ["a page opened from disk: mark the test `own_context`"]

@@ -363,6 +363,7 @@ def test_a_shuffled_matching_question_shuffles_its_right_hand_column_only(page, 
 # -- from disk --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.own_context
 def test_hints_and_shuffling_work_from_disk(page, tmp_path_factory) -> None:
     """The offline copy runs the runtime as one classic script: hints.js and shuffle.js are in it, not imported."""
     site = build_site(FIXTURE / "mkdocs.offline.yml", tmp_path_factory.mktemp("hints-shuffle-offline") / "site")

@@ -365,6 +365,7 @@ def test_progress_with_instant_navigation(page, instant_server) -> None:
     assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
 
 
+@pytest.mark.own_context
 def test_the_offline_copy_shows_progress_from_disk(page, offline_copy: Path) -> None:
     page.goto((offline_copy / "demo/01-basics/quiz.html").as_uri())
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")

@@ -7,30 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from support.browser import AXE, only_what_is_tested, opened_when_ready
+from support.browser import AXE
 
 QUIZ = "demo/01-basics/quiz/"
 EXERCISES = "demo/01-basics/exercises/"
 KEY = "zadachnik:demo/1/"
-
-
-@pytest.fixture
-def context(request, browser):
-    context = browser.new_context(accept_downloads=True)
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context):
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    yield page
-    assert not errors, errors
 
 
 def open_quiz(page, server, lang: str = "ru"):

@@ -115,6 +115,7 @@ def test_search_lists_the_pages_language_only(page, sample_server: str, lang: st
         "Найдено совпадений" if lang == "ru" else f"{count} matching documents")
 
 
+@pytest.mark.own_context
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_search_from_disk_lists_the_pages_language_only(page, offline_site: Path, lang: str) -> None:
     root = offline_site.as_uri() + "/"

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.browser import only_what_is_tested, opened_when_ready, serve
+from support.browser import serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/"
@@ -18,28 +18,12 @@ KEY = "zadachnik:demo/1/"
 SET_ASIDE = "zadachnik-quarantine:demo/1/"
 
 
-@pytest.fixture
-def context(request, browser):
-    context = browser.new_context(accept_downloads=True)
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    yield context
-    context.close()
-
-
 def watched(page):
     """A page whose script errors fail the test."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
     return page
-
-
-@pytest.fixture
-def page(context):
-    page = watched(context.new_page())
-    yield page
-    assert not page.errors, page.errors
 
 
 def ready(page) -> None:

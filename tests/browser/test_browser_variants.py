@@ -303,6 +303,7 @@ def offline_copy(tmp_path_factory):
     return top
 
 
+@pytest.mark.own_context
 def test_variants_work_offline_from_disk(page, offline_copy) -> None:
     # From file:// the page has no ES modules: variants.js comes in the one bundled script.
     address = (offline_copy / "en" / "vc" / "01-load" / "quiz.html").as_uri()

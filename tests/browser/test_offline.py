@@ -12,6 +12,9 @@ from bs4 import BeautifulSoup
 from support.sites import ROOT
 from zadachnik.runtime.shipping import minified
 
+# Pages opened from disk start Python whatever the mark, so each test's page gets a browser context of its own.
+pytestmark = pytest.mark.own_context
+
 QUIZ = "demo/01-basics/quiz.html"
 
 
