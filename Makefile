@@ -57,13 +57,14 @@ lint: setup
 	$(BIN)/ruff check plugins tests scripts bench exercises hatch_build.py
 	npx --no-install eslint plugins/zadachnik/runtime/assets/js tests/js
 
-# Every test, in one run of worker processes. On two cores the suite is mostly CPU-bound (Chromium's pages and
-# Pyodide, the builds), so three workers: a little more than the cores, for the waits. A file's tests stay on one
-# worker, which builds its fixture sites (and the packaging tests' release) once. One run, slow tests included, so
-# no worker idles at the end of one step while another finishes it (`pytest -m "not slow"` is the quick loop).
+# Every test, in worker processes. On two cores the suite is mostly CPU-bound (Chromium's pages and Pyodide, the
+# builds), so three workers: a little more than the cores, for the waits. A file's tests stay on one worker,
+# which builds its fixture sites once. The slow fuzzing and packaging tests come after, in a step of their own
+# (`pytest -m "not slow"` is the quick loop).
 TEST_WORKERS ?= 3
 test: lint chromium poppler
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -m slow -n $(TEST_WORKERS) --dist load
 
 clean:
 	rm -rf build
