@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import only_what_is_tested, opened_when_ready
 from support.sites import ROOT, build_site
 
 QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -243,21 +242,15 @@ def test_language_switch_opens_the_heading_at_the_top(page, site_url) -> None:
     assert page.locator("h2#math").inner_text().startswith("Формулы")
 
 
-def test_language_switch_keeps_the_place_on_disk(request, browser, offline_sample: Path) -> None:
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
+def test_language_switch_keeps_the_place_on_disk(context, offline_sample: Path) -> None:
     context.route("http://**/*", lambda route: route.abort())
     context.route("https://**/*", lambda route: route.abort())
     page = context.new_page()
-    try:
-        page.goto((offline_sample / "rl-for-llm/12-infrastructure/quiz.html").as_uri())
-        page.wait_for_selector(".zq-page[data-zq-ready=yes]")
-        scroll_into(page, "q-P06", 120)
-        choose_language(page, "en")
-        assert page.url.startswith("file://") and "/en/" in page.url
-        assert_block_at_top(page, "q-P06")
-        choose_language(page, "ru")
-        assert_block_at_top(page, "q-P06")
-    finally:
-        context.close()
+    page.goto((offline_sample / "rl-for-llm/12-infrastructure/quiz.html").as_uri())
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    scroll_into(page, "q-P06", 120)
+    choose_language(page, "en")
+    assert page.url.startswith("file://") and "/en/" in page.url
+    assert_block_at_top(page, "q-P06")
+    choose_language(page, "ru")
+    assert_block_at_top(page, "q-P06")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import THEME_VIOLATIONS, axe_findings, only_what_is_tested, opened_when_ready
+from support.browser import THEME_VIOLATIONS, axe_findings
 from zadachnik.runtime.shipping import PROGRESS_MANIFEST
 
 RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -270,32 +270,26 @@ def test_a_last_place_that_is_not_a_question_of_the_site_is_ignored(page, sample
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_serious_in_the_progress_shown(request, browser, sample_server, scheme: str) -> None:
-    context = browser.new_context(color_scheme=scheme)
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    try:
-        page = context.new_page()
-        open_page(page, sample_server, RL_QUIZ, lang="en")
-        answer_p01(page)
-        put(page, ALL_SOLUTIONS_OPEN)
-        page.goto(sample_server + "en/")
-        expect_home(page, "en", 1, 1)
-        expect_mark(page, LLM_EXERCISES, "done", "en")
-        expect_mark(page, RL_QUIZ, "started", "en")
-        expect_mark(page, LLM_QUIZ, "new", "en")
-        expect(page.locator("[data-zq-continue]")).to_be_visible()
-        # Every section of the navigation open: axe checks only what is shown.
-        page.evaluate("document.querySelectorAll('.md-nav--primary .md-nav__toggle')"
-                      ".forEach((toggle) => { toggle.checked = true; })")
-        for mark in page.locator(".md-nav--primary .zq-nav-mark").all():
-            expect(mark).to_be_visible()
-        # Material fades opened sections in: a link measured mid-fade is half transparent, and axe then finds a
-        # contrast its readers never see (a flaky failure until this waited for the fades to end).
-        page.wait_for_function("document.getAnimations().every((animation) => animation.playState !== 'running')")
-        findings = axe_findings(page)
-    finally:
-        context.close()
+def test_axe_finds_nothing_serious_in_the_progress_shown(page, sample_server, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    open_page(page, sample_server, RL_QUIZ, lang="en")
+    answer_p01(page)
+    put(page, ALL_SOLUTIONS_OPEN)
+    page.goto(sample_server + "en/")
+    expect_home(page, "en", 1, 1)
+    expect_mark(page, LLM_EXERCISES, "done", "en")
+    expect_mark(page, RL_QUIZ, "started", "en")
+    expect_mark(page, LLM_QUIZ, "new", "en")
+    expect(page.locator("[data-zq-continue]")).to_be_visible()
+    # Every section of the navigation open: axe checks only what is shown.
+    page.evaluate("document.querySelectorAll('.md-nav--primary .md-nav__toggle')"
+                  ".forEach((toggle) => { toggle.checked = true; })")
+    for mark in page.locator(".md-nav--primary .zq-nav-mark").all():
+        expect(mark).to_be_visible()
+    # Material fades opened sections in: a link measured mid-fade is half transparent, and axe then finds a
+    # contrast its readers never see (a flaky failure until this waited for the fades to end).
+    page.wait_for_function("document.getAnimations().every((animation) => animation.playState !== 'running')")
+    findings = axe_findings(page)
     serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
     assert not serious, serious
 

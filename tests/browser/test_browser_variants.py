@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import only_what_is_tested, opened_when_ready, serve
+from support.browser import serve
 from support.sites import ROOT, build_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
@@ -222,23 +222,17 @@ def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server
     assert stored(page, "P1")["variant"] == following
 
 
-def test_the_other_tab_follows_a_new_variant(request, browser, server) -> None:
-    context = browser.new_context()
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    try:
-        ru, en = context.new_page(), context.new_page()
-        open_quiz(ru, server, "ru")
-        open_quiz(en, server, "en")
-        number = current(ru, "ru")
-        assert current(en, "en") == number
-        ru.click("#q-P1 details[data-zq-reveal] > summary")
-        ru.locator("#q-P1 [data-zq-new-variant]").click()
-        moved = current(ru, "ru")
-        expect_variant(en, "en", moved)
-        expect(en.locator("#q-P1 details[data-zq-reveal]")).not_to_have_attribute("open", "")
-    finally:
-        context.close()
+def test_the_other_tab_follows_a_new_variant(context, server) -> None:
+    ru, en = context.new_page(), context.new_page()
+    open_quiz(ru, server, "ru")
+    open_quiz(en, server, "en")
+    number = current(ru, "ru")
+    assert current(en, "en") == number
+    ru.click("#q-P1 details[data-zq-reveal] > summary")
+    ru.locator("#q-P1 [data-zq-new-variant]").click()
+    moved = current(ru, "ru")
+    expect_variant(en, "en", moved)
+    expect(en.locator("#q-P1 details[data-zq-reveal]")).not_to_have_attribute("open", "")
 
 
 def test_progress_counts_each_question_once_by_its_current_variant(page, server) -> None:

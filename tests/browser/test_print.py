@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from support.browser import only_what_is_tested, opened_when_ready, serve, shuffled_order
+from support.browser import serve, shuffled_order
 from support.sites import ROOT, build_site, two_module_site
 from zadachnik import cli
 from zadachnik.reading.model import load_courses
@@ -433,19 +433,12 @@ def test_a_books_headings_go_down_one_level_at_a_time(course_site: Path, page: s
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("page_path", [BOOKS["ru"], COURSE_BOOKS["en"]])
-def test_axe_finds_nothing_serious_in_a_book(request, browser, course_server: str, page_path: str,
-                                             scheme: str) -> None:
+def test_axe_finds_nothing_serious_in_a_book(page, course_server: str, page_path: str, scheme: str) -> None:
     from support.browser import THEME_VIOLATIONS, axe_findings
 
-    context = browser.new_context(color_scheme=scheme)
-    only_what_is_tested(context, request)
-    opened_when_ready(context)
-    try:
-        page = context.new_page()
-        page.goto(course_server + page_path.removesuffix("index.html"))
-        findings = axe_findings(page)
-    finally:
-        context.close()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(course_server + page_path.removesuffix("index.html"))
+    findings = axe_findings(page)
     serious = [f for f in findings if f[1] in ("serious", "critical") and (f[0], f[2]) not in THEME_VIOLATIONS]
     assert serious == [] and [f for f in findings if f[0] == "heading-order"] == []
 
