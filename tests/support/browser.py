@@ -177,8 +177,10 @@ class SharedContext:
         self.context.on("request", self._reached)
 
     def _reached(self, request) -> None:
+        # Storage belongs to http(s) origins, and to the one of pages from disk (refused); blob: and data: have none.
         parts = urlsplit(request.url)
-        self.reached.add(f"{parts.scheme}://{parts.netloc}")
+        if parts.scheme in ("http", "https", "file"):
+            self.reached.add(f"{parts.scheme}://{parts.netloc}")
 
     def left_behind(self) -> list[str]:
         """What the test just ended left that a new context would not have; the context is wiped either way,
