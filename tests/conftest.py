@@ -51,7 +51,7 @@ def shared_context(browser, tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, request):
+def page(request):
     """A page that may load nothing from another host (such a request is refused and fails the test) and must
     throw no error; `page.errors` holds what it threw so far. Python starts only in tests marked `python`
     (support.browser.SILENT_WORKER says why), and search indexes the site's pages only in tests marked `search`
@@ -62,10 +62,11 @@ def page(browser, request):
 
     own = any(request.node.get_closest_marker(name) for name in ("python", "own_context"))
     shared = None if own else request.getfixturevalue("shared_context")
-    context = browser.new_context() if own else shared.context
     if own:
-        opened_when_ready(context)
-    only_what_is_tested(context, request)
+        context = request.getfixturevalue("context")  # closed by its own fixture, after this one's checks
+    else:
+        context = shared.context
+        only_what_is_tested(context, request)
     elsewhere: list[str] = []
 
     def refuse(route) -> None:
@@ -78,13 +79,7 @@ def page(browser, request):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
     yield page
-    if own:
-        # A route's handler still running as the test ends (a page restarting Python) must not fail the next test.
-        context.unroute_all(behavior="ignoreErrors")
-        context.close()
-        left: list[str] = []
-    else:
-        left = shared.left_behind()
+    left = [] if own else shared.left_behind()
     assert not left, left
     assert not elsewhere, elsewhere
     assert not errors, errors
@@ -98,6 +93,7 @@ def context(browser, request):
     only_what_is_tested(context, request)
     opened_when_ready(context)
     yield context
+    # A route's handler still running as the test ends (a page restarting Python) must not fail the next test.
     context.unroute_all(behavior="ignoreErrors")
     context.close()
 
