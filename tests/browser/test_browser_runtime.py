@@ -457,3 +457,33 @@ def test_a_page_loads_no_script_or_stylesheet_its_weight_leaves_out(request, pag
             and "/vendor/" not in url and "/katex/" not in url and "/pyodide/" not in url
             and not url.endswith(("python-worker.js", "course-progress.js"))}
     assert ours <= counted, sorted(ours - counted)
+
+
+def frames_drawn(page, seconds: float) -> int:
+    """How many frames Chromium's main thread made for the page in the next `seconds` (from a trace)."""
+    import time
+
+    browser = page.context.browser
+    browser.start_tracing(page=page, categories=["cc"])
+    time.sleep(seconds)
+    trace = json.loads(browser.stop_tracing())
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    return sum(1 for event in events if event.get("ph") == "X" and event.get("name") == "ProxyMain::BeginMainFrame")
+
+
+@pytest.mark.parametrize("which", ["fixture", "module 12", "module 9"])
+def test_a_page_left_open_draws_nothing(request, page, which: str) -> None:
+    """A learner leaves a quiz page open for hours: once it has settled it must cost no CPU. The fixture's page
+    has content tabs in a closed explanation, whose indicator's transition Chromium never ended, so the page drew
+    sixty frames a second for as long as it was open."""
+    from support.assets import QUIZ as WEIGHED_QUIZ
+    from support.assets import SAMPLE_PAGES
+
+    server, path = {"fixture": ("fixture_server", WEIGHED_QUIZ), "module 12": ("sample_server", SAMPLE_PAGES[0]),
+                    "module 9": ("sample_server", SAMPLE_PAGES[1])}[which]
+    page.goto(request.getfixturevalue(server) + path.removesuffix("index.html"))
+    page.wait_for_timeout(1_000)  # Material's own transitions as the page loads take a quarter of a second
+    assert frames_drawn(page, 2) <= 4
+    # The count sees frames when there are some: a page that asks for one on every frame.
+    page.evaluate("(function next() { requestAnimationFrame(next); })()")
+    assert frames_drawn(page, 2) >= 10
