@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from support.browser import python_from_snapshot
+from support.browser import python_from_snapshot, serve
 
 QUIZ = "en/demo/01-basics/quiz/"
 # A question type's module that arrives a second late: the page's load event has fired long before it is set up.
@@ -42,6 +42,30 @@ def test_a_context_closed_while_its_worker_is_asked_for_leaves_no_error_behind(b
         # The next call into Playwright is where an error left by a handler was raised.
         browser.new_context().close()
 
+
+
+def test_a_worker_asked_for_after_its_server_stopped_fails_its_own_page_only(browser, fixture_site) -> None:
+    """A page that asks for Python's worker once its test server has stopped (a test's module ended while a page
+    restarted Python) gets a failed script at once; the snapshot seam's handler raised instead, and its error
+    surfaced in a later test's call into Playwright (CI, and a local run: a 30-second wait on the stopped server's
+    socket, then a timeout in an ordering test)."""
+    url, server = serve(fixture_site)
+    context = browser.new_context()
+    try:
+        python_from_snapshot(context)
+        context.route("**/blank.html", lambda route: route.fulfill(body="<p>blank</p>", content_type="text/html"))
+        page = context.new_page()
+        page.goto(url + "blank.html")
+        server.shutdown()
+        outcome = page.evaluate("""() => new Promise((resolve) => {
+            const worker = new Worker('/assets/zadachnik/js/python-worker.js', { type: 'module' });
+            worker.onerror = () => resolve('failed');
+            setTimeout(() => resolve('no answer'), 5000);
+        })""")
+        assert outcome == "failed"
+    finally:
+        context.close()
+    browser.new_context().close()  # where an error a handler raised would surface
 
 WRITE_EVERY_STORE = """async () => {
     localStorage.setItem('left', 'behind');
