@@ -488,3 +488,61 @@ def test_imported_status_named_like_an_inherited_property_is_refused(page, fixtu
         assert message.startswith(f"Файл не загружен, ничего не изменено: в записи demo/1/{qid} поле verdict."), message
         assert stored(page, qid) is None
         assert_page_works(page)
+
+
+def open_held(page, url: str) -> list:
+    """Opens `url` with the runtime's script held back, as a slow connection shows the questions before it: the
+    routes to let go."""
+    held: list = []
+    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector("#zq-Q5-notes")
+    page.wait_for_timeout(200)  # nothing has let the script through meanwhile
+    assert len(held) == 1 and page.evaluate("document.querySelector('.zq-page').dataset.zqReady") is None
+    return held
+
+
+def let_go(page, held: list) -> None:
+    for route in held:
+        route.continue_()
+    page.unroute("**/assets/zadachnik/js/zadachnik.js")
+    ready(page)
+
+
+def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, fixture_server) -> None:
+    """On a slow connection the questions show before their scripts: what the learner types or ticks then stays
+    and is saved, over what an earlier visit saved. A script's change (not the learner's) does not count, and the
+    saved answer is put back over it."""
+    url = fixture_server + "en/" + QUIZ
+    open_page(page, fixture_server, lang="en")
+    page.check("#q-Q1 input[value=A]")
+    page.fill("#zq-Q3-mem", "78")
+    page.fill("#zq-Q6-rho", "4/5")
+    page.fill("#zq-Q5-notes", "saved before")
+    held = open_held(page, url)
+    page.check("#q-Q1 input[value=B]")
+    page.fill("#zq-Q3-mem", "80")
+    page.fill("#zq-Q5-notes", "typed while it loaded")
+    page.evaluate("""() => {
+        const rho = document.querySelector('#zq-Q6-rho');
+        rho.value = '9';
+        rho.dispatchEvent(new Event('input', { bubbles: true }));
+    }""")
+    let_go(page, held)
+    assert page.is_checked("#q-Q1 input[value=B]") and stored(page, "Q1")["answer"] == {"choice": ["B"]}
+    assert page.input_value("#zq-Q3-mem") == "80" and stored(page, "Q3")["answer"]["fields"]["mem"] == "80"
+    assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
+    assert stored(page, "Q5")["notes"] == "typed while it loaded"
+    assert page.input_value("#zq-Q6-rho") == "4/5" and stored(page, "Q6")["answer"]["fields"]["rho"] == "4/5"
+    # The same after a reload: it was saved, not only left on the screen.
+    page.reload()
+    assert page.is_checked("#q-Q1 input[value=B]") and page.input_value("#zq-Q3-mem") == "80"
+    assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
+
+
+def test_typing_on_a_first_visit_before_the_page_is_set_up_is_saved(page, fixture_server) -> None:
+    held = open_held(page, fixture_server + "en/" + QUIZ)
+    page.fill("#zq-Q3-mem", "78")
+    let_go(page, held)
+    assert stored(page, "Q3")["answer"]["fields"]["mem"] == "78"
+    assert page.locator("[data-zq-progress]").inner_text().startswith("Checked 0")

@@ -99,11 +99,16 @@ function fieldMessage(say, field, text, verdict) {
   if (verdict.precision) {
     const [name, count] = field.atol > 0
       ? ["decimals", neededDecimals(field.atol)] : ["significant", neededSignificant(field.rtol)];
-    // "1 знака", "21 знака", "1 decimal place": the page's language decides which counts take the singular.
-    const one = new Intl.PluralRules(document.documentElement.lang || "en").select(count) === "one";
-    return say("precision", { digits: say(one ? `${name}_one` : name, { count }) });
+    return say("precision", { digits: counted(say, name, count) });
   }
   return "";
+}
+
+// The words for `count` things: "1 знака", "21 знака", "1 decimal place": the page's language decides which
+// counts take the singular (the word `name`_one).
+function counted(say, name, count) {
+  const one = new Intl.PluralRules(document.documentElement.lang || "en").select(count) === "one";
+  return say(one ? `${name}_one` : name, { count });
 }
 
 function questionMessage(say, verdict) {
@@ -119,10 +124,7 @@ function questionMessage(say, verdict) {
   if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: describeError(verdict.error, say) });
   if (verdict.message) return `${say(verdict.status)} ${verdict.message}`;
   // A question with hint_note: the hints that were open when it was answered right.
-  if (verdict.status === "correct" && verdict.hints > 0) {
-    const one = new Intl.PluralRules(document.documentElement.lang || "en").select(verdict.hints) === "one";
-    return say(one ? "correct_after_hints_one" : "correct_after_hints", { count: verdict.hints });
-  }
+  if (verdict.status === "correct" && verdict.hints > 0) return counted(say, "correct_after_hints", verdict.hints);
   if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
   if (verdict.status === "wrong" && verdict.wrong) return say("wrong_items", { items: verdict.wrong.join(", ") });
   return say(verdict.status);
@@ -261,8 +263,10 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      // Nothing saved: the question stays as the page shows it, with anything typed while its module loaded.
-      if (entry.answer !== undefined) module.restore(question, entry.answer);
+      // What the learner changed before the page was set up stays, and is saved below; otherwise the saved
+      // answer is put back (nothing saved: the question stays as the page shows it).
+      const typed = [...module.inputs(question)].some((input) => editedEarly(input));
+      if (entry.answer !== undefined && !typed) module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
         input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
@@ -281,6 +285,7 @@ class Page {
       if (module.setup) module.setup(question, spec, this, () => this.answerChanged(question, spec, module));
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
+      if (typed) this.answerChanged(question, spec, module);
     }
     this.setupNotes(question, id, entry);
     this.setupReveals(question, id);
@@ -289,11 +294,13 @@ class Page {
   setupNotes(element, id, entry) {
     const notes = element.querySelector("[data-zq-notes]");
     if (!notes) return;
-    notes.value = typeof entry.notes === "string" ? entry.notes : "";
-    notes.addEventListener("input", () => {
+    const save = () => {
       store.update(this.key(id), { notes: notes.value });
       this.touched(element);
-    });
+    };
+    if (editedEarly(notes)) save();
+    else notes.value = typeof entry.notes === "string" ? entry.notes : "";
+    notes.addEventListener("input", save);
   }
 
   setupReveals(element, id) {
@@ -599,6 +606,12 @@ class Page {
     start(fresh);
     showProgress();
   }
+}
+
+// Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet):
+// taken out of the record.
+function editedEarly(control) {
+  return Boolean(window.zqEarlyEdits?.delete(control));
 }
 
 function start(root) {
