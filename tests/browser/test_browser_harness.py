@@ -43,12 +43,11 @@ def test_a_context_closed_while_its_worker_is_asked_for_leaves_no_error_behind(b
         browser.new_context().close()
 
 
-
 def test_a_worker_asked_for_after_its_server_stopped_fails_its_own_page_only(browser, fixture_site) -> None:
     """A page that asks for Python's worker once its test server has stopped (a test's module ended while a page
     restarted Python) gets a failed script at once; the snapshot seam's handler raised instead, and its error
-    surfaced in a later test's call into Playwright (CI, and a local run: a 30-second wait on the stopped server's
-    socket, then a timeout in an ordering test)."""
+    surfaced in a later test's call into Playwright (a local run: a 30-second wait on the stopped server's socket,
+    then a timeout raised in an ordering test)."""
     url, server = serve(fixture_site)
     context = browser.new_context()
     try:
@@ -66,6 +65,7 @@ def test_a_worker_asked_for_after_its_server_stopped_fails_its_own_page_only(bro
     finally:
         context.close()
     browser.new_context().close()  # where an error a handler raised would surface
+
 
 WRITE_EVERY_STORE = """async () => {
     localStorage.setItem('left', 'behind');

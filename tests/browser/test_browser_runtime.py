@@ -482,8 +482,13 @@ def test_a_page_left_open_draws_nothing(request, page, which: str) -> None:
     server, path = {"fixture": ("fixture_server", WEIGHED_QUIZ), "module 12": ("sample_server", SAMPLE_PAGES[0]),
                     "module 9": ("sample_server", SAMPLE_PAGES[1])}[which]
     page.goto(request.getfixturevalue(server) + path.removesuffix("index.html"))
-    page.wait_for_timeout(1_000)  # Material's own transitions as the page loads take a quarter of a second
-    assert frames_drawn(page, 2) <= 4
+    # What still arrives as the page settles (fonts, the progress marks, Material's own quarter-second
+    # transitions) draws a few frames: a quiet second and a half among the first three is enough, where the
+    # page that kept drawing had none.
+    counts: list[int] = []
+    while len(counts) < 3 and (not counts or counts[-1] > 3):
+        counts.append(frames_drawn(page, 1.5))
+    assert counts[-1] <= 3, counts
     # The count sees frames when there are some: a page that asks for one on every frame.
     page.evaluate("(function next() { requestAnimationFrame(next); })()")
     assert frames_drawn(page, 2) >= 10

@@ -106,8 +106,8 @@ def python_from_snapshot(context) -> None:
         except PlaywrightError:
             # The worker's script could not be had: the test ended while a page asked for a worker (Python
             # restarting after a time limit) and its context or server is gone. An error raised here surfaces in
-            # whatever call into Playwright the test process makes next, another test's (seen twice), so the page
-            # gets the failure instead: a test still waiting for that worker fails on it.
+            # whatever call into Playwright the test process makes next, another test's (seen in CI and locally),
+            # so the page gets the failure instead: a test still waiting for that worker fails on it.
             with contextlib.suppress(PlaywrightError):
                 route.abort()
 
