@@ -541,8 +541,11 @@ def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, f
 
 
 def test_typing_on_a_first_visit_before_the_page_is_set_up_is_saved(page, fixture_server) -> None:
+    """A code question's plain textarea, which its editor later covers, counts too."""
     held = open_held(page, fixture_server + "en/" + QUIZ)
     page.fill("#zq-Q3-mem", "78")
+    page.fill("#q-Q7 [data-zq-source]", "def double(x):\n    return x * 2\n")
     let_go(page, held)
     assert stored(page, "Q3")["answer"]["fields"]["mem"] == "78"
+    assert stored(page, "Q7")["answer"] == {"code": "def double(x):\n    return x * 2\n"}
     assert page.locator("[data-zq-progress]").inner_text().startswith("Checked 0")

@@ -264,8 +264,9 @@ class Page {
     const entry = store.get(this.key(id)) || {};
     if (module) {
       // What the learner changed before the page was set up stays, and is saved below; otherwise the saved
-      // answer is put back (nothing saved: the question stays as the page shows it).
-      const typed = [...module.inputs(question)].some((input) => editedEarly(input));
+      // answer is put back (nothing saved: the question stays as the page shows it). A code question's textarea
+      // is not among its inputs: the editor mounted over it reports its changes.
+      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly);
       if (entry.answer !== undefined && !typed) module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
