@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import THEME_VIOLATIONS, axe_findings, serve
+from support.browser import THEME_VIOLATIONS, axe_findings, let_runtime_go, opened_with_runtime_held, serve
 from support.sites import FIXTURE_SITE, build_site, copy_site
 
 QUIZ = "en/demo/01-basics/quiz/"
@@ -91,7 +91,6 @@ def test_submit_is_asked_twice_then_freezes_the_answers_and_shows_verdicts(page,
     expect(page.locator("#q-Q2 input[value='2']")).to_be_disabled()
 
 
-
 def test_a_submitted_answer_changed_before_the_page_is_set_up_stays_as_submitted(page, exam_url: str) -> None:
     """On a practice page what the learner does before the scripts arrive is kept (test_browser_storage.py); on
     an exam page handed in it is not: the page freezes the submitted answers as they were."""
@@ -99,19 +98,15 @@ def test_a_submitted_answer_changed_before_the_page_is_set_up_stays_as_submitted
     page.locator("#q-Q1 input[value='B']").check()
     submit(page)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
-    held: list = []
-    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
-    page.goto(exam_url + QUIZ, wait_until="commit")
+    held = opened_with_runtime_held(page, exam_url + QUIZ)
     page.locator("#q-Q1 input[value='A']").check()
     page.wait_for_timeout(200)
     assert len(held) == 1
-    for route in held:
-        route.continue_()
-    page.unroute("**/assets/zadachnik/js/zadachnik.js")
-    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    let_runtime_go(page, held)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     assert page.locator("#q-Q1 input[value='B']").is_checked()
     assert page.locator("#q-Q1 input[value='A']").is_disabled()
+
 
 @pytest.mark.python
 def test_answers_python_could_not_grade_are_graded_when_it_can(page, exam_url: str) -> None:

@@ -10,7 +10,7 @@ import re
 
 import pytest
 import yaml
-from support.browser import axe_findings, serve, shuffled_order
+from support.browser import axe_findings, let_runtime_go, opened_with_runtime_held, serve, shuffled_order
 from support.sites import ROOT, build_site
 
 FIXTURE = ROOT / "tests" / "fixtures" / "hints-shuffle"
@@ -248,9 +248,7 @@ def test_a_shuffled_question_shows_no_options_until_they_are_in_the_learners_ord
 
 def test_a_shuffled_question_shows_no_options_before_the_pages_script_runs(page, server) -> None:
     """The author's order never shows first, not even before zadachnik.js itself has run."""
-    held = []
-    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
-    page.goto(server + QUIZ, wait_until="commit")
+    held = opened_with_runtime_held(page, server + QUIZ)
     page.wait_for_selector("#q-N1 .zq-options", state="attached")
     # Zadachnik's stylesheet applies (its progress line is bold): what it hides is hidden by then.
     page.wait_for_function("() => getComputedStyle(document.querySelector('.zq-progress')).fontWeight === '700'")
@@ -258,9 +256,7 @@ def test_a_shuffled_question_shows_no_options_before_the_pages_script_runs(page,
     assert not page.locator("#q-S1 .zq-options").is_visible()
     assert page.locator("#q-N1 .zq-options").is_visible(), "an unshuffled question shows at once"
     assert held, "the script was not held back"
-    for route in held:
-        route.continue_()
-    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    let_runtime_go(page, held)
     assert page.locator("#q-S1 .zq-options").is_visible()
 
 

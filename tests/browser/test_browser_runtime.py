@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -461,8 +462,6 @@ def test_a_page_loads_no_script_or_stylesheet_its_weight_leaves_out(request, pag
 
 def frames_drawn(page, seconds: float) -> int:
     """How many frames Chromium's main thread made for the page in the next `seconds` (from a trace)."""
-    import time
-
     browser = page.context.browser
     browser.start_tracing(page=page, categories=["cc"])
     time.sleep(seconds)

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.browser import serve
+from support.browser import let_runtime_go, opened_with_runtime_held, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/"
@@ -491,22 +491,12 @@ def test_imported_status_named_like_an_inherited_property_is_refused(page, fixtu
 
 
 def open_held(page, url: str) -> list:
-    """Opens `url` with the runtime's script held back, as a slow connection shows the questions before it: the
-    routes to let go."""
-    held: list = []
-    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
-    page.goto(url, wait_until="commit")
+    """`url` with the runtime's script held back, its questions shown: the routes to let go."""
+    held = opened_with_runtime_held(page, url)
     page.wait_for_selector("#zq-Q5-notes")
     page.wait_for_timeout(200)  # nothing has let the script through meanwhile
     assert len(held) == 1 and page.evaluate("document.querySelector('.zq-page').dataset.zqReady") is None
     return held
-
-
-def let_go(page, held: list) -> None:
-    for route in held:
-        route.continue_()
-    page.unroute("**/assets/zadachnik/js/zadachnik.js")
-    ready(page)
 
 
 def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, fixture_server) -> None:
@@ -528,7 +518,7 @@ def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, f
         rho.value = '9';
         rho.dispatchEvent(new Event('input', { bubbles: true }));
     }""")
-    let_go(page, held)
+    let_runtime_go(page, held)
     assert page.is_checked("#q-Q1 input[value=B]") and stored(page, "Q1")["answer"] == {"choice": ["B"]}
     assert page.input_value("#zq-Q3-mem") == "80" and stored(page, "Q3")["answer"]["fields"]["mem"] == "80"
     assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
@@ -545,7 +535,7 @@ def test_typing_on_a_first_visit_before_the_page_is_set_up_is_saved(page, fixtur
     held = open_held(page, fixture_server + "en/" + QUIZ)
     page.fill("#zq-Q3-mem", "78")
     page.fill("#q-Q7 [data-zq-source]", "def double(x):\n    return x * 2\n")
-    let_go(page, held)
+    let_runtime_go(page, held)
     assert stored(page, "Q3")["answer"]["fields"]["mem"] == "78"
     assert stored(page, "Q7")["answer"] == {"code": "def double(x):\n    return x * 2\n"}
     assert page.locator("[data-zq-progress]").inner_text().startswith("Checked 0")

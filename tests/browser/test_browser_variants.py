@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support.browser import serve
+from support.browser import let_runtime_go, opened_with_runtime_held, serve
 from support.sites import ROOT, build_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
@@ -148,9 +148,7 @@ def test_a_check_without_an_answer_offers_no_new_variant(page, server) -> None:
 def test_nothing_of_another_variant_shows_before_the_script_runs(page, server) -> None:
     """Until the page knows the learner's variant, what it will change is hidden in its place (no layout jump):
     never variant 1's figures in the meantime."""
-    held = []
-    page.route("**/assets/zadachnik/js/zadachnik.js", lambda route: held.append(route))
-    page.goto(server + "en/" + QUIZ, wait_until="commit")
+    held = opened_with_runtime_held(page, server + "en/" + QUIZ)
     page.wait_for_selector("#q-P1 [data-zq-slot=body]", state="attached")
     # Zadachnik's stylesheet applies (its progress line is bold): what it hides is hidden by then.
     page.wait_for_function("() => getComputedStyle(document.querySelector('.zq-progress')).fontWeight === '700'")
@@ -159,9 +157,7 @@ def test_nothing_of_another_variant_shows_before_the_script_runs(page, server) -
     assert hidden and set(hidden) == {"hidden"}, hidden
     assert page.locator("#q-P1 [data-zq-slot=body]").bounding_box()["height"] > 0
     assert held, "the script was not held back"
-    for route in held:
-        route.continue_()
-    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    let_runtime_go(page, held)
     expect(page.locator("#q-P1 [data-zq-slot=body]")).to_be_visible()
     expect_variant(page, "en", current(page, "en"))
 

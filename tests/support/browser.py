@@ -151,6 +151,27 @@ def opened_when_ready(context) -> None:
     context.on("page", settle)
 
 
+
+# Zadachnik's runtime script, held back by tests about what a page shows and does before it is set up.
+RUNTIME_SCRIPT = "**/assets/zadachnik/js/zadachnik.js"
+
+
+def opened_with_runtime_held(page, url: str) -> list:
+    """Opens `url` with the runtime's script held back, as a slow connection shows the questions before it: the
+    held requests, for `let_runtime_go`."""
+    held: list = []
+    page.route(RUNTIME_SCRIPT, lambda route: held.append(route))
+    page.goto(url, wait_until="commit")
+    return held
+
+
+def let_runtime_go(page, held: list) -> None:
+    """Lets the held runtime script through, and waits until the page is set up."""
+    for route in held:
+        route.continue_()
+    page.unroute(RUNTIME_SCRIPT)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+
 # -- one renderer for the quick tests -------------------------------------------------------------------------
 
 # A page in a new browser context costs about 1.4 CPU-seconds here, and half of it is a new renderer process
