@@ -91,6 +91,26 @@ def test_submit_is_asked_twice_then_freezes_the_answers_and_shows_verdicts(page,
     expect(page.locator("#q-Q2 input[value='2']")).to_be_disabled()
 
 
+def test_before_submit_what_is_typed_before_the_page_is_set_up_is_kept_and_saved(page, exam_url: str) -> None:
+    """An exam not yet handed in is answered as a practice page is: what the learner ticks or types while the
+    scripts are still arriving stays, over an answer saved earlier, and is saved, on a first visit too."""
+    held = opened_with_runtime_held(page, exam_url + QUIZ)
+    page.fill("#zq-Q3-mem", "78")
+    let_runtime_go(page, held)
+    open_exam(page, exam_url)
+    assert page.input_value("#zq-Q3-mem") == "78"
+    page.locator("#q-Q1 input[value='A']").check()
+    held = opened_with_runtime_held(page, exam_url + QUIZ)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.fill("#zq-Q3-mem", "80")
+    let_runtime_go(page, held)
+    assert page.locator("#q-Q1 input[value='B']").is_checked() and page.input_value("#zq-Q3-mem") == "80"
+    open_exam(page, exam_url)
+    assert page.locator("#q-Q1 input[value='B']").is_checked() and page.input_value("#zq-Q3-mem") == "80"
+    submit(page)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+
+
 def test_a_submitted_answer_changed_before_the_page_is_set_up_stays_as_submitted(page, exam_url: str) -> None:
     """On a practice page what the learner does before the scripts arrive is kept (test_browser_storage.py); on
     an exam page handed in it is not: the page freezes the submitted answers as they were."""

@@ -5,9 +5,7 @@
 // their verdicts are what follows from them, graded now or, should the page close first, on the next visit.
 import { COUNTED, moduleFor, needsPython } from "./grading.js";
 import { startPython } from "./pyclient.js";
-import { entryKey } from "./storage.js";
 
-export const EXAM_ID = "@exam";
 const TICK_MS = 1000;
 
 const isTime = (value) => value === undefined || (Number.isFinite(value) && value > 0);
@@ -62,7 +60,7 @@ function freeze(page, question) {
 
 export function setup(page, store) {
   const { root } = page;
-  const key = entryKey(page.course, page.module, EXAM_ID);
+  const key = page.examKey;
   store.expect(key, examProblem);
   const limit = Number(root.dataset.zqExam) * 1000 || 0;
   const panel = root.querySelector("[data-zq-exam-submit]");

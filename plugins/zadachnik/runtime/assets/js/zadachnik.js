@@ -143,8 +143,9 @@ class Page {
     // A question's current variant (variants.js): its answers are an entry of their own.
     this.variants = new Map();
     // An exam's questions are never checked one by one: exam.js grades them all when the exam is submitted, and
-    // then freezes the answers.
+    // then freezes the answers. Its own entry, beside its questions', says when it was started and submitted.
     this.exam = "zqExam" in root.dataset;
+    this.examKey = entryKey(this.course, this.module, "@exam");
     // For the question types' own setup (an ordering question's first order comes from the learner's seed).
     this.store = store;
     this.frozen = false;
@@ -263,10 +264,12 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      // What the learner changed before the page was set up stays, and is saved below; otherwise the saved
-      // answer is put back (nothing saved: the question stays as the page shows it). A code question's textarea
-      // is not among its inputs: the editor mounted over it reports its changes.
-      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly);
+      // What the learner changed before the page was set up stays, and is saved below, unless the page is an
+      // exam handed in (its answers stay as submitted); otherwise the saved answer is put back (nothing saved:
+      // the question stays as the page shows it). A code question's textarea is not among its inputs: the
+      // editor mounted over it reports its changes.
+      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly)
+        && !store.peek(this.examKey)?.submitted;
       if (entry.answer !== undefined && !typed) module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
@@ -480,9 +483,9 @@ class Page {
   showFieldMessages(question, spec, verdict) {
     for (const field of spec.fields || []) {
       const container = question.querySelector(`[data-zq-field="${CSS.escape(field.id)}"]`);
-      const input = container && container.querySelector("[data-zq-input]");
+      const input = container?.querySelector("[data-zq-input]");
       if (!input) continue;
-      const fields = (verdict && verdict.fields) || {};
+      const fields = verdict?.fields || {};
       const result = Object.hasOwn(fields, field.id) ? fields[field.id] : null;
       const message = fieldMessage(this.say, field, input.value, result);
       let note = container.querySelector("[data-zq-message]");
@@ -492,12 +495,11 @@ class Page {
         note.dataset.zqMessage = "";
         note.id = `${input.id}-message`;
         container.append(note);
+        // Once, with the note: a page set up again (reset, import) clones both.
+        input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} ${note.id}`.trim());
       }
       note.textContent = message;
       input.setAttribute("aria-invalid", result && result.status !== "correct" ? "true" : "false");
-      const described = new Set((input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
-      described.add(note.id);
-      input.setAttribute("aria-describedby", [...described].join(" "));
     }
   }
 
