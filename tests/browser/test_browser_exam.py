@@ -93,10 +93,12 @@ def test_submit_is_asked_twice_then_freezes_the_answers_and_shows_verdicts(page,
 
 def test_before_submit_what_is_typed_before_the_page_is_set_up_is_kept_and_saved(page, exam_url: str) -> None:
     """An exam not yet handed in is answered as a practice page is: what the learner ticks or types while the
-    scripts are still arriving stays, over an answer saved earlier, and is saved, on a first visit too."""
+    scripts are still arriving stays, over an answer saved earlier, and is saved, on a first visit too, where it
+    starts the time as a first answer does."""
     held = opened_with_runtime_held(page, exam_url + QUIZ)
     page.fill("#zq-Q3-mem", "78")
     let_runtime_go(page, held)
+    expect(page.locator("[data-zq-exam-timer]")).to_contain_text("Time left: ")
     open_exam(page, exam_url)
     assert page.input_value("#zq-Q3-mem") == "78"
     page.locator("#q-Q1 input[value='A']").check()

@@ -181,6 +181,8 @@ export function setup(page, store) {
   if (state().submitted) {
     showSubmitted();
   } else {
+    // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too.
+    if (questions.some((question) => answered(page, question))) started();
     ticking = setInterval(() => (root.isConnected ? tick() : clearInterval(ticking)), TICK_MS);
     tick();
     page.updateProgress();
