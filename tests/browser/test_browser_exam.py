@@ -118,16 +118,20 @@ def test_a_submitted_answer_changed_before_the_page_is_set_up_stays_as_submitted
     an exam page handed in it is not: the page freezes the submitted answers as they were."""
     open_exam(page, exam_url)
     page.locator("#q-Q1 input[value='B']").check()
+    page.fill("#zq-Q5-notes", "as handed in")
     submit(page)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     held = opened_with_runtime_held(page, exam_url + QUIZ)
     page.locator("#q-Q1 input[value='A']").check()
+    page.fill("#zq-Q5-notes", "typed after")
     page.wait_for_timeout(200)
     assert len(held) == 1
     let_runtime_go(page, held)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     assert page.locator("#q-Q1 input[value='B']").is_checked()
     assert page.locator("#q-Q1 input[value='A']").is_disabled()
+    open_exam(page, exam_url)
+    assert page.input_value("#zq-Q5-notes") == "as handed in"
 
 
 @pytest.mark.python

@@ -174,6 +174,8 @@ class Page {
   }
 
   wire() {
+    // An exam handed in keeps its answers and notes as submitted: nothing changed before set-up is taken.
+    if (store.peek(this.examKey)?.submitted) window.zqEarlyEdits = null;
     for (const question of this.root.querySelectorAll("[data-zq-question]:not([data-zq-variants])")) {
       this.setupQuestion(question);
     }
@@ -264,12 +266,10 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      // What the learner changed before the page was set up stays, and is saved below, unless the page is an
-      // exam handed in (its answers stay as submitted); otherwise the saved answer is put back (nothing saved:
-      // the question stays as the page shows it). A code question's textarea is not among its inputs: the
-      // editor mounted over it reports its changes.
-      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly)
-        && !store.peek(this.examKey)?.submitted;
+      // What the learner changed before the page was set up stays, and is saved below; otherwise the saved
+      // answer is put back (nothing saved: the question stays as the page shows it). A code question's textarea
+      // is not among its inputs: the editor mounted over it reports its changes.
+      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly);
       if (entry.answer !== undefined && !typed) module.restore(question, entry.answer);
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
@@ -499,7 +499,7 @@ class Page {
         input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} ${note.id}`.trim());
       }
       note.textContent = message;
-      input.setAttribute("aria-invalid", result && result.status !== "correct" ? "true" : "false");
+      input.setAttribute("aria-invalid", String(Boolean(result) && result.status !== "correct"));
     }
   }
 
@@ -611,10 +611,10 @@ class Page {
   }
 }
 
-// Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet):
-// taken out of the record.
+// Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet;
+// none on an exam handed in): taken out of the record. Truthy or not.
 function editedEarly(control) {
-  return Boolean(window.zqEarlyEdits?.delete(control));
+  return window.zqEarlyEdits?.delete(control);
 }
 
 function start(root) {
