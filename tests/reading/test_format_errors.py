@@ -876,6 +876,16 @@ def test_comments_between_blocks_may_span_lines(tmp_path: Path) -> None:
     assert question.id == "Q1"
 
 
+def test_a_comment_never_closed_is_reported_where_it_opens_not_taken_for_the_rest_of_the_file(tmp_path: Path) -> None:
+    """Everything after `<!--` is a comment until `-->`: one never closed hid every later question, and the build
+    said nothing."""
+    quiz = block() + "\n<!-- TODO: rewrite Q2\n\n" + block(ident="Q2")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "<!-- TODO"))
+    assert error.message == "an HTML comment opened here is not closed"
+    assert "-->" in error.hint
+
+
 def test_language_opener_without_spaces_around_the_bar(tmp_path: Path) -> None:
     quiz = block().replace("//// en | Question", "//// en|Question")
     question = load(tmp_path, quiz=quiz)[0].modules[0].questions[0]

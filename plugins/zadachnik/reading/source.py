@@ -85,8 +85,8 @@ def split_blocks(text: str, path: str) -> list[Block]:
     block: Block | None = None
     lang: LangBlock | None = None
     fence: str | None = None
-    # Authors may leave HTML comments between blocks, on one line or several.
-    in_comment = False
+    # Authors may leave HTML comments between blocks, on one line or several: the line of the one open, or 0.
+    comment = 0
     for number, raw in enumerate(lines_of(text), start=1):
         line = raw.rstrip()
         # Every block marker starts so: the other lines, nearly all of a file, skip the markers' patterns.
@@ -131,8 +131,8 @@ def split_blocks(text: str, path: str) -> list[Block]:
                 continue
             block.yaml_lines.append(Line(number, raw))
             continue
-        if in_comment or line.lstrip().startswith("<!--"):
-            in_comment = "-->" not in line
+        if comment or line.lstrip().startswith("<!--"):
+            comment = (comment or number) if "-->" not in line else 0
             continue
         match = _OPEN.match(line)
         if match:
@@ -143,6 +143,9 @@ def split_blocks(text: str, path: str) -> list[Block]:
                 path, number, "text outside a block",
                 "start a block with '/// question | ID' (or section, exercise) and end it with '///'",
             )
+    if comment:
+        raise SourceError(path, comment, "an HTML comment opened here is not closed",
+                          "end it with '-->': until then it hides every block after it")
     if lang is not None:
         raise SourceError(path, lang.line, f"the '{lang.lang}' part opened here is not closed", "end it with '////'")
     if block is not None:
