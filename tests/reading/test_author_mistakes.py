@@ -11,7 +11,7 @@ import pytest
 from support.sites import ROOT, build_failure, build_site, copy_site
 from zadachnik.core.errors import SourceErrors
 from zadachnik.reading.model import load_courses
-from zadachnik.reading.yamlsource import load_with_lines
+from zadachnik.reading.yamlsource import YamlProblem, load_with_lines
 from zadachnik.rendering.i18n import (
     WORDS_DIR,
     language_code_problems,
@@ -159,6 +159,31 @@ def test_a_decimal_comma_in_a_key_says_to_write_a_point(tmp_path: Path, field: s
     assert error.startswith("exercises/c/01-m/quiz.md:4: "), error
     assert f"'{written}'" in error and "decimal point" in error and f"write {meant}" in error
     assert "unknown key" not in error and "not plain arithmetic" not in error
+
+
+@pytest.mark.parametrize(("field", "reads_as", "advice"), [
+    # YAML 1.1 reads digits joined by colons as a number in base 60 (a time): a ratio became 967.
+    ("{answer: 16:7, atol: 0.001}", "967", '"16/7"'),
+    ("\n    answer: 1:30", "90", '"1/30"'),
+    ("{answer: 2:30.5}", "150.5", "in quotes"),
+    # and a leading zero as octal.
+    ("{answer: 010}", "8", "write 10"),
+    ("\n    answer: -0755", "-493", "write -755"),
+])
+def test_a_number_yaml_reads_in_base_60_or_8_is_refused_with_what_it_became(tmp_path: Path, field: str,
+                                                                            reads_as: str, advice: str) -> None:
+    [error] = source_errors(tmp_path, NUMERIC.replace("{field}", field))
+    assert error.startswith("exercises/c/01-m/quiz.md:"), error
+    assert f"reads in YAML as {reads_as}" in error and advice in error, error
+
+
+def test_every_sources_yaml_refuses_a_time_and_keeps_the_numbers_it_means() -> None:
+    """module.yml's `time_limit: 1:30` was 90 minutes, whatever the author meant by it."""
+    data, _ = load_with_lines("time_limit: 90\nzero: 0\nhex: 0x1F\nquoted: '16:7'\nclock: '010'\nbig: 1_000\n")
+    assert data == {"time_limit": 90, "zero": 0, "hex": 31, "quoted": "16:7", "clock": "010", "big": 1000}
+    with pytest.raises(YamlProblem, match="reads in YAML as 90") as info:
+        load_with_lines("number: 1\nmode: exam\ntime_limit: 1:30\n")
+    assert info.value.line_offset == 2
 
 
 GROUP_OR_DECIMAL = "write 2.629 for a decimal, or 2629 if the comma groups thousands"

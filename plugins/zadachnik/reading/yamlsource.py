@@ -44,6 +44,10 @@ MAX_DEPTH = 50
 # More than any float holds (1.8e308); past 4,300 Python refuses to read the int at all.
 MAX_INTEGER_DIGITS = 310
 _INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+# YAML 1.1 reads digits joined by colons as a number in base 60 (a time: 1:30 is 90) and a leading zero as octal
+# (010 is 8): never what a course source means, and the value changes without a word.
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
 
 
 def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
@@ -150,6 +154,25 @@ def check_scalar(node: yaml.ScalarNode, text: str) -> None:
             )
 
 
+def check_number_form(node: yaml.ScalarNode) -> None:
+    """Refuse a plain number YAML 1.1 reads in base 60 or 8 (see _OCTAL), saying what it became."""
+    if node.style or node.tag not in (_INT_TAG, _FLOAT_TAG):
+        return
+    written = node.value
+    if ":" in written:
+        became = yaml.load(written, Loader=Loader)
+        meant = f'"{written.replace(":", "/")}"' if written.replace(":", "").isdigit() else f'"{written}"'
+        advice = f"write the number you mean, or put a ratio or a text in quotes, e.g. {meant}"
+    elif _OCTAL.fullmatch(written):
+        became = yaml.load(written, Loader=Loader)
+        digits = written.lstrip("+-").lstrip("0_") or "0"
+        advice = f"write {written[0] if written[0] in '+-' else ''}{digits}, or put it in quotes if it is a text"
+    else:
+        return
+    raise YamlProblem(f"'{written}' reads in YAML as {became:g} (a number in base {60 if ':' in written else 8}): "
+                      f"{advice}", node.start_mark.line)
+
+
 # A value and the keys after it that a comma in a number split in a flow mapping ("1,000,000", "45/2,5").
 _SPLIT_NUMBER = re.compile(r"[^\s,{}\[\]]*\d(?:,\d[^\s,{}\[\]:]*)+")
 
@@ -223,6 +246,7 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int], text: str) 
     lines.setdefault(path, node.start_mark.line)
     if isinstance(node, yaml.ScalarNode):
         check_scalar(node, text)
+        check_number_form(node)
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         previous: yaml.Node | None = None
