@@ -6,6 +6,7 @@ Every test writes a small course into tmp_path, loads it with `load_courses` and
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -710,6 +711,21 @@ def test_problems_in_several_courses_and_modules_are_reported_together(tmp_path:
         ("exercises/course/02-empty", 0),
         ("exercises/other/course.yml", 3),
     ]
+
+
+def test_two_courses_with_one_id_are_refused_at_the_second_ones_id(tmp_path: Path) -> None:
+    """A copied course that kept its id wrote its pages over the first one's, and shared its learners' saved
+    answers, while the build passed."""
+    root = write_course(tmp_path, quiz=block())
+    shutil.copytree(root / "course", root / "copy")
+    (root / "copy" / "course.yml").write_text("title:\n  ru: Копия\n  en: Copy\nid: course\nmodules: 3\n",
+                                              encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(root, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == ("exercises/course/course.yml", 1)
+    assert error.message == "the course id 'course' is also the id of exercises/copy/course.yml"
+    assert "an id of its own" in error.hint
 
 
 # -- a valid course -----------------------------------------------------------------------------------

@@ -210,6 +210,8 @@ class Loader:
     # Paths in messages are shown relative to this folder (the site's config folder).
     base: Path
     errors: list[SourceError] = field(default_factory=list)
+    # Each course id read so far, and the course.yml (as messages show it) that gave it.
+    _course_ids: dict[str, str] = field(default_factory=dict, repr=False)
     # Each path as messages show it, worked out once: blocks and questions ask for their file's again and again.
     _shown: dict[Path, str] = field(default_factory=dict, repr=False)
 
@@ -257,6 +259,13 @@ class Loader:
                 raise ValueError("'modules' must be the number of modules in the course, e.g. 'modules: 13'")
             key = "id"
             course_id = check_id(str(data.get("id", folder.name)))
+            # Pages and learners' saved answers are kept under the id: a second course would take the first's.
+            first = self._course_ids.setdefault(course_id, self.shown(path))
+            if first != self.shown(path):
+                raise SourceError(self.shown(path), lines.get(("id",), 0) + 1,
+                                  f"the course id '{course_id}' is also the id of {first}",
+                                  "give each course an id of its own (id: in course.yml; the folder's name "
+                                  "without one): its pages and learners' saved answers are kept under it")
             key = "title"
             course = Course(id=course_id, title=self.titles(data.get("title"), "title"), modules_total=total,
                             path=folder)
