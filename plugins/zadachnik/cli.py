@@ -396,12 +396,18 @@ def run_check(arguments: argparse.Namespace) -> int:
         config_file = find_config(arguments.exercises.resolve().parent if arguments.exercises else Path.cwd())
     site = read_site_config(config_file)
     base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
+    where = shown(config_file, base) if config_file else "the defaults"
+    if config_file is not None and not arguments.exercises:
+        from zadachnik.reading.model import sources_folder_problem
+
+        problem = sources_folder_problem(base, site.exercises_dir)
+        if problem:
+            raise CommandError(f"{where}: {problem}")
     exercises = (arguments.exercises or base / site.exercises_dir).resolve()
     if not exercises.is_dir():
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
     languages = language_list(arguments.languages) if arguments.languages else site.languages
-    where = shown(config_file, base) if config_file else "the defaults"
     check_language_codes(languages, site, base, where, "--languages" if arguments.languages else None)
     kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
     problems = [*words_problems(languages, site, base, where), *check_sources(exercises, languages, base, site, kept)]

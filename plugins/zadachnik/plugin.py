@@ -36,7 +36,7 @@ from zadachnik.incremental.site import (
     use_template_rules,
 )
 from zadachnik.reading.coursefiles import zip_course_files
-from zadachnik.reading.model import Course, source_warnings
+from zadachnik.reading.model import Course, source_warnings, sources_folder_problem
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.home import (
     UnclosedCourseList,
@@ -173,6 +173,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.languages = Languages(list(self.config.languages))
         self.exercises_dir = self.base / self.config.exercises_dir
+        check_sources_folder(self.base, self.config.exercises_dir, self.shown(self.config_file))
         self.attr_list = "attr_list" in config.markdown_extensions
         self.use_words()
         # The selector's names, in the words just chosen: the same on every page.
@@ -574,6 +575,12 @@ def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_c
                                        config.theme.get("features") or [])
     if problems:
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
+
+
+def check_sources_folder(base: Path, written: str, shown_config: str) -> None:
+    problem = sources_folder_problem(base, written)
+    if problem:
+        raise PluginError(f"Zadachnik: {shown_config}: {problem}")
 
 
 def check_languages(codes: list[str], theme_language: Any, theme_dirs: list[str], shown_config: str) -> None:

@@ -72,6 +72,21 @@ def test_an_unknown_language_fails_the_build_and_the_check_naming_the_option(tmp
     assert "fine" not in result.stdout and "Traceback" not in result.stderr
 
 
+def test_an_exercises_dir_that_is_no_folder_fails_the_build_and_the_check_alike(tmp_path: Path, caplog) -> None:
+    """A typo there built a site with no course at all, strictly and without a word, where the check refused."""
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("exercises_dir: exercises", "exercises_dir: exercise"),
+                      encoding="utf-8")
+    expected = "mkdocs.yml: the zadachnik plugin's 'exercises_dir': 'exercise' is no folder beside mkdocs.yml"
+    message = build_failure(config, tmp_path / "out", caplog)
+    assert expected in message and "did you mean 'exercises'?" in message, message
+    result = check(site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr and "did you mean 'exercises'?" in result.stderr
+    assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
 def test_a_refused_code_names_guesses_and_zadachniks_languages_not_every_theme_code() -> None:
     [problem] = language_code_problems(["sp"], site_theme_dirs(None))
     assert "did you mean 'es'?" in problem and "de, en, es, fr, ru" in problem

@@ -1146,6 +1146,20 @@ def load_courses(root: Path, languages: list[str], base: Path) -> list[Course]:
     return Loader(root, languages, base).load()
 
 
+def sources_folder_problem(base: Path, written: str) -> str | None:
+    """Why the `exercises_dir` option (`written`, relative to the folder of mkdocs.yml, `base`) names no folder of
+    course sources: a typo there would build a site without a single course."""
+    import difflib
+
+    if (base / written).is_dir():
+        return None
+    folders = sorted(path.name for path in base.iterdir() if path.is_dir() and not path.name.startswith("."))
+    close = difflib.get_close_matches(written, folders, n=1, cutoff=0.6)
+    guess = f" (did you mean '{close[0]}'?)" if close else ""
+    return (f"the zadachnik plugin's 'exercises_dir': '{written}' is no folder beside mkdocs.yml{guess}: write the "
+            "folder that holds the courses' folders")
+
+
 def source_warnings(courses: list[Course]) -> list[str]:
     """What the sources hold that works but is likely not what the author meant, in `path:line: …` form."""
     return [question.variants.warning for course in courses for module in course.modules
