@@ -40,6 +40,24 @@ def test_syntax_error_in_a_solution_is_reported_at_its_key(tmp_path: Path) -> No
     assert error.message.startswith("Python syntax error in 'solution' (its line 1)")
 
 
+@pytest.mark.parametrize(("test", "says"), [
+    # A comparison on a line of its own is computed and dropped: the test could never fail.
+    ('  - test: |\n      y = f(2)\n      y == 5\n    message: {ru: "f(2) равно 4", en: "f(2) is 4"}\n',
+     "write 'assert y == 5'"),
+    # A message after a comma makes a tuple, which is always true.
+    ('  - test: f(2) == 5, "f(2) is 4"\n    message: {ru: "f(2) равно 4", en: "f(2) is 4"}\n',
+     "write the condition alone, 'f(2) == 5'"),
+    ('  - test: |\n      assert (f(2) == 5, "f(2) is 4")\n    message: {ru: "f(2) равно 4", en: "f(2) is 4"}\n',
+     "write 'assert f(2) == 5'"),
+])
+def test_a_test_that_can_never_fail_is_refused_at_its_line(tmp_path: Path, test: str, says: str) -> None:
+    """Each passed the build, and any learner's code with it."""
+    quiz = code_question("def f(x):\n    return 2 * x", tests=test)
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.line == line_with(quiz, "- test:"), error
+    assert "can never fail" in error.message and says in error.hint, error
+
+
 def test_test_message_needs_every_language(tmp_path: Path) -> None:
     quiz = code_question("def f(x):\n    return 2 * x", tests='  - test: f(2) == 4\n    message: {en: "f(2) is 4"}\n')
     error = one_error(tmp_path, quiz=quiz)

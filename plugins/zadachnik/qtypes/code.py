@@ -84,6 +84,30 @@ def syntax_ok(code: str, path: tuple[str, ...]) -> None:
         raise Invalid(f"Python syntax error in '{path[-1]}' (its line {error.lineno}): {error.msg}", path) from None
 
 
+def never_fails(code: str) -> tuple[str, str] | None:
+    """Why a test (valid Python) passes whatever the learner's code does, and what to write instead, or None. A
+    test is an expression that must be true, or statements that must not raise (pyrunner._one_test)."""
+    import ast
+
+    try:
+        expression = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        expression = None
+    if isinstance(expression, ast.Tuple) and expression.elts:
+        return ("a comma makes it a tuple, which is always true",
+                f"write the condition alone, '{ast.unparse(expression.elts[0])}', and its words under 'message:'")
+    if expression is not None:
+        return None
+    for statement in ast.walk(ast.parse(code)):
+        if isinstance(statement, ast.Assert) and isinstance(statement.test, ast.Tuple) and statement.test.elts:
+            return ("'assert (…, …)' asserts a tuple, which is always true",
+                    f"write 'assert {ast.unparse(statement.test.elts[0])}', and its words under 'message:'")
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Compare):
+            return (f"'{ast.unparse(statement.value)}' on a line of its own is worked out and dropped",
+                    f"write 'assert {ast.unparse(statement.value)}'")
+    return None
+
+
 def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
     path = ("tests", str(index))
     if not isinstance(test, dict) or not isinstance(test.get("test"), str):
@@ -94,6 +118,9 @@ def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
         raise Invalid(f"unknown key '{sorted(extra)[0]}' in a test", (*path, sorted(extra)[0]),
                       "a test takes 'test', 'message' and 'time_limit'")
     syntax_ok(test["test"], (*path, "test"))
+    problem = never_fails(test["test"])
+    if problem:
+        raise Invalid(f"this test can never fail: {problem[0]}", (*path, "test"), problem[1])
     try:
         # The learner reads it when the test fails.
         message = per_language(test.get("message"), languages, "the test's message", "message", "f(2) is 4")
