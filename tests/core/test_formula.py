@@ -100,6 +100,7 @@ def test_a_formula_question_passes_the_builds_check_of_its_revealed_answer(tmp_p
      "widen", "  - 16*N+1e-9"),
     ("answer: 16*N\nvariables: [N]\nwrong: [16*K]", "'K' is not one of the variables", "formulas take", "wrong"),
     ("answer: 16*N\nvariables: [N]\nrtol: -1", "negative", "minus sign", "rtol"),
+    ("answer: 16*N\nvariables: [N]\nrtol: 5", "off by 500%", "write 'rtol: 0.05'", "rtol"),
     ("answer: 16*N\nvariables: [N]\nvariants: p02", "a formula question cannot have variants yet", "remove 'variants:'",
      "variants"),
     ("answer: 16*N\nvariables: [N]\ncheck: |\n  def check(answer):\n    return True", "unknown key 'check'", "",

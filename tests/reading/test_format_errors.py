@@ -516,6 +516,16 @@ def test_negative_tolerance(tmp_path: Path, name: str) -> None:
     assert "without the minus sign" in error.hint
 
 
+@pytest.mark.parametrize("rtol", ["5", "1"])
+def test_a_relative_tolerance_of_100_percent_or_more_is_taken_for_a_percentage(tmp_path: Path, rtol: str) -> None:
+    """`rtol: 5` meant 5 % and accepted anything from -4 to 6 times the key, while the page said ±500 %."""
+    quiz = numeric(f"  x:\n    answer: 16/7\n    rtol: {rtol}")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_is(quiz, f"    rtol: {rtol}"))
+    assert error.message == f"rtol: {rtol} lets an answer be off by {rtol}00% of the key"
+    assert f"for {rtol} % write 'rtol: 0.0{rtol}'" in error.hint
+
+
 @pytest.mark.parametrize(
     ("answer", "message"),
     [

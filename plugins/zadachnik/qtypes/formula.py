@@ -17,6 +17,7 @@ from typing import Any
 from zadachnik.core import formula
 from zadachnik.core.arith import evaluate as arithmetic
 from zadachnik.qtypes import Invalid, ListParts, QuestionType
+from zadachnik.qtypes.numeric import tolerance_problem
 
 DEFAULT_DOMAIN = (1.0, 10.0)
 DEFAULT_RTOL = 1e-6
@@ -87,8 +88,9 @@ def tolerance(config: dict[str, Any], name: str, default: float) -> float:
         value = arithmetic(config[name])
     except ValueError as error:
         raise Invalid(str(error), (name,), f"write a number, e.g. '{name}: 1e-6'") from None
-    if value < 0:
-        raise Invalid(f"the tolerance {name} is negative ({value:g})", (name,), "write it without the minus sign")
+    problem = tolerance_problem(name, value)
+    if problem:
+        raise Invalid(problem[0], (name,), problem[1])
     return value
 
 

@@ -140,9 +140,18 @@ def read_tolerance(spec: dict[str, Any], name: str, path: tuple[str, ...]) -> fl
         raise Invalid(str(error), (*path, name)) from None
     except ValueError as error:
         raise Invalid(str(error), (*path, name), f"write a number, e.g. '{name}: 0.005'") from None
-    if value < 0:
-        raise Invalid(
-            f"the tolerance {name} is negative ({value:g})", (*path, name),
-            "a tolerance is a distance: write it without the minus sign, or 0 for an exact answer",
-        )
+    problem = tolerance_problem(name, value)
+    if problem:
+        raise Invalid(problem[0], (*path, name), problem[1])
     return value
+
+
+def tolerance_problem(name: str, value: float) -> tuple[str, str] | None:
+    """What is wrong with a tolerance (`atol` or `rtol`) of `value`, and what to write instead; None if nothing."""
+    if value < 0:
+        return (f"the tolerance {name} is negative ({value:g})",
+                "a tolerance is a distance: write it without the minus sign, or 0 for an exact answer")
+    if name == "rtol" and value >= 1:
+        return (f"rtol: {value:g} lets an answer be off by {value:.0%} of the key",
+                f"rtol is a fraction of the answer: for {value:g} % write 'rtol: {value / 100:g}'")
+    return None
