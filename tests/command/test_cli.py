@@ -159,6 +159,28 @@ def test_a_wrong_option_gets_the_builds_message(name: str, tmp_path: Path, caplo
     assert result.stderr == f"zadachnik check: mkdocs.yml: {built}\n"
 
 
+def test_an_unknown_option_fails_the_check_as_it_fails_the_strict_build(tmp_path: Path, caplog) -> None:
+    """MkDocs takes an unknown option for a warning, which stops a strict build: the check said "fine"."""
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", "exercises_dir: exercises", "exercise_dir: exercises")
+    build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
+    said = "Plugin 'zadachnik' option 'exercise_dir': Unrecognised configuration name: exercise_dir"
+    assert said in caplog.text
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert said in result.stderr and "fine" not in result.stdout
+
+
+def test_offline_zip_without_offline_fails_the_check_as_it_fails_the_build(tmp_path: Path, caplog) -> None:
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: [ru, en]\n      offline_zip: course.zip")
+    built = build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
+    assert "'offline_zip' needs 'offline: true' beside it" in built, built
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "mkdocs.yml: 'offline_zip' needs 'offline: true' beside it" in result.stderr
+
+
 def test_one_language_code_gets_the_list_to_write(tmp_path: Path) -> None:
     site = sample_copy(tmp_path / "site")
     edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: en")
