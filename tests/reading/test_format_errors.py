@@ -961,6 +961,31 @@ def test_unknown_value_is_reported_at_its_line(tmp_path: Path) -> None:
     assert error.message == "unknown value 'ratoi'" and error.hint == "did you mean 'ratio'?"
 
 
+def test_a_placeholder_in_a_module_without_values_is_reported_at_its_line(tmp_path: Path) -> None:
+    """It was printed on the page as written, `{{ mem:.1f }}` and all."""
+    en = "Find it.\n\nexplanation:\nIt takes {{ mem:.1f }} GiB."
+    quiz = block(yaml="type: open", ru="Найдите.\n\nexplanation:\nВот.", en=en)
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "{{ mem"))
+    assert error.message == "'{{ mem:.1f }}' is a figure from code, but module.yml names no values file"
+    assert "values: values.py" in error.hint
+
+
+@pytest.mark.parametrize("written", ["{{ ratio.2f }}", "{{ ratio:.2f }", "{{ ratio:.2f"])
+@pytest.mark.parametrize("with_values", [True, False])
+def test_a_placeholder_written_wrong_is_reported_at_its_line(tmp_path: Path, written: str, with_values: bool) -> None:
+    en = f"Find it.\n\nexplanation:\nIt is {written} in all."
+    quiz = block(yaml="type: open", ru="Найдите.\n\nexplanation:\nВот.", en=en)
+    exercises_dir = write_course(tmp_path, quiz=quiz, module=MODULE + ("values: calc.py\n" if with_values else ""))
+    (exercises_dir / "course/01-m/calc.py").write_text(VALUES)
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, written))
+    assert error.message.startswith(f"'{written[:8]}") and "is not a whole placeholder" in error.message, error
+    assert "{{ name:FORMAT }}" in error.hint
+
+
 def test_values_file_that_fails_is_reported_on_module_yml(tmp_path: Path) -> None:
     exercises_dir = write_course(tmp_path, quiz=block(), module=MODULE + "values: calc.py\n")
     (exercises_dir / "course/01-m/calc.py").write_text("def values():\n    return 1 / 0\n")

@@ -32,7 +32,7 @@ from zadachnik.reading.shuffle import (
     settle,
 )
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
-from zadachnik.reading.values import PlaceholderError, load_values, substitute
+from zadachnik.reading.values import PlaceholderError, load_values, placeholder_problem, substitute
 from zadachnik.reading.variants import (
     Expander,
     NamedLines,
@@ -333,6 +333,7 @@ class Loader:
             module.exercises = self.exercises_file(exercises, ids)
         varied = [question for question in module.questions if question.variants is not None]
         values: dict[str, float] | None = {}
+        self.placeholders_written_right(module, "values" in data)
         if "values" in data:
             values = self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1, bool(varied))
         self.named_keys(module, meta, values)
@@ -451,6 +452,20 @@ class Loader:
                     where = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
                     self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))
         return values
+
+    def placeholders_written_right(self, module: Module, values_file: bool) -> None:
+        """The first placeholder of the module's texts that the page would show as written
+        (values.placeholder_problem): one begun but not ended as one, or, without a values file, any outside the
+        questions with variants (which have figures of their own)."""
+        checks = [(True, True)] if values_file else [(True, True), (False, False)]
+        for varied, with_values in checks:
+            for source, fragments in module_fragments(module, varied=varied):
+                for _, fragment in fragments:
+                    problem = placeholder_problem(fragment.markdown, with_values)
+                    if problem is not None:
+                        where = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
+                        self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))
+                        return
 
     def no_duplicate_numbers(self, course: Course) -> None:
         seen: dict[int, Module] = {}

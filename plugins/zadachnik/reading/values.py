@@ -19,6 +19,8 @@ from pathlib import Path
 from zadachnik.core.formatting import MINUS, conventions, digit_groups, percent_affixes
 
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>[A-Za-z_]\w*)\s*(?::(?P<spec>[^}]*))?\}\}")
+# What an author began as a placeholder: two braces, a space and a name (TeX's `{{n}^2}` has no space).
+_BEGUN = re.compile(r"\{\{[ \t]+[A-Za-z_]")
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Where a Python format spec has its grouping option:
 # [[fill]align][sign][z][#][0][width][grouping][.precision][type]
@@ -86,6 +88,23 @@ def shown_from(path: Path, base: Path) -> str:
         return path.resolve().relative_to(base.resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def placeholder_problem(text: str, values_file: bool) -> PlaceholderError | None:
+    """A placeholder begun but not ended as one (`{{ x.2f }}`, `{{ x:.2f }`), which the page would show as
+    written; without a values file, any placeholder at all."""
+    for begun in _BEGUN.finditer(text):
+        if not PLACEHOLDER.match(text, begun.start()):
+            written = text[begun.start():].split("\n", 1)[0]
+            written = written[:written.find("}}") + 2] if "}}" in written else written[:20]
+            return PlaceholderError(f"'{written}' is not a whole placeholder", begun.start(),
+                                    "write {{ name }} or {{ name:FORMAT }}, e.g. {{ ratio:.2f }}")
+    found = None if values_file else PLACEHOLDER.search(text)
+    if found:
+        return PlaceholderError(f"'{found.group()}' is a figure from code, but module.yml names no values file",
+                                found.start(), "add 'values: values.py' to module.yml, a file in the module's "
+                                "folder whose values() returns the figures by name")
+    return None
 
 
 def substitute(text: str, values: dict[str, float], lang: str) -> str:
