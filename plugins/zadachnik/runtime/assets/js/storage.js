@@ -214,24 +214,22 @@ export class Store {
     }
   }
 
-  // The saved entry, read afresh (another tab may have written it), or null; a bad one is set aside.
-  get(key) {
+  // The saved entry, read afresh (another tab may have written it), or null; a bad one is set aside, unless
+  // it is `onlyRead` (peek).
+  get(key, onlyRead = false) {
     if (this.unsaved.has(key)) return this.unsaved.get(key);
     const text = this.read(key);
     if (text === undefined) return this.written.get(key) || null;
     if (text === null) return null;
     const entry = parseEntry(text);
     if (entry && !this.problemOf(key, entry)) return entry;
-    this.quarantine(key, text);
+    if (!onlyRead) this.quarantine(key, text);
     return null;
   }
 
   // The saved entry, only read (course progress): a bad one is none, left for its own page to set aside.
   peek(key) {
-    if (this.unsaved.has(key)) return this.unsaved.get(key);
-    const text = this.read(key);
-    const entry = text === undefined ? this.written.get(key) || null : text === null ? null : parseEntry(text);
-    return entry && !this.problemOf(key, entry) ? entry : null;
+    return this.get(key, true);
   }
 
   // Moves a bad entry out of its question's way, keeping it as it was; never overwrites an older one.
