@@ -501,16 +501,20 @@ def open_held(page, url: str) -> list:
 
 def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, fixture_server) -> None:
     """On a slow connection the questions show before their scripts: what the learner types or ticks then stays
-    and is saved, over what an earlier visit saved. A script's change (not the learner's) does not count, and the
+    and is saved, over what an earlier visit saved, control by control: the saved parts of an answer the learner
+    did not touch are kept (they were wiped). A script's change (not the learner's) does not count, and the
     saved answer is put back over it."""
     url = fixture_server + "en/" + QUIZ
     open_page(page, fixture_server, lang="en")
     page.check("#q-Q1 input[value=A]")
+    page.check("#q-Q2 input[value='1']")
+    page.fill("#zq-Q3-ratio", "16/7")
     page.fill("#zq-Q3-mem", "78")
     page.fill("#zq-Q6-rho", "4/5")
     page.fill("#zq-Q5-notes", "saved before")
     held = open_held(page, url)
     page.check("#q-Q1 input[value=B]")
+    page.check("#q-Q2 input[value='3']")
     page.fill("#zq-Q3-mem", "80")
     page.fill("#zq-Q5-notes", "typed while it loaded")
     page.evaluate("""() => {
@@ -521,6 +525,8 @@ def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, f
     let_runtime_go(page, held)
     assert page.is_checked("#q-Q1 input[value=B]") and stored(page, "Q1")["answer"] == {"choice": ["B"]}
     assert page.input_value("#zq-Q3-mem") == "80" and stored(page, "Q3")["answer"]["fields"]["mem"] == "80"
+    assert page.input_value("#zq-Q3-ratio") == "16/7" and stored(page, "Q3")["answer"]["fields"]["ratio"] == "16/7"
+    assert sorted(stored(page, "Q2")["answer"]["choice"]) == ["1", "3"]
     assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
     assert stored(page, "Q5")["notes"] == "typed while it loaded"
     assert page.input_value("#zq-Q6-rho") == "4/5" and stored(page, "Q6")["answer"]["fields"]["rho"] == "4/5"

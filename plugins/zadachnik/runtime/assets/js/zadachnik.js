@@ -266,11 +266,16 @@ class Page {
     }
     const entry = store.get(this.key(id)) || {};
     if (module) {
-      // What the learner changed before the page was set up stays, and is saved below; otherwise the saved
-      // answer is put back (nothing saved: the question stays as the page shows it). A code question's textarea
-      // is not among its inputs: the editor mounted over it reports its changes.
-      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")].some(editedEarly);
-      if (entry.answer !== undefined && !typed) module.restore(question, entry.answer);
+      // The saved answer is put back (nothing saved: the question stays as the page shows it), then what the
+      // learner changed before the page was set up, control by control, and that is saved below. A code
+      // question's textarea is not among its inputs: the editor mounted over it reports its changes.
+      const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")]
+        .filter(editedEarly).map((control) => [control, control.value, control.checked]);
+      if (entry.answer !== undefined) module.restore(question, entry.answer);
+      for (const [control, value, checked] of typed) {
+        control.value = value;
+        control.checked = checked;
+      }
       this.showVerdict(question, spec, entry.verdict || null);
       for (const input of module.inputs(question)) {
         input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
@@ -289,7 +294,7 @@ class Page {
       if (module.setup) module.setup(question, spec, this, () => this.answerChanged(question, spec, module));
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
-      if (typed) this.answerChanged(question, spec, module);
+      if (typed.length) this.answerChanged(question, spec, module);
     }
     this.setupNotes(question, id, entry);
     this.setupReveals(question, id);
