@@ -134,6 +134,26 @@ def test_a_submitted_answer_changed_before_the_page_is_set_up_stays_as_submitted
     assert page.input_value("#zq-Q5-notes") == "as handed in"
 
 
+def test_a_code_answer_handed_in_stays_as_submitted_in_an_editor_mounted_later(page, exam_url: str) -> None:
+    """The editor is mounted only when its question comes near the screen, which may be after the page froze
+    the answers: it was editable then, and Reset put the starter back (neither saved, both shown)."""
+    code = "def double(x):\n    return 2 * x\n"
+    open_exam(page, exam_url)
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+    page.evaluate("code => document.querySelector('#q-Q7').zqEditor.setValue(code, 1)", code)
+    submit(page)
+    expect(page.locator("[data-zq-exam-status]")).not_to_be_empty()
+    page.evaluate("window.scrollTo(0, 0)")
+    open_exam(page, exam_url)
+    assert page.evaluate("document.querySelector('#q-Q7').zqEditor") is None, "mounted before it came near"
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+    assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getReadOnly()")
+    assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getValue()") == code
+    expect(page.locator("#q-Q7 [data-zq-code-reset]")).to_be_disabled()
+
+
 @pytest.mark.python
 def test_answers_python_could_not_grade_are_graded_when_it_can(page, exam_url: str) -> None:
     """Python's files fail to load: the exam is submitted and frozen all the same, its other questions graded, and

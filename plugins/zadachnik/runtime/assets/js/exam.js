@@ -55,7 +55,9 @@ function freeze(page, question) {
     else input.disabled = true;
   }
   for (const text of question.querySelectorAll("[data-zq-notes], [data-zq-source]")) text.readOnly = true;
+  // An editor mounted later takes the textarea's read-only (types/code.js); Reset would put the starter back.
   if (question.zqEditor) question.zqEditor.setReadOnly(true);
+  for (const reset of question.querySelectorAll("[data-zq-code-reset]")) reset.disabled = true;
 }
 
 export function setup(page, store) {

@@ -84,11 +84,8 @@ export function setup(question, spec, page, changed) {
   });
 }
 
+// Every browser with the module scripts and optional chaining the runtime uses has IntersectionObserver.
 function whenNear(element, action) {
-  if (!("IntersectionObserver" in window)) {
-    action();
-    return;
-  }
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) {
       observer.disconnect();
@@ -104,6 +101,8 @@ function mountEditor(question, textarea, changed) {
     const editor = ace.edit(holder, {
       mode: "ace/mode/python", theme: editorTheme(), value: textarea.value, tabSize: 4, useSoftTabs: true,
       minLines: 6, maxLines: 30, fontSize: "0.8rem", showPrintMargin: false, enableKeyboardAccessibility: true,
+      // A submitted exam froze the textarea before the editor came near the screen.
+      readOnly: textarea.readOnly,
     });
     editor.session.setUndoManager(new ace.UndoManager());
     editor.textInput.getElement().setAttribute("aria-label", textarea.getAttribute("aria-label"));
