@@ -912,6 +912,31 @@ def test_a_comment_never_closed_is_reported_where_it_opens_not_taken_for_the_res
     assert "-->" in error.hint
 
 
+@pytest.mark.parametrize(("written", "meant"), [
+    ("hint:", "hints:"), ("Explanation:", "explanation:"), ("explanation :", "explanation:"), ("Hints:", "hints:"),
+])
+def test_a_part_heading_written_nearly_right_is_reported_at_its_line(tmp_path: Path, written: str, meant: str) -> None:
+    """`hint:` was taken for a line of the text, and its hint was shown in the question; `Explanation:` was
+    reported as a missing explanation at the part's first line."""
+    en = EN_SINGLE.replace("explanation:\nBecause it is.", f"explanation:\nBecause it is.\n\n{written}\nCount.")
+    if written.lower().startswith("explanation"):
+        en = EN_SINGLE.replace("explanation:", written)
+    quiz = block(en=en)
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, written)), error
+    assert error.message == f"'{written}' is not a part heading" and f"write '{meant}'" in error.hint
+
+
+def test_a_code_fence_never_closed_is_reported_at_its_line(tmp_path: Path) -> None:
+    """The fence swallowed the part's closing '////', and the message pointed at the part, asking for the
+    '////' that was there."""
+    en = EN_SINGLE.replace("Because it is.", "Because:\n\n```python\nprint(2 + 2)\n")
+    quiz = block(en=en)
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "```python"))
+    assert error.message == "the code fence opened here is not closed" and "```" in error.hint
+
+
 def test_language_opener_without_spaces_around_the_bar(tmp_path: Path) -> None:
     quiz = block().replace("//// en | Question", "//// en|Question")
     question = load(tmp_path, quiz=quiz)[0].modules[0].questions[0]

@@ -49,6 +49,9 @@ from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 TEXT_PARTS = ("explanation", "solution", "criteria")
 LIST_PARTS = ("options", "items", "fields")
 _PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria|hints):\s*$")
+# A word alone on its line before a colon: a part heading written nearly right ("hint:", "Explanation :").
+_NEAR_PART_LINE = re.compile(r"^\s*(?P<word>[A-Za-z]+)\s*:\s*$")
+PART_NAMES = ("options", "items", "fields", "explanation", "solution", "criteria", "hints")
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -1136,6 +1139,11 @@ def split_parts(lines: list[Line]) -> dict[str, tuple[int, list[Line]]]:
     for line in lines:
         fence = track_fence(line.text, fence)
         match = _PART_LINE.match(line.text) if fence is None else None
+        near = _NEAR_PART_LINE.match(line.text) if fence is None and not match else None
+        meant = near_part_name(near["word"]) if near else None
+        if meant:
+            raise SourceError("", line.number, f"'{line.text.strip()}' is not a part heading",
+                              f"write '{meant}:' alone on its line, in lower case with no space before the colon")
         if match:
             name = match["name"]
             if name in segments:
@@ -1145,6 +1153,12 @@ def split_parts(lines: list[Line]) -> dict[str, tuple[int, list[Line]]]:
             continue
         current.append(line)
     return segments
+
+
+def near_part_name(word: str) -> str | None:
+    """The part a heading's word stands for, in another case or number ("Hint" for hints), or None."""
+    word = word.lower()
+    return next((name for name in PART_NAMES if word in (name, name.removesuffix("s"), f"{name}s")), None)
 
 
 def to_fragment(lines: list[Line], default_line: int) -> Fragment:

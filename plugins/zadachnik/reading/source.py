@@ -85,6 +85,7 @@ def split_blocks(text: str, path: str) -> list[Block]:
     block: Block | None = None
     lang: LangBlock | None = None
     fence: str | None = None
+    fence_line = 0
     # Authors may leave HTML comments between blocks, on one line or several: the line of the one open, or 0.
     comment = 0
     for number, raw in enumerate(lines_of(text), start=1):
@@ -92,6 +93,8 @@ def split_blocks(text: str, path: str) -> list[Block]:
         # Every block marker starts so: the other lines, nearly all of a file, skip the markers' patterns.
         marker = line.startswith("///")
         if lang is not None:
+            if fence is None:
+                fence_line = number
             fence = track_fence(line, fence)
             if fence is None and marker and _LANG_CLOSE.match(line):
                 lang = None
@@ -146,6 +149,10 @@ def split_blocks(text: str, path: str) -> list[Block]:
     if comment:
         raise SourceError(path, comment, "an HTML comment opened here is not closed",
                           "end it with '-->': until then it hides every block after it")
+    if lang is not None and fence is not None:
+        # It swallowed the part's '////' and everything after it.
+        raise SourceError(path, fence_line, "the code fence opened here is not closed",
+                          f"end the code with a line '{fence}'")
     if lang is not None:
         raise SourceError(path, lang.line, f"the '{lang.lang}' part opened here is not closed", "end it with '////'")
     if block is not None:
