@@ -516,6 +516,14 @@ def test_negative_tolerance(tmp_path: Path, name: str) -> None:
     assert "without the minus sign" in error.hint
 
 
+@pytest.mark.parametrize("name", ["atol", "rtol"])
+def test_a_tolerance_written_as_a_percentage_says_to_write_rtol(tmp_path: Path, name: str) -> None:
+    quiz = numeric(f'  x:\n    answer: 16/7\n    {name}: "5%"')
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.line == line_is(quiz, f'    {name}: "5%"')
+    assert error.hint == "a share of the answer is a relative tolerance: write 'rtol: 0.05'"
+
+
 @pytest.mark.parametrize("rtol", ["5", "1"])
 def test_a_relative_tolerance_of_100_percent_or_more_is_taken_for_a_percentage(tmp_path: Path, rtol: str) -> None:
     """`rtol: 5` meant 5 % and accepted anything from -4 to 6 times the key, while the page said ±500 %."""

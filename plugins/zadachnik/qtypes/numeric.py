@@ -139,11 +139,22 @@ def read_tolerance(spec: dict[str, Any], name: str, path: tuple[str, ...]) -> fl
     except CommaInNumber as error:
         raise Invalid(str(error), (*path, name)) from None
     except ValueError as error:
-        raise Invalid(str(error), (*path, name), f"write a number, e.g. '{name}: 0.005'") from None
+        raise Invalid(str(error), (*path, name), percent_hint(spec[name]) or f"write a number, e.g. '{name}: 0.005'"
+                      ) from None
     problem = tolerance_problem(name, value)
     if problem:
         raise Invalid(problem[0], (*path, name), problem[1])
     return value
+
+
+def percent_hint(written: object) -> str | None:
+    """What to write for a tolerance written as a percentage ("5%"), or None."""
+    text = str(written).strip()
+    try:
+        share = float(text.removesuffix("%")) / 100 if text.endswith("%") else None
+    except ValueError:
+        return None
+    return None if share is None else f"a share of the answer is a relative tolerance: write 'rtol: {share:g}'"
 
 
 def tolerance_problem(name: str, value: float) -> tuple[str, str] | None:

@@ -685,7 +685,7 @@ def section_title_hint(languages: list[str]) -> str:
 
 def check_id(value: str) -> str:
     if not _ID.match(value):
-        raise ValueError(f"'{value}' cannot be an id: use letters, digits, '.', '-' and '_' without spaces")
+        raise ValueError(f"'{value}' cannot be an id: use Latin letters, digits, '.', '-' and '_' without spaces")
     return value
 
 
