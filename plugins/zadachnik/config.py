@@ -108,12 +108,15 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         raise SiteOptionsError(f"Config value 'plugins': {error}") from None
     errors, warnings = plugin.validate()
     # An unknown option is only a warning to MkDocs, but it stops a strict build, as the check must.
-    for key, problem in [*errors, *warnings][:1]:
+    found = [*errors, *warnings]
+    if found:
+        key, problem = found[0]
         raise SiteOptionsError(f"Config value 'plugins': Plugin '{PLUGIN_NAME}' option '{key}': {problem}")
     theme = site["theme"]
     if plugin.offline_zip and not plugin.offline:
         from zadachnik.runtime.shipping import offline_config_problems
 
+        # The build's rule for this, which the rest of its offline rules (pages, theme) need no command for.
         raise SiteOptionsError(offline_config_problems(False, True, True, [])[0])
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],

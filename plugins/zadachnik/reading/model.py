@@ -48,10 +48,10 @@ from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
 LIST_PARTS = ("options", "items", "fields")
-_PART_LINE = re.compile(r"^(?P<name>options|items|fields|explanation|solution|criteria|hints):\s*$")
+PART_NAMES = ("options", "items", "fields", "explanation", "solution", "criteria", "hints")
+_PART_LINE = re.compile(rf"^(?P<name>{'|'.join(PART_NAMES)}):\s*$")
 # A word alone on its line before a colon: a part heading written nearly right ("hint:", "Explanation :").
 _NEAR_PART_LINE = re.compile(r"^\s*(?P<word>[A-Za-z]+)\s*:\s*$")
-PART_NAMES = ("options", "items", "fields", "explanation", "solution", "criteria", "hints")
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
