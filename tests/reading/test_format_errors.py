@@ -454,6 +454,13 @@ def test_single_choice_with_two_correct_options(tmp_path: Path) -> None:
     assert error.hint == "name one marker, or use 'type: multiple'"
 
 
+def test_several_answers_written_as_one_text_are_told_to_be_a_list(tmp_path: Path) -> None:
+    quiz = block(yaml='type: multiple\nanswer: "A, C"')
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.message == "the correct option 'A, C' does not exist"
+    assert error.hint == "several markers are a list: write [A, C]"
+
+
 @pytest.mark.parametrize(
     ("yaml", "bad_line", "missing"),
     [

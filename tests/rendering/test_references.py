@@ -243,6 +243,12 @@ def test_an_unknown_reference_is_reported_with_its_line_and_the_ids_to_use(tmp_p
     assert str(error).startswith(f"{QUIZ}:{error.line}: unknown reference [[1.1.11]] (")
 
 
+def test_an_id_in_the_wrong_case_is_suggested_in_its_own(tmp_path: Path) -> None:
+    exercises = EXERCISES_SOURCE.replace("Продолжите [[E1]].", "Продолжите [[e1]].")
+    error, = errors_of(tmp_path, exercises=exercises)
+    assert error.message == "unknown reference [[e1]]" and "did you mean [[E1]]?" in error.hint
+
+
 def test_a_label_instead_of_an_id_says_which_id_to_write(tmp_path: Path) -> None:
     exercises = EXERCISES_SOURCE.replace("Продолжите [[E1]].", "Продолжите [[У1]].")
     error, = errors_of(tmp_path, exercises=exercises)

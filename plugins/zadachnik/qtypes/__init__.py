@@ -93,9 +93,10 @@ def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple
     keys = [entry.key for entry in entries]
     for name in names:
         if name not in keys:
-            raise Invalid(
-                f"{what} '{name}' does not exist", path, f"use one of the markers {', '.join(keys)}"
-            )
+            several = [part.strip() for part in name.split(",")]
+            hint = (f"several markers are a list: write [{', '.join(several)}]" if len(several) > 1
+                    and all(part in keys for part in several) else f"use one of the markers {', '.join(keys)}")
+            raise Invalid(f"{what} '{name}' does not exist", path, hint)
 
 
 def registry() -> dict[str, QuestionType]:

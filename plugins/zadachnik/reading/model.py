@@ -653,10 +653,13 @@ def reference_hint(written: str, targets: dict[str, Target]) -> str:
     by_label = [target.id for target in targets.values() if written in target.label.values()]
     if by_label:
         return f"'{written}' is how a page shows {by_label[0]}: write [[{by_label[0]}]]"
-    close = difflib.get_close_matches(written, targets, n=1, cutoff=0.6)
+    same_but_case = [name for name in targets if name.casefold() == written.casefold()]
+    close = same_but_case or difflib.get_close_matches(written, targets, n=1, cutoff=0.6)
     if close:
         return f"did you mean [[{close[0]}]]? (the id of an exercise, question or section of this module)"
-    known = ", ".join(f"[[{name}]]" for name in list(targets)[:10]) or "none: the module has no exercises or questions"
+    names = [f"[[{name}]]" for name in targets]
+    known = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "") \
+        or "none: the module has no exercises or questions"
     return f"write the id of an exercise, question or section of this module: {known}"
 
 
