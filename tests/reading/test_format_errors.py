@@ -952,6 +952,13 @@ def test_a_code_fence_never_closed_is_reported_at_its_line(tmp_path: Path) -> No
     assert error.message == "the code fence opened here is not closed" and "```" in error.hint
 
 
+def test_language_opener_without_a_space_after_its_slashes(tmp_path: Path) -> None:
+    """It was "text between language parts", with advice to put it inside a part."""
+    quiz = block().replace("//// en | Question", "////en | Question")
+    question = load(tmp_path, quiz=quiz)[0].modules[0].questions[0]
+    assert question.title["en"].markdown == "Question"
+
+
 def test_language_opener_without_spaces_around_the_bar(tmp_path: Path) -> None:
     quiz = block().replace("//// en | Question", "//// en|Question")
     question = load(tmp_path, quiz=quiz)[0].modules[0].questions[0]

@@ -25,7 +25,7 @@ from zadachnik.core.errors import SourceError
 
 _OPEN = re.compile(r"^///\s+(?P<kind>[^\s|]+)\s*(?:\|\s*(?P<arg>[^|]*?)\s*(?:\|\s*(?P<title>.*?))?)?\s*$")
 _CLOSE = re.compile(r"^///\s*$")
-_LANG_OPEN = re.compile(r"^////\s+(?P<lang>[^\s|]+)\s*(?:\|\s*(?P<title>.*?))?\s*$")
+_LANG_OPEN = re.compile(r"^////\s*(?P<lang>[A-Za-z][^\s|]*)\s*(?:\|\s*(?P<title>.*?))?\s*$")
 _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 BYTE_ORDER_MARK = "\ufeff"
