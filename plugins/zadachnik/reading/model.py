@@ -32,7 +32,13 @@ from zadachnik.reading.shuffle import (
     settle,
 )
 from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
-from zadachnik.reading.values import PlaceholderError, load_values, placeholder_problem, substitute
+from zadachnik.reading.values import (
+    PlaceholderError,
+    load_values,
+    placeholder_without_values,
+    substitute,
+    unfinished_placeholder,
+)
 from zadachnik.reading.variants import (
     Expander,
     NamedLines,
@@ -457,14 +463,16 @@ class Loader:
         return values
 
     def placeholders_written_right(self, module: Module, values_file: bool) -> None:
-        """The first placeholder of the module's texts that the page would show as written
-        (values.placeholder_problem): one begun but not ended as one, or, without a values file, any outside the
-        questions with variants (which have figures of their own)."""
-        checks = [(True, True)] if values_file else [(True, True), (False, False)]
-        for varied, with_values in checks:
+        """The first placeholder of the module's texts that the page would show as written: one begun but not
+        ended as one, or, without a values file, any outside the questions with variants (which have figures
+        of their own)."""
+        checks = [(unfinished_placeholder, True)]
+        if not values_file:
+            checks.append((placeholder_without_values, False))
+        for problem_of, varied in checks:
             for source, fragments in module_fragments(module, varied=varied):
                 for _, fragment in fragments:
-                    problem = placeholder_problem(fragment.markdown, with_values)
+                    problem = problem_of(fragment.markdown)
                     if problem is not None:
                         where = fragment.line + fragment.markdown.count("\n", 0, problem.offset)
                         self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))

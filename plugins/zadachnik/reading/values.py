@@ -90,21 +90,26 @@ def shown_from(path: Path, base: Path) -> str:
         return str(path)
 
 
-def placeholder_problem(text: str, values_file: bool) -> PlaceholderError | None:
+def unfinished_placeholder(text: str) -> PlaceholderError | None:
     """A placeholder begun but not ended as one (`{{ x.2f }}`, `{{ x:.2f }`), which the page would show as
-    written; without a values file, any placeholder at all."""
+    written."""
     for begun in _BEGUN.finditer(text):
         if not PLACEHOLDER.match(text, begun.start()):
             written = text[begun.start():].split("\n", 1)[0]
             written = written[:written.find("}}") + 2] if "}}" in written else written[:20]
             return PlaceholderError(f"'{written}' is not a whole placeholder", begun.start(),
                                     "write {{ name }} or {{ name:FORMAT }}, e.g. {{ ratio:.2f }}")
-    found = None if values_file else PLACEHOLDER.search(text)
-    if found:
-        return PlaceholderError(f"'{found.group()}' is a figure from code, but module.yml names no values file",
-                                found.start(), "add 'values: values.py' to module.yml, a file in the module's "
-                                "folder whose values() returns the figures by name")
     return None
+
+
+def placeholder_without_values(text: str) -> PlaceholderError | None:
+    """A placeholder in the text of a module whose module.yml names no values file: nothing would fill it."""
+    found = PLACEHOLDER.search(text)
+    if found is None:
+        return None
+    return PlaceholderError(f"'{found.group()}' is a figure from code, but module.yml names no values file",
+                            found.start(), "add 'values: values.py' to module.yml, a file in the module's folder "
+                            "whose values() returns the figures by name")
 
 
 def substitute(text: str, values: dict[str, float], lang: str) -> str:
