@@ -210,6 +210,50 @@ def test_the_time_runs_from_the_first_answer_survives_a_reload_and_submits_when_
     expect(timer).to_be_hidden()
 
 
+@pytest.mark.own_context
+def test_an_exam_whose_time_ran_out_while_closed_takes_nothing_typed_after(page, exam_url: str) -> None:
+    """Back after the time ran out, on a slow connection: what the learner changes before the page is set up came
+    after the end, and the automatic submission takes the answers saved in time (it took the late ones)."""
+    page.clock.install()
+    page.clock.pause_at(1_800_000_000_000)
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.fill("#zq-Q3-mem", "78")
+    expect(page.locator("[data-zq-exam-timer]")).to_have_text("Time left: 1:00")
+    page.goto(exam_url)
+    page.clock.fast_forward("02:00")
+    held = opened_with_runtime_held(page, exam_url + QUIZ)
+    page.locator("#q-Q1 input[value='A']").check()
+    page.fill("#zq-Q3-mem", "99")
+    let_runtime_go(page, held)
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    assert page.locator("#q-Q1 input[value='B']").is_checked()
+    assert page.input_value("#zq-Q3-mem") == "78"
+
+
+@pytest.mark.own_context
+def test_an_exam_without_a_time_limit_takes_what_is_typed_early_however_long_ago_it_started(
+        page, exam_url: str) -> None:
+    """The same page made an exam with no limit (its markup says `data-zq-exam=""`, as such a page's does): a
+    start long ago ends nothing, and what the learner changes before set-up stays, as before any exam's end."""
+    page.clock.install()
+    page.clock.pause_at(1_800_000_000_000)
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.goto(exam_url)
+    page.clock.fast_forward("01:00:00")
+    held = opened_with_runtime_held(page, exam_url + QUIZ)
+    page.locator("#q-Q1 input[value='A']").check()
+    page.evaluate("document.querySelector('.zq-page').dataset.zqExam = ''")
+    page.evaluate("document.querySelector('[data-zq-exam-timer]').remove()")
+    let_runtime_go(page, held)
+    page.clock.fast_forward("00:05")
+    assert page.locator("#q-Q1 input[value='A']").is_checked()
+    expect(page.locator("[data-zq-exam-button]")).to_be_visible()
+    assert status(page, "Q1") in (None, "")
+
+
 def test_the_other_language_sees_the_same_submission(page, exam_url: str) -> None:
     open_exam(page, exam_url)
     page.locator("#q-Q1 input[value='B']").check()

@@ -56,3 +56,20 @@ def test_a_quiz_reached_from_a_quiz_of_other_types_loads_the_ones_it_lacks(page,
     page.locator(f"{question} [data-zq-check]").click()
     assert page.locator(f"{question} [data-zq-verdict]").inner_text() == "✓ Correct"
     assert not page.errors, page.errors
+
+
+def test_ordering_and_parsons_reached_instantly_get_their_look(page, instant_server) -> None:
+    """Their rules come with their modules (types/ordering.js, types/parsons.js), not in zadachnik.css: module 9's
+    quiz reached from module 12's, which has neither, still lays each item and line out as a row with its moves,
+    indented by steps with a guide line for each."""
+    page.goto(instant_server + "en/" + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.evaluate("window.zqSamePage = true")
+    page.evaluate("document.querySelector('.md-nav a[href*=\"09-pretraining/quiz/\"]').click()")
+    page.wait_for_selector(".zq-page[data-zq-module='9'][data-zq-ready=yes]")
+    assert page.evaluate("window.zqSamePage"), "instant navigation: no reload"
+    display = "element => getComputedStyle(element).display"
+    assert page.locator("[id='q-9.4.3'] .zq-ordering__item").first.evaluate(display) == "flex"
+    line = page.locator("[id='q-9.12.3'] [data-zq-parsons-program] > [data-zq-line]").first
+    assert line.evaluate(display) == "flex"
+    assert "repeating-linear-gradient" in line.evaluate("element => getComputedStyle(element).backgroundImage")

@@ -117,6 +117,21 @@ def test_lines_move_indent_and_are_set_aside_by_keyboard_and_each_change_is_said
     assert page.evaluate("document.activeElement.dataset.zqMove") == "up"
 
 
+def test_a_line_set_aside_shows_only_its_way_back(page, server) -> None:
+    """The look comes with the type's script (types/parsons.js): each line a row; a placed line has every move
+    but +, a line set aside only +."""
+    open_quiz(page, server + EN)
+    key = placed(page, P1)[0][0]
+    press(page, P1, key, "out")
+    shown = "buttons => buttons.filter((b) => getComputedStyle(b).display !== 'none').map((b) => b.dataset.zqMove)"
+    aside = page.locator(f"{P1} [data-zq-parsons-unused] > [data-zq-line='{key}']")
+    assert aside.evaluate("line => getComputedStyle(line).display") == "flex"
+    assert aside.locator("[data-zq-move]").evaluate_all(shown) == ["in"]
+    other = page.locator(f"{P1} [data-zq-parsons-program] > [data-zq-line]").first
+    assert "in" not in other.locator("[data-zq-move]").evaluate_all(shown)
+    assert {"up", "down", "out"} <= set(other.locator("[data-zq-move]").evaluate_all(shown))
+
+
 def test_order_and_depth_earn_partial_credit_and_the_right_program_is_correct_after_reload(page, server) -> None:
     open_quiz(page, server + EN)
     check = page.locator(f"{P1} [data-zq-check]")

@@ -502,8 +502,9 @@ def open_held(page, url: str) -> list:
 def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, fixture_server) -> None:
     """On a slow connection the questions show before their scripts: what the learner types or ticks then stays
     and is saved, over what an earlier visit saved, control by control: the saved parts of an answer the learner
-    did not touch are kept (they were wiped). A script's change (not the learner's) does not count, and the
-    saved answer is put back over it."""
+    did not touch are kept (they were wiped). Notes typed into a box that looked empty go after the saved ones
+    (they replaced them). A script's change (not the learner's) does not count, and the saved answer is put back
+    over it."""
     url = fixture_server + "en/" + QUIZ
     open_page(page, fixture_server, lang="en")
     page.check("#q-Q1 input[value=A]")
@@ -527,13 +528,31 @@ def test_what_a_learner_does_before_the_page_is_set_up_is_kept_and_saved(page, f
     assert page.input_value("#zq-Q3-mem") == "80" and stored(page, "Q3")["answer"]["fields"]["mem"] == "80"
     assert page.input_value("#zq-Q3-ratio") == "16/7" and stored(page, "Q3")["answer"]["fields"]["ratio"] == "16/7"
     assert sorted(stored(page, "Q2")["answer"]["choice"]) == ["1", "3"]
-    assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
-    assert stored(page, "Q5")["notes"] == "typed while it loaded"
+    assert page.input_value("#zq-Q5-notes") == "saved before\ntyped while it loaded"
+    assert stored(page, "Q5")["notes"] == "saved before\ntyped while it loaded"
     assert page.input_value("#zq-Q6-rho") == "4/5" and stored(page, "Q6")["answer"]["fields"]["rho"] == "4/5"
     # The same after a reload: it was saved, not only left on the screen.
     page.reload()
     assert page.is_checked("#q-Q1 input[value=B]") and page.input_value("#zq-Q3-mem") == "80"
-    assert page.input_value("#zq-Q5-notes") == "typed while it loaded"
+    assert page.input_value("#zq-Q5-notes") == "saved before\ntyped while it loaded"
+    # Typed after the saved notes the browser put back itself (as on a return to the page): not said twice.
+    held = open_held(page, url)
+    page.evaluate("document.querySelector('#zq-Q5-notes').value = 'saved before\\ntyped while it loaded'")
+    page.locator("#zq-Q5-notes").press("End")
+    page.locator("#zq-Q5-notes").type(", and more")
+    let_runtime_go(page, held)
+    assert stored(page, "Q5")["notes"] == "saved before\ntyped while it loaded, and more"
+
+
+def test_code_typed_before_the_page_is_set_up_keeps_the_saved_code(page, fixture_server) -> None:
+    """The code box shows the starter until set-up: what the learner types into it goes after their saved code,
+    which it replaced."""
+    saved = "def double(x):\n    return x + x\n"
+    seed(page, fixture_server, {f"{KEY}Q7": {"v": 1, "t": 1, "answer": {"code": saved}}})
+    held = open_held(page, fixture_server + "en/" + QUIZ)
+    page.fill("#q-Q7 [data-zq-source]", "print(2)")
+    let_runtime_go(page, held)
+    assert stored(page, "Q7")["answer"] == {"code": saved + "\nprint(2)"}
 
 
 def test_typing_on_a_first_visit_before_the_page_is_set_up_is_saved(page, fixture_server) -> None:

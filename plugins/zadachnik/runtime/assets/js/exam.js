@@ -64,7 +64,6 @@ export function setup(page, store) {
   const { root } = page;
   const key = page.examKey;
   store.expect(key, examProblem);
-  const limit = Number(root.dataset.zqExam) * 1000 || 0;
   const panel = root.querySelector("[data-zq-exam-submit]");
   const button = panel.querySelector("[data-zq-exam-button]");
   const confirm = panel.querySelector("[data-zq-exam-confirm]");
@@ -85,8 +84,9 @@ export function setup(page, store) {
 
   const tick = () => {
     const { started, submitted } = state();
-    if (!timer || !limit || submitted || !started) return;
-    const left = started + limit - Date.now();
+    // The timer is on the page only when the exam has a time limit.
+    if (!timer || submitted || !started) return;
+    const left = started + page.examLimit - Date.now();
     timer.hidden = false;
     timer.textContent = page.say("exam_time_left", { time: clock(left) });
     if (left <= 0) submit(true);

@@ -146,6 +146,8 @@ class Page {
     // then freezes the answers. Its own entry, beside its questions', says when it was started and submitted.
     this.exam = "zqExam" in root.dataset;
     this.examKey = entryKey(this.course, this.module, "@exam");
+    // Its time limit in milliseconds, from the first answer (none: Infinity).
+    this.examLimit = root.dataset.zqExam * 1e3 || Infinity;
     // For the question types' own setup (an ordering question's first order comes from the learner's seed).
     this.store = store;
     this.frozen = false;
@@ -174,8 +176,10 @@ class Page {
   }
 
   wire() {
-    // An exam handed in keeps its answers and notes as submitted: nothing changed before set-up is taken.
-    if (store.peek(this.examKey)?.submitted) window.zqEarlyEdits = null;
+    // An exam handed in, or whose time ran out while the page was closed, keeps the answers and notes it had:
+    // nothing changed before set-up is taken.
+    const exam = store.peek(this.examKey);
+    if (exam?.submitted || exam?.started + this.examLimit < Date.now()) window.zqEarlyEdits = null;
     for (const question of this.root.querySelectorAll("[data-zq-question]:not([data-zq-variants])")) {
       this.setupQuestion(question);
     }
@@ -267,13 +271,14 @@ class Page {
     const entry = store.get(this.key(id)) || {};
     if (module) {
       // The saved answer is put back (nothing saved: the question stays as the page shows it), then what the
-      // learner changed before the page was set up, control by control, and that is saved below. A code
-      // question's textarea is not among its inputs: the editor mounted over it reports its changes.
+      // learner changed before the page was set up, control by control, and that is saved below; a code box
+      // showed its starter, and what was typed there goes after the saved code. A code question's textarea is
+      // not among its inputs: the editor mounted over it reports its changes.
       const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")]
         .filter(editedEarly).map((control) => [control, control.value, control.checked]);
       if (entry.answer !== undefined) module.restore(question, entry.answer);
       for (const [control, value, checked] of typed) {
-        control.value = value;
+        control.value = control.type == "textarea" ? joined(control.value, value) : value;
         control.checked = checked;
       }
       this.showVerdict(question, spec, entry.verdict || null);
@@ -307,8 +312,12 @@ class Page {
       store.update(this.key(id), { notes: notes.value });
       this.touched(element);
     };
-    if (editedEarly(notes)) save();
-    else notes.value = typeof entry.notes === "string" ? entry.notes : "";
+    const saved = typeof entry.notes === "string" ? entry.notes : "";
+    // Typed before set-up into a box that looked empty: after the saved notes, not over them.
+    if (editedEarly(notes)) {
+      notes.value = joined(saved, notes.value);
+      save();
+    } else notes.value = saved;
     notes.addEventListener("input", save);
   }
 
@@ -618,6 +627,10 @@ class Page {
 
 // Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet;
 // none on an exam handed in): taken out of the record. Truthy or not.
+// Saved text and what was typed before set-up, without losing either; once only where the typing holds it
+// already (the browser may put a box's last text back itself).
+const joined = (saved, typed) => (!saved || typed.includes(saved) ? typed : `${saved}\n${typed}`);
+
 function editedEarly(control) {
   return window.zqEarlyEdits?.delete(control);
 }

@@ -9,9 +9,29 @@ import { register } from "../grading.js";
 import * as thisType from "./parsons.js";
 import { learnerSeed, shuffledOrder } from "../seed.js";
 import { show as showTests } from "./code.js";
-import { orderScore } from "./ordering.js";
+import { adopt, orderScore } from "./ordering.js";
 
 export const types = ["parsons"];
+
+// Each line of code a row with its moves, indented by a step per level with a guide line for each, so its depth
+// reads at a glance (and in words, for screen readers only); a long line wraps rather than scrolls (a region
+// that scrolls would need to take the focus). A line set aside shows only +, a placed one everything but +.
+adopt(`.zq-parsons__line {
+  display: flex; gap: .5em; align-items: center; margin: .2em 0;
+  background: repeating-linear-gradient(to right, var(--md-default-fg-color--lighter) 0 1px, transparent 1px 2em)
+    no-repeat left / calc(var(--zq-depth, 0) * 2em) 100%;
+}
+.md-typeset .zq-parsons__code {
+  flex: 1; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere; margin-left: calc(var(--zq-depth, 0) * 2em);
+}
+.zq-parsons .zq-parsons__unused :is([data-zq-move="up"], [data-zq-move="down"], [data-zq-move="left"],
+  [data-zq-move="right"], [data-zq-move="out"]),
+.zq-parsons .zq-parsons__lines [data-zq-move="in"] { display: none; }
+.zq-parsons__unused-label { margin: .6em 0 0; }
+.md-typeset .zq-parsons__unused {
+  list-style: none; margin: .2em 0; padding: .2em .5em; min-height: 2.4em;
+  border: 1px dashed var(--md-default-fg-color--lighter); border-radius: .2rem;
+}`);
 
 const isDepth = (value) => typeof value === "number" && Number.isInteger(value);
 
