@@ -4,6 +4,7 @@ must not load Python at all."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 # Every test here is about Python: its pages start it (tests/conftest.py's page fixture).
 pytestmark = pytest.mark.python
@@ -135,6 +136,27 @@ def test_code_and_verdict_persist_between_languages_and_reload(page) -> None:
     assert page.locator("[data-zq-progress]").inner_text() == "Проверено: 1 / 7 · Верно: 1"
     page.click("#q-Q7 [data-zq-code-reset]")
     assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getValue()").startswith("def double(x):\n    ...")
+
+
+def test_a_check_still_running_when_the_page_is_reset_saves_nothing(page) -> None:
+    """Reset while Python checks: the check's end wrote the old code and its verdict back over the reset (after a
+    reload the page was checked and correct again). The same page replaced by instant navigation is one more
+    case of a question no longer on the page."""
+    python_ready(page)
+    # Two seconds of work (Pyodide's time.sleep may not wait), within a test's time limit.
+    write_code(page, "import time\nend = time.time() + 2\nwhile time.time() < end:\n    pass\n" + RIGHT)
+    page.click("#q-Q7 [data-zq-check]")
+    expect(page.locator("#q-Q7 [data-zq-verdict]")).to_have_text("Checking…")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-zq-reset]")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    # One worker checks in turn: Q8's verdict comes after the check begun before the reset has ended.
+    page.fill("#zq-Q8-x", "8/14")
+    check_and_wait(page, "Q8", "Correct")
+    assert page.evaluate("localStorage.getItem('zadachnik:demo/1/Q7')") is None
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("[data-zq-progress]").inner_text() == "Checked 1 / 7 · Correct 1"
 
 
 @pytest.mark.parametrize("path", ["", "en/", EXERCISES, "en/" + EXERCISES, "authoring/"])

@@ -447,8 +447,9 @@ class Page {
       if (module.show) module.show(question, verdict, this.say);
       return null;
     }
-    // The learner may have edited while Python was busy: that verdict no longer belongs to the answer.
-    if (JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return null;
+    // The learner may have edited while Python was busy, or the question left the page (reset, import, instant
+    // navigation): that verdict no longer belongs to the answer, and saving it would put the old one back.
+    if (!question.isConnected || JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return null;
     if ("zqHintNote" in question.dataset) verdict.hints = question.querySelectorAll("[data-zq-hint]:not([hidden])").length;
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
