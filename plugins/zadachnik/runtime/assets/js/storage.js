@@ -247,8 +247,9 @@ export class Store {
     else this.setAside.set(target, text);
   }
 
-  set(key, entry) {
-    const stored = { ...entry, v: SCHEMA, t: Date.now() };
+  // `t`, the time of the change, decides which of two copies an import keeps (the newer).
+  set(key, entry, t = Date.now()) {
+    const stored = { ...entry, v: SCHEMA, t };
     this.remember(key, stored, this.write(key, JSON.stringify(stored)));
     return stored;
   }
@@ -263,11 +264,11 @@ export class Store {
   }
 
   // Changes only the given fields (reveals one by one) of the entry as stored now.
-  update(key, change) {
+  update(key, change, t) {
     const current = this.get(key) || {};
     const merged = { ...current, ...change };
     if (change.reveals) merged.reveals = { ...(current.reveals || {}), ...change.reveals };
-    return this.set(key, merged);
+    return this.set(key, merged, t);
   }
 
   remove(key) {

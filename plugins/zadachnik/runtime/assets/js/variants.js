@@ -42,7 +42,9 @@ function currentVariant(page, store, id, count) {
   if (Number.isInteger(saved) && saved >= 1 && saved <= count) return saved;
   const draw = generator(`${learnerSeed(store)}/variant/${page.course}/${page.module}/${id}`);
   const number = Math.floor(draw() * count) + 1;
-  store.update(pointerKey(page, id), { variant: number });
+  // Drawn, not chosen: as old as can be, so that a variant imported from another browser (whose seed drew
+  // another) is the one kept.
+  store.update(pointerKey(page, id), { variant: number }, 0);
   return number;
 }
 
