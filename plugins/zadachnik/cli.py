@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 # Headings' ids and the contents change nothing the check reports.
 UNUSED_EXTENSIONS = {"toc", "markdown.extensions.toc"}
-# The name mathtex registers its inline pattern under.
-MATH_PATTERN = "zadachnik-math-inline"
 
 
 class CommandError(Exception):
@@ -540,13 +538,15 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
 
 
 def keep_only_what_finds_formulas(converter: Any) -> None:
-    """Drop the inline patterns that run after the math pattern: Markdown applies inline patterns in priority
-    order, so which text is a formula depends only on those before it (code spans and extensions above it), and
-    a marker between pieces is a block, which no inline pattern changes. Links, emphasis and the rest were most
-    of the conversion's time, and the check shows none of their output."""
+    """Drop the inline patterns that run after the math patterns: Markdown applies inline patterns in priority
+    order, so which text is a formula, or one left open, depends only on those before them (code spans and
+    extensions above them), and a marker between pieces is a block, which no inline pattern changes. Links,
+    emphasis and the rest were most of the conversion's time, and the check shows none of their output."""
+    from zadachnik.rendering.mathtex import UNCLOSED_PATTERN
+
     converter.inlinePatterns._sort()
     names = [item.name for item in converter.inlinePatterns._priority]  # highest priority first
-    for name in names[names.index(MATH_PATTERN) + 1:]:
+    for name in names[names.index(UNCLOSED_PATTERN) + 1:]:
         converter.inlinePatterns.deregister(name)
 
 

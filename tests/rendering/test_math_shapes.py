@@ -15,6 +15,7 @@ import pytest
 from bs4 import BeautifulSoup
 from support.browser import serve
 from support.sites import FIXTURE_SITE, build_failure, build_site, copy_site
+from support.sources import line_with
 from zadachnik.rendering.mathtex import MathExtension, MathSourceError, formulas_in
 
 # (what the author writes, the TeX of the display formula in it)
@@ -94,6 +95,47 @@ def test_escaped_and_coded_dollars_are_no_formula() -> None:
     assert "katex" not in html and "$$" in html
 
 
+UNCLOSED_INLINE = {
+    # (page text, line of the '$' that opens a formula nothing closes, what the message quotes)
+    "a sum": ("Fine text.\n\nThe loss is $L = \\sum_i x_i and more text.\n", 3, "$L = \\sum_i x_i and more text."),
+    "a power, the line below": ("The loss\nis $x^2 and more\ntext.\n", 2, "$x^2 and more"),
+    "after a price": ("It costs $5, and $a_1 = 1 stays open.\n", 1, "$a_1 = 1 stays open."),
+    "after a closed formula": ("Both $x$ and $\\alpha in a list:\n\n- item\n", 1, "$\\alpha in a list:"),
+    "in a list item": ("- one\n- two $y^{2}\n", 2, "$y^{2}"),
+}
+
+
+@pytest.mark.parametrize("shape", UNCLOSED_INLINE)
+def test_an_inline_formula_left_open_names_its_line(shape: str) -> None:
+    """The page showed its TeX raw, and the build passed."""
+    source, line, quoted = UNCLOSED_INLINE[shape]
+    with pytest.raises(MathSourceError) as info:
+        convert(source)
+    assert f"line {line}: invalid TeX '{quoted}': '$' opens a formula that nothing closes in its paragraph" \
+        in str(info.value)
+    assert "or write \\$ for a dollar sign" in str(info.value)
+
+
+PROSE_DOLLARS = [
+    "It costs $5, or $10 with tax.",
+    "Set $HOME and $PATH first.",
+    "A price in US$ and 5 $ too.",
+    "Costs $5 for _emphasis_ and __more__.",
+    "Costs $5 {: .price }",
+    "Costs $5, and $x_1$ is a formula.",
+    "Costs \\$x^2 and \\$\\alpha, written as dollars.",
+    "Code: `$x^2` and `$\\sum_i`.",
+    "Text.\n\n```\n$x^2 and $\\sum\n```\n",
+    "Text.\n\n    $x_1 in indented code\n",
+]
+
+
+@pytest.mark.parametrize("text", PROSE_DOLLARS)
+def test_a_dollar_of_prose_or_code_opens_no_formula(text: str) -> None:
+    """A `$` with no TeX after it in its paragraph, or in code, is a dollar sign on the page."""
+    assert "$" in BeautifulSoup(convert(text), "html.parser").get_text()
+
+
 # -- punctuation ------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mark", PUNCTUATION)
@@ -164,6 +206,38 @@ def test_the_check_names_the_line_of_a_display_formula_left_open_in_a_question(t
     assert result.returncode != 0
     assert f"exercises/demo/01-basics/quiz.md:{line}: invalid TeX '$$'" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_build_and_the_check_name_the_line_of_an_inline_formula_left_open_in_a_question(tmp_path: Path,
+                                                                                            caplog) -> None:
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text(encoding="utf-8")
+    assert text.count("What is $2+2$?") == 1
+    quiz.write_text(text.replace("What is $2+2$?", "What is $L = \\sum_i x_i and more text?"), encoding="utf-8")
+    expected = (f"exercises/demo/01-basics/quiz.md:{line_with(text, 'What is $2+2$?')}: invalid TeX "
+                "'$L = \\sum_i x_i and more text?': '$' opens a formula that nothing closes in its paragraph")
+    message = build_failure(source / "mkdocs.yml", tmp_path / "site", caplog)
+    assert expected in message, message
+    result = subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=source, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode != 0
+    assert expected in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_dollars_of_prose_in_a_question_still_build(tmp_path: Path) -> None:
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text(encoding="utf-8")
+    quiz.write_text(text.replace("What is $2+2$?", "It costs $5 in $HOME, or \\$10: what is $2+2$?"),
+                    encoding="utf-8")
+    site = build_site(source / "mkdocs.yml", tmp_path / "site")
+    page = (site / "en/demo/01-basics/quiz/index.html").read_text(encoding="utf-8")
+    assert "It costs $5 in $HOME, or $10: what is" in page
+    result = subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=source, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 # The '?' after each formula and the formula's last box, by their rectangles: on the same line or not.

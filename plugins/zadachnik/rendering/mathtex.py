@@ -3,7 +3,8 @@
 Math is protected from Markdown the way pymdown-extensions' arithmatex does it: inline patterns just below
 code spans and a block processor for `$$` blocks, whose output is stashed so no other extension touches it. A
 `$$ … $$` within a paragraph (under a line of text, in a sentence, in a tight list item) is display math too, as
-arithmatex has it; a `$$` left over after them opens nothing, and fails the page with its line.
+arithmatex has it; a `$$` left over after them opens nothing, and fails the page with its line, as does a `$` left
+over with TeX after it (a formula whose closing `$` is missing).
 KaTeX's own JavaScript runs in an embedded V8 (mini-racer), many formulas per call; renders are cached by TeX
 for the life of the process, so a rebuild under `mkdocs serve` renders only formulas that changed, and on disk
 beside mkdocs.yml (.cache/zadachnik), so the next build renders only formulas that are new.
@@ -40,6 +41,11 @@ KATEX_DIR = Path(__file__).parents[1] / "runtime" / "assets" / "vendor" / "katex
 # `$` not followed by a space opens, `$` not preceded by one closes, so "$5 and $10" stays text.
 _INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
 _BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
+# A `$` that would open an inline formula, as _INLINE's opening has it.
+_OPENER = re.compile(r"(?<![\\$])\$(?![\s$])")
+# TeX after a `$` that nothing closed: a command (`\sum`), or a `^` or `_` between what it attaches to and its
+# argument (`x_i`, `e^{…}`). Not Markdown's `_emphasis_`, nor a brace alone (`{: .class }`, `${HOME}`).
+_TEX_SIGN = re.compile(r"\\[A-Za-z]+|(?<=[^\s_^])[_^](?=[A-Za-z0-9{\\])")
 # `$$ … $$` inside a paragraph, over its lines if need be; a single `$` may be inside (`\text{$x$}`).
 _DISPLAY_IN_TEXT = r"(?<![\\$])\$\$((?:\\.|[^\\$]|\$(?!\$))+?)\$\$"
 # Punctuation a line must not start with, kept in one box with the formula before it. Not ']' (a link's text
@@ -510,8 +516,30 @@ class _DisplayMathInText(InlineProcessor):
 
 UNCLOSED_DISPLAY = ("'$$' opens a display formula that nothing closes in its paragraph: end it with '$$' "
                     "(a formula holds no blank line), or write \\$ for a dollar sign")
+UNCLOSED_INLINE = ("'$' opens a formula that nothing closes in its paragraph: end it with '$' (right after the "
+                   "formula, no space before it), or write \\$ for a dollar sign")
 _SKIPPED_TAGS = frozenset({"code", "pre", "kbd", "samp"})
 _PLACEHOLDER_START, _PLACEHOLDER_END = "\x02", "\x03"
+_PLACEHOLDER = re.compile(f"{_PLACEHOLDER_START}[^{_PLACEHOLDER_END}]*{_PLACEHOLDER_END}")
+
+
+class _RefuseUnclosedInline(InlineProcessor):
+    """Just after the formulas were found, in the paragraph as the author wrote it (code and formulas stashed, so
+    the check, which drops the later patterns, sees what the build sees): a `$` left that could open a formula and
+    is followed by TeX before the next such `$` or the paragraph's end lost its closing `$`, and the page would
+    show its TeX raw. A dollar of prose (`costs $5`, `$HOME`) has no TeX after it and stays text."""
+
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(_OPENER.pattern, md)
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+        following = _OPENER.search(data, m.end())
+        after = _PLACEHOLDER.sub(" ", data[m.end():following.start() if following else len(data)])
+        if _TEX_SIGN.search(after):
+            self.extension.log.errors.append(stray_error(data, m.start(), "$", UNCLOSED_INLINE))
+        # Never a match: the text stays as it is.
+        return None, None, None
 
 
 class _RefuseUnrenderedDisplay(Treeprocessor):
@@ -530,19 +558,26 @@ class _RefuseUnrenderedDisplay(Treeprocessor):
     def check(self, text: str | None) -> None:
         if not text or "$$" not in text or isinstance(text, AtomicString):
             return
-        at = text.find("$$")
-        context, position = _stray_context(text, at)
-        error = MathError(context, UNCLOSED_DISPLAY, display=True, position=position)
-        error.tex = "$$"
-        self.extension.log.errors.append(error)
+        self.extension.log.errors.append(stray_error(text, text.find("$$"), "$$", UNCLOSED_DISPLAY))
 
 
-def _stray_context(text: str, at: int) -> tuple[str, int]:
-    """A stray `$$` with what follows it on its line, or, alone on its line, the next line or the one before: text
-    to find in the author's source (no stash placeholder in it), and where the `$$` is in it."""
+def stray_error(text: str, at: int, opener: str, message: str) -> MathError:
+    """A `$` or `$$` at `at` in `text` that opens a formula nothing closes. Its `source` is text to find in the
+    author's, so it is taken as written (display); it is quoted as `$$`, or as the `$` and what follows it on its
+    line (a line may hold several `$`)."""
+    context, position = _stray_context(text, at, len(opener))
+    error = MathError(context, message, display=True, position=position)
+    error.tex = opener if opener == "$$" else quote(context[position:], 0)
+    return error
+
+
+def _stray_context(text: str, at: int, width: int) -> tuple[str, int]:
+    """A stray `$` or `$$` (`width` long) with what follows it on its line, or, alone on its line, the next line or
+    the one before: text to find in the author's source (no stash placeholder in it), and where the opener is in
+    it."""
     start = at
     end = len(text) if (newline := text.find("\n", at)) < 0 else newline
-    if not text[at + 2:end].strip():
+    if not text[at + width:end].strip():
         if end < len(text):
             end = len(text) if (newline := text.find("\n", end + 1)) < 0 else newline
         else:
@@ -621,6 +656,11 @@ class MathSourceError(ValueError):
     """A page's formulas KaTeX refuses, when the extension runs alone (`error_type` tells MkDocs' own kind)."""
 
 
+# The last of the extension's inline patterns: those after it find no formula and report none (`zadachnik check`
+# drops them).
+UNCLOSED_PATTERN = "zadachnik-math-unclosed"
+
+
 class MathExtension(Extension):
     """Inside the plugin (`log` given) errors go to the plugin, which names file and line, and formulas carry
     marks for its search index; alone, the extension refuses a page with a bad formula itself, and adds no marks."""
@@ -658,6 +698,7 @@ class MathExtension(Extension):
         # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
         md.inlinePatterns.register(_DisplayMathInText(self, md), "zadachnik-math-display-inline", 189.95)
         md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
+        md.inlinePatterns.register(_RefuseUnclosedInline(self, md), UNCLOSED_PATTERN, 189.85)
         # After the inline patterns (20): what they left is text.
         md.treeprocessors.register(_RefuseUnrenderedDisplay(self, md), "zadachnik-math-unrendered", 15)
         md.parser.blockprocessors.register(_BlockMath(self, md), "zadachnik-math-block", 79.9)
