@@ -478,6 +478,28 @@ def test_correct_option_that_does_not_exist(tmp_path: Path, yaml: str, bad_line:
     assert error.hint == "use one of the markers A, B, C"
 
 
+NUMBERED = {"ru": RU_SINGLE.replace("A. ", "1. ").replace("B. ", "2. ").replace("C. ", "3. "),
+            "en": EN_SINGLE.replace("A. ", "1. ").replace("B. ", "2. ").replace("C. ", "3. ")}
+
+
+@pytest.mark.parametrize(
+    ("yaml", "message", "hint"),
+    [
+        ("type: single\nanswer: []", "answer must name option markers", "write e.g. 'answer: 2'"),
+        ("type: multiple\nanswer: []", "answer must name option markers", "write e.g. 'answer: [1, 3]'"),
+        ("type: single\nanswer: {A: 1}", "answer must name option markers", "write e.g. 'answer: 2'"),
+        ("type: single", "single choice needs the correct option", "add 'answer: <marker>', e.g. 'answer: 2'"),
+        ("type: multiple", "multiple choice needs its correct options", "add e.g. 'answer: [1, 3]'"),
+    ],
+    ids=["single-empty", "multiple-empty", "single-mapping", "single-missing", "multiple-missing"],
+)
+def test_a_hint_about_the_answer_uses_the_questions_own_markers(tmp_path: Path, yaml: str, message: str,
+                                                                 hint: str) -> None:
+    """Options numbered 1, 2, 3 were told to write 'answer: B'."""
+    error = one_error(tmp_path, quiz=block(yaml=yaml, ru=NUMBERED["ru"], en=NUMBERED["en"]))
+    assert (error.message, error.hint) == (message, hint)
+
+
 def test_multiple_choice_names_an_option_twice(tmp_path: Path) -> None:
     quiz = block(yaml="type: multiple\nanswer: [A, A]")
     error = one_error(tmp_path, quiz=quiz)

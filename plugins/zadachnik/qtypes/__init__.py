@@ -82,11 +82,21 @@ class QuestionType:
         raise Invalid("this question type takes no 'wrong:' answers")
 
 
-def marker_list(value: Any, what: str, path: tuple[str, ...]) -> list[str]:
+def marker_list(value: Any, what: str, path: tuple[str, ...], example: str) -> list[str]:
+    """The markers `value` names; `example` is what to write instead ('answer: B')."""
     items = value if isinstance(value, list) else [value]
     if not items or any(isinstance(item, (dict, list)) or item is None for item in items):
-        raise Invalid(f"{what} must name option markers", path, "write e.g. 'answer: B' or 'answer: [A, C]'")
+        raise Invalid(f"{what} must name option markers", path, f"write e.g. {example}")
     return [str(item) for item in items]
+
+
+def answer_example(entries: list[Entry], several: bool) -> str:
+    """'answer: …' in the question's own markers, for hints: options numbered 1, 2, 3 were told to write B. The
+    second option, or the first and the third ('answer: B', 'answer: [A, C]' when they are lettered)."""
+    keys = [entry.key for entry in entries] or ["A", "B", "C"]
+    if not several:
+        return f"'answer: {keys[min(1, len(keys) - 1)]}'"
+    return f"'answer: [{', '.join(dict.fromkeys([keys[0], keys[min(2, len(keys) - 1)]]))}]'"
 
 
 def known_markers(names: list[str], entries: list[Entry], what: str, path: tuple[str, ...]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zadachnik.qtypes import Invalid, ListParts, QuestionType, known_markers, marker_list
+from zadachnik.qtypes import Invalid, ListParts, QuestionType, answer_example, known_markers, marker_list
 
 SCORINGS = ("all-or-nothing", "net-correct")
 
@@ -24,9 +24,10 @@ class SingleChoice(QuestionType):
     template = "choice.html"
 
     def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> ChoiceKey:
+        example = answer_example(parts["options"], several=False)
         if "answer" not in config:
-            raise Invalid("single choice needs the correct option", (), "add 'answer: <marker>', e.g. 'answer: B'")
-        correct = marker_list(config["answer"], "answer", ("answer",))
+            raise Invalid("single choice needs the correct option", (), f"add 'answer: <marker>', e.g. {example}")
+        correct = marker_list(config["answer"], "answer", ("answer",), example)
         if len(correct) != 1:
             raise Invalid(
                 f"single choice has exactly one correct option, not {len(correct)}",
@@ -50,7 +51,7 @@ class SingleChoice(QuestionType):
         return {"choice": list(spec["correct"])}
 
     def author_answer(self, value: Any) -> dict[str, Any]:
-        return {"choice": marker_list(value, "a wrong answer", ("wrong",))}
+        return {"choice": marker_list(value, "a wrong answer", ("wrong",), "'answer: B' or 'answer: [A, C]'")}
 
 
 class MultipleChoice(SingleChoice):
@@ -58,9 +59,10 @@ class MultipleChoice(SingleChoice):
     keys = ("answer", "scoring")
 
     def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> ChoiceKey:
+        example = answer_example(parts["options"], several=True)
         if "answer" not in config:
-            raise Invalid("multiple choice needs its correct options", (), "add e.g. 'answer: [A, C]'")
-        correct = marker_list(config["answer"], "answer", ("answer",))
+            raise Invalid("multiple choice needs its correct options", (), f"add e.g. {example}")
+        correct = marker_list(config["answer"], "answer", ("answer",), example)
         if len(set(correct)) != len(correct):
             raise Invalid("an option is named twice in answer", ("answer",), "name each correct option once")
         known_markers(correct, parts["options"], "the correct option", ("answer",))
