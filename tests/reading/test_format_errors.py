@@ -585,6 +585,26 @@ def test_answer_that_is_not_plain_arithmetic(tmp_path: Path, answer: str, messag
     assert ("values: files/values.py" in error.hint) == (answer == "x+1")
 
 
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        ("[5, 5]", "a range whose ends are equal is one number: write 'answer: 5'"),
+        ("[16/7, 16/7]", "a range whose ends are equal is one number: write 'answer: 16/7'"),
+        ("[4, 6]", "for any number from 4 to 6 write 'answer: 5' and 'atol: 1'"),
+        ("[0.2, 0.1]", "for any number from 0.1 to 0.2 write 'answer: 0.15' and 'atol: 0.05'"),
+        ("[1, 2, 3]", "write one number or arithmetic, e.g. 'answer: 16/7'"),
+    ],
+    ids=["equal-ends", "equal-arithmetic", "range", "range-reversed", "three"],
+)
+def test_an_answer_written_as_a_range_is_told_what_to_write(tmp_path: Path, answer: str, hint: str) -> None:
+    """It was "'[5, 5]' in '[5, 5]' is not plain arithmetic": a field takes one number, and a range is a tolerance."""
+    quiz = numeric(f"  x:\n    answer: {answer}\n")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "    answer: "))
+    assert error.message == f"the answer of the field 'x' is a list, {answer}: a field's answer is one number"
+    assert error.hint == hint
+
+
 def test_tolerance_that_is_not_a_number(tmp_path: Path) -> None:
     quiz = numeric("  x:\n    answer: 1\n    atol: small")
     error = one_error(tmp_path, quiz=quiz)

@@ -241,6 +241,19 @@ def test_an_answer_that_cannot_be_computed_is_skipped_or_reported(tmp_path: Path
     assert all(item.values["B"] == 1 for item in question.variants.items)
 
 
+@pytest.mark.parametrize("invalid", ["", "  invalid: skip\n"])
+def test_an_answer_written_as_a_range_is_told_what_to_write_whatever_the_draw(tmp_path: Path, invalid: str) -> None:
+    """It was "not plain arithmetic" with "check the function's figures for this draw", and skipping left every
+    draw out: the list is the source's own problem, not a draw's."""
+    quiz = source().replace('answer: "N*bytes_per_param*B/1e9"', "answer: [5, 5]").replace(
+        "  count: 6\n", "  count: 6\n" + invalid)
+    [error] = errors(tmp_path, quiz=quiz)
+    assert error.line == line_with(quiz, "gb: {answer")
+    assert error.message == ("variant 1 of P1 (seed 1): the answer of the field 'gb' is a list, [5, 5]: a field's "
+                             "answer is one number")
+    assert error.hint == "a range whose ends are equal is one number: write 'answer: 5'"
+
+
 def test_an_unknown_function_gets_a_did_you_mean(tmp_path: Path) -> None:
     quiz = source().replace("from: memory", "from: memroy")
     [error] = errors(tmp_path, quiz=quiz)

@@ -114,6 +114,9 @@ def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = (), part: 
             f"the field '{field_id}' has no answer", path,
             "add 'answer: <number or arithmetic>', e.g. 'answer: 8*(45+30)'",
         )
+    listed = list_problem(spec["answer"])
+    if listed:
+        raise Invalid(f"the answer of the field '{field_id}' is a list, {listed[0]}", (*path, "answer"), listed[1])
     expression = str(spec["answer"])
     try:
         value = evaluate(spec["answer"])
@@ -129,6 +132,25 @@ def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = (), part: 
         except TextProblem as problem:
             raise Invalid(str(problem), (*path, "unit"), problem.hint) from None
     return NumericField(field_id, expression, value, tolerances["atol"], tolerances["rtol"], unit)
+
+
+def list_problem(written: Any) -> tuple[str, str] | None:
+    """What is wrong with an answer written as a list ('[5, 5]', '[4, 6]') and what to write instead; None for
+    any other answer. A field's answer is one number and a range around it is its tolerance, so a range says which
+    answer and atol it means. (Read as arithmetic, it was "'[5, 5]' in '[5, 5]' is not plain arithmetic".)"""
+    if not isinstance(written, list):
+        return None
+    shown = f"[{', '.join(str(item) for item in written)}]: a field's answer is one number"
+    try:
+        low, high = sorted(evaluate(item) for item in written) if len(written) == 2 else (None, None)
+    except ValueError:
+        low = high = None
+    if low is None or high is None:
+        return shown, "write one number or arithmetic, e.g. 'answer: 16/7'"
+    if low == high:
+        return shown, f"a range whose ends are equal is one number: write 'answer: {written[0]}'"
+    return shown, (f"for any number from {low:.12g} to {high:.12g} write 'answer: {(low + high) / 2:.12g}' and "
+                   f"'atol: {(high - low) / 2:.12g}'")
 
 
 def read_tolerance(spec: dict[str, Any], name: str, path: tuple[str, ...]) -> float | None:

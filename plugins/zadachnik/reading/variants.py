@@ -383,7 +383,8 @@ def named_key(qtype: QuestionType, config: dict[str, Any], lines: NamedLines, na
         if not isinstance(spec, dict):
             continue
         for name in FIELD_NUMBERS:
-            if spec.get(name) is None or isinstance(spec[name], bool):
+            # A list is no figure of a draw: the type's own reading says what to write (qtypes.numeric).
+            if spec.get(name) is None or isinstance(spec[name], (bool, list)):
                 continue
             line = lines.of(("fields", str(field_id), name))
             try:
