@@ -92,6 +92,9 @@ def test_a_formula_question_passes_the_builds_check_of_its_revealed_answer(tmp_p
     ("answer: 16*N", "names its variables", "variables: {N: [1e6, 1e12]}", None),
     ("variables: [N]", "needs its answer", "answer: 16*N", None),
     ("answer: 16*N\nvariables: {N: [10, 1]}", "the range of 'N' is empty", "lower bound first", "variables"),
+    # Equal ends were told to write the lower bound first.
+    ("answer: 16*N\nvariables: {N: [5, 5]}", "the range of 'N' holds one value (5)", "two different ends",
+     "variables"),
     ("answer: 16*N\nvariables: {N: 5}", "needs the range", "N: [low, high]", "variables"),
     ("answer: 16*N\nvariables: {sqrt: [1, 2]}", "'sqrt' is a function or a constant", "another name", "variables"),
     ("answer: 16*N\nvariables: {2N: [1, 2]}", "can't be a variable's name", "a letter", "variables"),

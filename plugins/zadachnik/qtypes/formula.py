@@ -75,6 +75,11 @@ def domain(name: Any, bounds: Any) -> tuple[float, float]:
         low, high = (arithmetic(bound) for bound in bounds)
     except ValueError as error:
         raise Invalid(str(error), path, f"write '{name}: [low, high]' with two numbers") from None
+    if low == high:
+        # Every point would be drawn at that value: the key could not tell 16*N from 80.
+        raise Invalid(f"the range of '{name}' holds one value ({low:g})", path,
+                      f"give it two different ends, e.g. '{name}: [1, 10]'; a figure that never changes is written "
+                      "into the answer as a number")
     if not low < high:
         raise Invalid(f"the range of '{name}' is empty ({low:g} is not below {high:g})", path,
                       "write the lower bound first")
