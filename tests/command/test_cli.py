@@ -231,7 +231,7 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "failing reference solution": (failing_reference_solution,
                                    f"{INFRA}/quiz.md:@P08a@: question P08a: the reference solution fails"),
     "checker accepts a wrong answer": (checker_accepting_a_wrong_answer,
-                                       f"{INFRA}/quiz.md:@check: |@: question P06: its checker accepts "
+                                       f"{INFRA}/quiz.md:@- {{util: \"0.9\"}}@: question P06: its checker accepts "
                                        "{'fields': {'util': '0.9'}}, listed under 'wrong'"),
     "bad formula": (bad_formula, f"{INFRA}/quiz.md:@$10^{{9$@: invalid TeX '10^{{9': "),
     "unclosed HTML tag": (unclosed_html_tag, f"{INFRA}/quiz.md:@Роллаут сгенерирован@: text starting at line "

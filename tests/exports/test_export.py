@@ -618,7 +618,8 @@ def test_sources_the_builds_checks_refuse_are_refused_as_the_build_does_and_noth
     source = quiz.read_text(encoding="utf-8")
     assert '  - {x: "3/7"}\n' in source
     quiz.write_text(source.replace('  - {x: "3/7"}\n', '  - {x: "8/14"}\n'), encoding="utf-8")
-    line = source[:source.index("check: |\n  def check(answer):\n      x = answer")].count("\n") + 1
+    # The wrong answer's own line.
+    line = source[:source.index('  - {x: "3/7"}\n')].count("\n") + 1
     out = tmp_path / "out"
     status = main(["export", "--format", "moodle", "--language", "en", "--languages", "ru,en", "--out", str(out),
                    str(exercises)])

@@ -69,11 +69,13 @@ def test_checker_accepting_the_answer_and_rejecting_wrong_ones(tmp_path: Path) -
     assert problems(tmp_path, checker_question()) == []
 
 
-def test_checker_that_accepts_a_wrong_answer_stops_the_build(tmp_path: Path) -> None:
-    quiz = checker_question(wrong='wrong:\n  - {x: "0.5"}\n')
+def test_checker_that_accepts_a_wrong_answer_stops_the_build_at_that_answers_line(tmp_path: Path) -> None:
+    """It was reported at 'check: |', however far below the answer stood."""
+    quiz = checker_question(wrong='wrong:\n  - {x: "0.4"}\n  - {x: "0.5"}\n  - {x: "0.3"}\n')
     [problem] = problems(tmp_path, quiz)
-    assert problem.line == line_with(quiz, "check: |")
+    assert problem.line == line_with(quiz, '- {x: "0.5"}')
     assert problem.message == "question Q1: its checker accepts {'fields': {'x': '0.5'}}, listed under 'wrong'"
+    assert problem.hint == "fix 'check', or remove that answer from 'wrong'"
 
 
 def test_checker_that_rejects_the_revealed_answer_stops_the_build(tmp_path: Path) -> None:

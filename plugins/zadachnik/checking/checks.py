@@ -138,13 +138,13 @@ def check_checker(question: Question, spec: dict, languages: list[str], path: Pa
             return SourceError(shown(path), checker.line,
                                f"question {question.id}: its checker rejects the answer its '{lang}' page reveals "
                                f"({answer}){problem_text(verdict)}", "fix 'check' or the answer key")
-    for wrong in checker.wrong:
+    for wrong, line in zip(checker.wrong, checker.wrong_lines, strict=True):
         verdict = grade(spec, wrong, languages[0])
         failure = checker_failure(question, verdict, wrong, path, shown)
         if failure is not None:
             return failure
         if verdict["status"] == "correct":
-            return SourceError(shown(path), checker.line,
+            return SourceError(shown(path), line,
                                f"question {question.id}: its checker accepts {wrong}, listed under 'wrong'",
                                "fix 'check', or remove that answer from 'wrong'")
     return None

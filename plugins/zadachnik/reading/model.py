@@ -80,6 +80,8 @@ class Checker:
     source: str
     wrong: list[dict[str, Any]]
     line: int
+    # Each wrong answer's own line: a checker that accepts one is reported there, not at 'check:'.
+    wrong_lines: list[int]
 
 
 @dataclass
@@ -921,7 +923,8 @@ class BlockReader:
                 answers.append(qtype.author_answer(value))
             except Invalid as problem:
                 raise Invalid(str(problem), ("wrong", str(index)), problem.hint) from None
-        return Checker(source, answers, self.line_of(("check",)))
+        return Checker(source, answers, self.line_of(("check",)),
+                       [self.line_of(("wrong", str(index))) for index in range(len(answers))])
 
     def invalid(self, problem: Invalid) -> SourceError:
         return self.fail(str(problem), self.line_of(problem.path) + problem.offset, problem.hint)
