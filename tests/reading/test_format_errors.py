@@ -1023,6 +1023,41 @@ def test_notebook_link_to_a_missing_file(tmp_path: Path) -> None:
     assert error.message == "the notebook 'nowhere.ipynb' is not in this module's files/"
 
 
+@pytest.mark.parametrize(
+    ("file", "wrong", "hint"),
+    [
+        ("files/nb.ipynb", "files/nb.ipynb", "write 'file: nb.ipynb'"),
+        ("./files/nb.ipynb", "./files/nb.ipynb", "write 'file: nb.ipynb'"),
+        ("{ru: nb.ipynb, en: files/nb.ipynb}", "files/nb.ipynb", "write 'en: nb.ipynb'"),
+        ("files/elsewhere.ipynb", "files/elsewhere.ipynb",
+         "write 'file: elsewhere.ipynb', and put the notebook into files/"),
+    ],
+    ids=["prefixed", "dot-prefixed", "one-language", "missing-too"],
+)
+def test_a_notebook_named_from_the_modules_folder_is_told_to_drop_files(tmp_path: Path, file: str, wrong: str,
+                                                                         hint: str) -> None:
+    """It was told to put the notebook into files/, where it was."""
+    text = exercise(yaml=f"notebooks:\n  - file: {file}\n    section: {{ru: Раздел, en: Section}}")
+    exercises_dir = write_course(tmp_path, exercises=text)
+    (exercises_dir / "course/01-m/files").mkdir()
+    (exercises_dir / "course/01-m/files/nb.ipynb").write_text("{}")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (EXERCISES, line_with(text, "- file:"))
+    assert error.message == f"the notebook '{wrong}' is named from the module's folder: notebooks are named from files/"
+    assert error.hint == hint
+
+
+def test_a_notebook_in_a_folder_files_inside_files_is_taken(tmp_path: Path) -> None:
+    text = exercise(yaml="notebooks:\n  - file: files/nb.ipynb\n    section: {ru: Раздел, en: Section}")
+    exercises_dir = write_course(tmp_path, exercises=text)
+    (exercises_dir / "course/01-m/files/files").mkdir(parents=True)
+    (exercises_dir / "course/01-m/files/files/nb.ipynb").write_text("{}")
+    [link] = load_courses(exercises_dir, LANGS, tmp_path)[0].modules[0].exercises[0].notebooks
+    assert link.file == {"ru": "files/nb.ipynb", "en": "files/nb.ipynb"}
+
+
 VALUES = "def values():\n    return {'ratio': 94.7012, 'tokens': 2.12368e12}\n"
 
 

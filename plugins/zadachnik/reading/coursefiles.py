@@ -169,6 +169,13 @@ def outside_of(folder: Path, name: str, module: Path) -> Outside | None:
     return None
 
 
+def named_from_module(name: str) -> str | None:
+    """`name` as written from files/, when it is written from the module's folder ('files/nb.ipynb', as a values
+    file is named); None when it is not."""
+    parts = Path(os.path.normpath(name)).parts
+    return "/".join(parts[1:]) if len(parts) > 1 and parts[0] == "files" else None
+
+
 def outside(shown: str, target: Path) -> UnsafeLink:
     return UnsafeLink(shown, f"a link to {target}, outside the module",
                       "the course-files zip is public: copy the file into the module's folder instead of linking it")

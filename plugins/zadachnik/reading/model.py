@@ -18,7 +18,7 @@ from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
 from zadachnik.qtypes.mixed import MixedKey
-from zadachnik.reading.coursefiles import LINK_OUT_HINT, outside_of
+from zadachnik.reading.coursefiles import LINK_OUT_HINT, named_from_module, outside_of
 from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
 from zadachnik.reading.exam import Exam, exam_of
 from zadachnik.reading.gaps import place_gaps
@@ -986,19 +986,35 @@ class BlockReader:
                 except TextProblem as problem:
                     raise self.fail(str(problem), self.line_of((*where, key)), problem.hint) from None
             file, section = texts["file"], texts["section"]
-            for name in dict.fromkeys(file[lang] for lang in self.languages):
-                # The page names the file for the module's zip of files/, which holds nothing else.
-                leaving = outside_of(self.path.parent / "files", name, self.path.parent)
-                if leaving is not None:
-                    raise self.fail(f"the notebook must be in this module's files/: {leaving.problem}",
-                                    self.line_of((*where, "file")), LINK_OUT_HINT if leaving.linked else
-                                    "put the notebook into files/ and name it from there, e.g. 'file: name.ipynb'")
-                if not (self.path.parent / "files" / name).is_file():
-                    raise self.fail(f"the notebook '{name}' is not in this module's files/",
-                                    self.line_of((*where, "file")), "put the notebook into files/ or fix the file name")
+            # Each file once, with the key that names it: 'file', or its language's in a per-language mapping.
+            named: dict[str, str] = {}
+            for lang in self.languages:
+                named.setdefault(file[lang], lang if isinstance(item["file"], dict) else "file")
+            for name, key in named.items():
+                self.notebook_in_files(name, key, self.line_of((*where, "file")))
             links.append(NotebookLink({lang: file[lang] for lang in self.languages},
                                       {lang: str(section[lang]) for lang in self.languages}))
         return links
+
+    def notebook_in_files(self, name: str, key: str, line: int) -> None:
+        """A notebook link's file is in the module's files/ and named from there (`key` names it in the YAML)."""
+        files = self.path.parent / "files"
+        # The page names the file for the module's zip of files/, which holds nothing else.
+        leaving = outside_of(files, name, self.path.parent)
+        if leaving is not None:
+            raise self.fail(f"the notebook must be in this module's files/: {leaving.problem}", line,
+                            LINK_OUT_HINT if leaving.linked else
+                            "put the notebook into files/ and name it from there, e.g. 'file: name.ipynb'")
+        if (files / name).is_file():
+            return
+        inside = named_from_module(name)
+        if inside is not None:
+            # As a values file is named: the notebook may well be in files/ already.
+            raise self.fail(f"the notebook '{name}' is named from the module's folder: notebooks are named from "
+                            "files/", line, f"write '{key}: {inside}'"
+                            + ("" if (files / inside).is_file() else ", and put the notebook into files/"))
+        raise self.fail(f"the notebook '{name}' is not in this module's files/", line,
+                        "put the notebook into files/ or fix the file name")
 
     # -- language parts -----------------------------------------------------------------------------
 
