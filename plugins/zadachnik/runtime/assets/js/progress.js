@@ -92,7 +92,8 @@ function markNavigation(summaries, words) {
   }
   for (const link of document.querySelectorAll(".md-nav--primary a.md-nav__link[href]")) {
     const state = states.get(pageAddress(link.href));
-    if (!state) continue;
+    // A link to a place in the page (its table of contents, inside the navigation too) is not the page's.
+    if (!state || link.hash) continue;
     let mark = link.querySelector(":scope > .zq-nav-mark");
     if (!mark) {
       mark = document.createElement("span");
