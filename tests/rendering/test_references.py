@@ -450,7 +450,9 @@ AMERICAN = re.compile(
 )
 # Words that match the patterns above and are British too.
 BRITISH_TOO = {"modeller", "modellers", "labeller", "traveller", "travellers"}
-_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\{[#.][^}\n]*\}",
+# Code, math, and anchors (`{#math}`, a link's `(#math)`): names, not prose.
+_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]*\$|\{[#.][^}\n]*\}"
+                   r"|\]\(#[^)\n]*\)",
                    re.MULTILINE | re.DOTALL)
 
 
@@ -522,6 +524,7 @@ def test_the_spelling_list_finds_american_spellings() -> None:
     assert american(sample) == ["normalize", "color", "optimize", "optimizer", "analyze", "behavior", "center",
                                 "labeled", "gray", "artifact", "math"]
     assert american("Its size, the prize, seized, resized; a labelled colour, normalised, centred maths.") == []
+    assert american("See [Formulas](#math) and [the colour](#color).") == []
 
 
 def test_english_text_uses_british_spelling() -> None:
