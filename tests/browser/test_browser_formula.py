@@ -57,10 +57,22 @@ def test_an_equivalent_expression_is_right_and_comes_back_in_the_other_language(
 
 
 def test_a_comma_is_a_decimal_sign_only_on_a_page_that_writes_one(page, sample_server) -> None:
+    """An answer typed with a decimal comma is shown on the English page with a point, and reads and grades the
+    same there (it was shown as typed, beside its "correct": "a comma has no meaning here", and a check of it
+    was refused). Typed on the English page, a comma is still refused."""
     page.goto(sample_server + RU)
     field(page).fill("1,6e-8N")
     expect(preview(page)).to_have_text("Прочитано как 1,6e-8·N")
     page.locator(f"{QUESTION} [data-zq-check]").click()
     expect(page.locator(QUESTION)).to_have_attribute("data-zq-status", "correct")
     page.goto(sample_server + EN)
+    expect(field(page)).to_have_value("1.6e-8N")
+    expect(preview(page)).to_have_text("Read as 1.6e-8·N")
+    page.locator(f"{QUESTION} [data-zq-check]").click()
+    expect(page.locator(f"{QUESTION} [data-zq-verdict]")).to_have_text("✓ Correct")
+    page.goto(sample_server + RU)
+    expect(field(page)).to_have_value("1,6e-8N")
+    expect(page.locator(QUESTION)).to_have_attribute("data-zq-status", "correct")
+    page.goto(sample_server + EN)
+    field(page).fill("2,5N")
     expect(preview(page)).to_contain_text("Write decimals with a point")

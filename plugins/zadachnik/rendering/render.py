@@ -236,6 +236,7 @@ class Renderer:
             exam=plan.module.exam if plan.kind == "quiz" else None,
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
             runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
+            decimal=conventions(plan.lang)["decimal"],
         ))
 
 

@@ -18,13 +18,18 @@ export function grade(spec, answer, conventions = null) {
   return gradeFormula(spec, typedOf(answer), decimalOf(conventions));
 }
 
+// An answer is saved with decimal points, as every page reads it, and shown with the field's own decimal sign: a
+// page that writes a comma reads a point too, while a comma means nothing where a point is the sign.
+const comma = (question) => inputOf(question).dataset.zqDecimal == ",";
+
 export function collect(question) {
-  return { expression: inputOf(question).value };
+  const typed = inputOf(question).value;
+  return { expression: comma(question) ? typed.replace(/(\d),(?=\d)/g, "$1.") : typed };
 }
 
 export function restore(question, answer) {
   const input = inputOf(question);
-  input.value = typedOf(answer);
+  input.value = comma(question) ? typedOf(answer).replace(/(\d)\.(?=\d)/g, "$1,") : typedOf(answer);
   // Restoring (a reload, another tab, an import) changes the field without an input event.
   if (question.zqPreview) question.zqPreview();
 }
