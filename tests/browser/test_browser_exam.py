@@ -199,6 +199,8 @@ def test_the_time_runs_from_the_first_answer_survives_a_reload_and_submits_when_
     expect(timer).to_be_hidden()
     page.locator("#q-Q1 input[value='B']").check()
     expect(timer).to_have_text("Time left: 1:00")
+    # In sight while the learner scrolls: a look exam.js brings (look.js), not zadachnik.css.
+    assert timer.evaluate("timer => getComputedStyle(timer).position") == "sticky"
     page.clock.fast_forward("00:20")
     expect(timer).to_have_text("Time left: 0:40")
     page.reload()

@@ -89,6 +89,8 @@ def test_hints_open_in_order_and_are_remembered_over_reload_and_in_the_other_lan
     assert page.locator("#q-H1-hint-1").get_attribute("aria-labelledby") == "q-H1-hint-1-title"
     assert page.locator("#q-H1-hint-1-title").inner_text() == "Подсказка 1 из 3"
     assert button.inner_text() == "Подсказка 2 из 3"
+    # Set off by a bar, as a quotation is: a look hints.js brings (look.js), not zadachnik.css.
+    assert page.locator("#q-H1-hint-1").evaluate("hint => getComputedStyle(hint).borderLeftStyle") == "solid"
     # From the keyboard: the button is a real button, Enter opens the next hint.
     button.focus()
     page.keyboard.press("Enter")

@@ -5,8 +5,18 @@
 // their verdicts are what follows from them, graded now or, should the page close first, on the next visit.
 import { COUNTED, moduleFor, needsPython } from "./grading.js";
 import { startPython } from "./pyclient.js";
+import { adopt } from "./look.js";
 
 const TICK_MS = 1000;
+
+// The time left stays in sight while the learner scrolls; one Submit at the end, asked twice.
+adopt(`.zq-exam__timer {
+  position: sticky; top: 2.6rem; z-index: 1; display: inline-block; padding: .2em .6em; font-weight: 700;
+  font-variant-numeric: tabular-nums; background: var(--md-default-bg-color);
+  border: 1px solid var(--md-default-fg-color--lighter); border-radius: .2rem;
+}
+.zq-exam { margin: 2em 0 1em; }
+.zq-exam__confirm p { font-weight: 700; }`);
 
 const isTime = (value) => value === undefined || (Number.isFinite(value) && value > 0);
 

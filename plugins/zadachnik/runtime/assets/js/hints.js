@@ -2,6 +2,11 @@
 // of 3"); opened hints stay open. How many are open is saved in the question's entry, so the page's other
 // languages and a reload show the same; a count from storage is used only up to the hints the question has.
 // The entry is the question's current one (`keyOf`): a question with variants keeps one per variant.
+import { adopt } from "./look.js";
+
+// Each opened hint set off by a bar, as a quotation is.
+adopt(".zq-hint { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8em; margin: .6em 0; }");
+
 function openCount(entry, total) {
   const count = entry && Number.isInteger(entry.hints) ? entry.hints : 0;
   return Math.max(0, Math.min(count, total));

@@ -5,26 +5,16 @@
 import { register } from "../grading.js";
 import * as thisType from "./ordering.js";
 import { learnerSeed, shuffledOrder } from "../seed.js";
+import { adopt } from "../look.js";
 
 export const types = ["ordering"];
 
-// The look of an ordering question, and of the moves a Parsons problem shares (parsons.js imports this module),
-// loaded only with them: most pages have neither (zadachnik.css keeps what the first paint needs, the items
-// hidden until the script has put in the learner's own order). Each item a row with its two moves; the number
-// of its place is the list's.
+// The look of an ordering question, and of the moves a Parsons problem shares (parsons.js imports this module):
+// each item a row with its two moves; the number of its place is the list's.
 adopt(`.zq-ordering__item { display: flex; gap: .5em; align-items: center; margin: .2em 0; }
 .zq-ordering__text { flex: 1; }
 .zq-ordering__moves, .zq-parsons__moves { display: flex; gap: .25em; }
 .zq-ordering__move.md-button, .zq-parsons__move.md-button { min-width: 2.4em; padding: .1em .5em; margin: 0; }`);
-
-// A stylesheet of a question type's own, added to the page's (once: a module runs once per document, which
-// instant navigation keeps). Not in Node, which runs the grading.
-export function adopt(rules) {
-  if (!globalThis.document) return;
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(rules);
-  document.adoptedStyleSheets.push(sheet);
-}
 
 // The length of the longest increasing run (not necessarily side by side) in `positions`.
 export function longestOrdered(positions) {

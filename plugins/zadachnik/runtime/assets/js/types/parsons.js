@@ -9,7 +9,8 @@ import { register } from "../grading.js";
 import * as thisType from "./parsons.js";
 import { learnerSeed, shuffledOrder } from "../seed.js";
 import { show as showTests } from "./code.js";
-import { adopt, orderScore } from "./ordering.js";
+import { orderScore } from "./ordering.js";
+import { adopt } from "../look.js";
 
 export const types = ["parsons"];
 
