@@ -138,6 +138,21 @@ def test_code_and_verdict_persist_between_languages_and_reload(page) -> None:
     assert page.evaluate("document.querySelector('#q-Q7').zqEditor.getValue()").startswith("def double(x):\n    ...")
 
 
+def test_the_other_languages_page_shows_the_authors_messages_in_its_own_language(page, fixture_server) -> None:
+    """A check's test lines and a checker's message are the author's, in every language: the other language's
+    page showed the words of the page that checked ("✓ Верно Any fraction equal to 4/7 will do.")."""
+    python_ready(page)
+    write_code(page, WRONG)
+    check_and_wait(page, "Q7", "Wrong")
+    page.fill("#zq-Q8-x", "8/14")
+    check_and_wait(page, "Q8", "Correct")
+    page.goto(fixture_server + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#q-Q7 [data-zq-tests]").inner_text().splitlines() == [
+        "✓ double(2) должно быть равно 4", "✗ double(-1.5) должно быть равно -3"]
+    assert page.locator("#q-Q8 [data-zq-verdict]").inner_text() == "✓ Верно Любая дробь, равная 4/7, подходит."
+
+
 def test_a_check_still_running_when_the_page_is_reset_saves_nothing(page) -> None:
     """Reset while Python checks: the check's end wrote the old code and its verdict back over the reset (after a
     reload the page was checked and correct again). The same page replaced by instant navigation is one more

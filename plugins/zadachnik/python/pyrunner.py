@@ -379,9 +379,11 @@ def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report |
         if error is None:
             try:
                 verdict, message = _verdict(namespace["check"](given))
-                message = message.get(lang) or next(iter(message.values()), "") if _isinstance(message, _dict) \
-                    else message
-                message = _text_of(message)
+                # Every language's text is kept: the verdict is shown on the page's other languages too.
+                texts = {_text_of(key): _text_of(text) for key, text in message.items()} \
+                    if _isinstance(message, _dict) else None
+                message = _text_of(texts.get(lang) or next(iter(texts.values()), "") if texts is not None
+                                   else message)
             except TimeLimit:
                 raise
             except _BaseException as problem:  # noqa: BLE001 - reported, never raised into the page
@@ -389,7 +391,8 @@ def run_checker(source: str, answer: dict[str, Any], lang: str, report: Report |
                 error = describe_error(problem, CHECK_FILE)
     if error is not None:
         return {"status": "unreadable", "error": error}
-    return {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": message}
+    result = {"status": "correct" if verdict else "wrong", "score": 1 if verdict else 0, "message": message}
+    return {**result, "messages": texts} if texts else result
 
 
 # What the browser's worker runs. The build's runner adds the build-only kinds (zadachnik.python.values_files) before

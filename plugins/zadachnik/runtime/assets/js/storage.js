@@ -79,7 +79,7 @@ export function verdictProblem(verdict) {
   if (!KINDS.status(verdict.status)) return { field: "verdict.status", expected: "status" };
   const problem = fieldsProblem(verdict, {
     score: "number", fields: "object", missing: "texts", wrong: "texts", tests: "list", error: "object",
-    timeout: "number", message: "text", precision: "boolean", hints: "count",
+    timeout: "number", message: "text", messages: "object", precision: "boolean", hints: "count",
     // A formula answer's reading, or why it has none (formula.js).
     read: "text", formula: "text", detail: "text",
   }, "verdict.");

@@ -122,7 +122,9 @@ function questionMessage(say, verdict) {
   }
   if (verdict.timeout) return say("stopped_after", { seconds: verdict.timeout });
   if (verdict.status === "unreadable" && verdict.error) return say("python_error", { text: describeError(verdict.error, say) });
-  if (verdict.message) return `${say(verdict.status)} ${verdict.message}`;
+  // A checker's message in the page's language, when it gave one per language.
+  const own = verdict.messages?.[say.conventions?.lang];
+  if (verdict.message) return `${say(verdict.status)} ${typeof own == "string" ? own : verdict.message}`;
   // A question with hint_note: the hints that were open when it was answered right.
   if (verdict.status === "correct" && verdict.hints > 0) return counted(say, "correct_after_hints", verdict.hints);
   if (verdict.status === "unanswered" && verdict.missing) return say("unanswered_items", { items: verdict.missing.join(", ") });
@@ -444,7 +446,7 @@ class Page {
         line.replaceChildren(questionMessage(this.say, verdict), " ",
           retryButton(this.say, () => this.grade(question, spec, module, { final, quiet })));
       }
-      if (module.show) module.show(question, verdict, this.say);
+      if (module.show) module.show(question, verdict, this.say, spec);
       return null;
     }
     // The learner may have edited while Python was busy, or the question left the page (reset, import, instant
@@ -480,7 +482,7 @@ class Page {
     const line = question.querySelector("[data-zq-verdict]");
     if (line) line.textContent = questionMessage(this.say, verdict);
     const module = moduleFor(spec);
-    if (module.show) module.show(question, verdict, this.say);
+    if (module.show) module.show(question, verdict, this.say, spec);
     this.showFieldMessages(question, spec, verdict);
   }
 

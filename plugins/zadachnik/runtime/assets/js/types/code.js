@@ -59,8 +59,6 @@ function editorTheme() {
 export function setup(question, spec, page, changed) {
   const textarea = source(question);
   const output = question.querySelector("[data-zq-output]");
-  const lang = page.root.dataset.zqLang;
-  question.zqTestMessages = (spec.tests || []).map((test) => test.message[lang] || Object.values(test.message)[0]);
   // The editor is parsed only when its exercise comes near the screen, never during page start-up.
   whenNear(question, () => mountEditor(question, textarea, changed));
   textarea.addEventListener("input", changed);
@@ -148,8 +146,15 @@ function describeOutput(result, say) {
   return parts.join("\n") || say("no_output");
 }
 
+// The author's message for test `index`, in the page's language: a verdict saved on the other language's page
+// holds that page's words.
+export function testMessage(question, spec, index) {
+  const message = spec?.tests?.[index]?.message || {};
+  return message[question.closest("[data-zq-lang]").dataset.zqLang] || Object.values(message)[0];
+}
+
 // The hidden tests' results, one line each, in words (never as HTML).
-export function show(question, verdict, say) {
+export function show(question, verdict, say, spec) {
   const list = question.querySelector("[data-zq-tests]");
   const output = question.querySelector("[data-zq-output]");
   if (output) {
@@ -165,13 +170,14 @@ export function show(question, verdict, say) {
   const timedOutTest = verdict.timeout && typeof verdict.timed_out === "number" ? verdict.timed_out : null;
   if (verdict.timeout && timedOutTest === null) lines.push(["wrong", say("stopped_after", { seconds: verdict.timeout })]);
   if (verdict.error) lines.push(["wrong", describeError(verdict.error, say)]);
-  for (const test of verdict.tests || []) {
-    const text = test.error ? `${test.message} — ${describeError(test.error, say)}` : test.message;
+  for (const [index, test] of (verdict.tests || []).entries()) {
+    const message = testMessage(question, spec, index) ?? test.message;
+    const text = test.error ? `${message} — ${describeError(test.error, say)}` : message;
     lines.push([test.passed ? "correct" : "wrong", `${test.passed ? "✓" : "✗"} ${text}`]);
   }
   if (timedOutTest !== null) {
     // The test that ran out of time, with the author's message for it (often the hint the learner needs).
-    const message = (question.zqTestMessages || [])[timedOutTest] || `#${timedOutTest + 1}`;
+    const message = testMessage(question, spec, timedOutTest) || `#${timedOutTest + 1}`;
     lines.push(["wrong", `✗ ${say("test_line_timed_out", { message, seconds: verdict.timeout })}`]);
   }
   for (const [status, text] of lines) {

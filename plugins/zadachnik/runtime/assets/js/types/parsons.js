@@ -195,11 +195,8 @@ const FOCUS_NEXT = { up: ["up", "down"], down: ["down", "up"], left: ["left", "r
   out: ["in"], in: ["up", "out"] };
 
 export function setup(question, spec, page, changed) {
-  question.zqSpec = spec;
   question.zqSay = page.say;
   question.zqInitial = initialOrder(question, page);
-  const lang = page.root.dataset.zqLang;
-  question.zqTestMessages = (spec.tests || []).map((test) => test.message[lang] || Object.values(test.message)[0]);
   const saved = (page.store.get(page.key(question.dataset.zqQuestion)) || {}).answer;
   arrange(question, saved && Array.isArray(saved.order) ? saved : initialAnswer(question));
   // Each line's depth in words for screen readers, now that the page's words are known here.
@@ -222,13 +219,12 @@ export function setup(question, spec, page, changed) {
   });
   fieldset(question).dataset.zqReady = "";
   // The verdict was shown before the right arrangement was known here.
-  show(question, page.verdicts.get(question.dataset.zqQuestion), page.say);
+  show(question, page.verdicts.get(question.dataset.zqQuestion), page.say, spec);
 }
 
 // Graded by order: each placed line marked in its right place (and depth) or not, in words next to it, and each
 // line set aside left unmarked. Graded by tests: the tests' lines, as a code exercise shows them.
-export function show(question, verdict, say) {
-  const spec = question.zqSpec;
+export function show(question, verdict, say, spec) {
   const graded = verdict && ["correct", "wrong", "partial"].includes(verdict.status);
   const byOrder = graded && spec && !spec.tests;
   const placed = linesIn(programOf(question));
@@ -241,7 +237,7 @@ export function show(question, verdict, say) {
     const mark = line.querySelector("[data-zq-mark]");
     if (mark) mark.textContent = status ? say.status({ status }) : "";
   }
-  if (question.querySelector("[data-zq-tests]")) showTests(question, verdict, say);
+  if (question.querySelector("[data-zq-tests]")) showTests(question, verdict, say, spec);
 }
 
 export function answerProblem(answer) {
