@@ -4,11 +4,13 @@ reveals saved the moment they are opened; exercise notes. Unit tests of the stor
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from support.browser import let_runtime_go, opened_with_runtime_held, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
@@ -387,6 +389,27 @@ def test_exercise_notes_are_saved_shared_exported_and_reset(page, fixture_server
     page.set_input_files("[data-zq-import]", str(tmp_path / "progress.json"))
     page.wait_for_function("document.querySelector('#zq-E1-notes').value === 'n(n+1)/2 by pairing'")
     assert page.input_value("#zq-E2-notes") == "plan"
+
+
+def test_reset_and_import_keep_the_focus_and_say_what_they_did(page, fixture_server, tmp_path) -> None:
+    """The page is put back in its saved state by a fresh copy of it: the focus stays on the control the learner
+    used (it fell to the page's body), and the status line says what the last one did (after an import, a reset
+    left "Imported entries: …" on it, and a screen reader heard nothing)."""
+    open_page(page, fixture_server, lang="en")
+    page.fill("#zq-Q5-notes", "mine")
+    export(page, tmp_path)
+    page.locator("[data-zq-import]").focus()
+    page.set_input_files("[data-zq-import]", str(tmp_path / "progress.json"))
+    result = page.locator("[data-zq-tools-result]")
+    expect(result).to_have_text(re.compile("^Imported entries: "))
+    ready(page)
+    assert page.evaluate("document.activeElement.matches('[data-zq-import]')")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-zq-reset]")
+    expect(result).to_have_text("This page’s answers, drafts and opened reveals are erased.")
+    ready(page)
+    assert page.evaluate("document.activeElement.matches('[data-zq-reset]')")
+    assert page.input_value("#zq-Q5-notes") == ""
 
 
 # -- broken and hostile storage ----------------------------------------------------------------------

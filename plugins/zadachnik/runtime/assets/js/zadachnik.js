@@ -542,7 +542,7 @@ class Page {
     tools.querySelector("[data-zq-reset]").addEventListener("click", () => {
       if (!window.confirm(this.say("reset_confirm"))) return;
       store.removeAll(this.entryKeys());
-      this.reload();
+      this.reload("[data-zq-reset]", this.say("reset_done"));
     });
     tools.querySelector("[data-zq-export]").addEventListener("click", () => {
       const blob = new Blob([JSON.stringify(store.exportAll(), null, 1)], { type: "application/json" });
@@ -575,8 +575,7 @@ class Page {
         result.textContent = this.importRefusal(error);
         return;
       }
-      result.textContent = this.say(counts.unsaved ? "imported_unsaved" : "imported", counts);
-      this.reload();
+      this.reload("[data-zq-import]", this.say(counts.unsaved ? "imported_unsaved" : "imported", counts));
     });
   }
 
@@ -611,8 +610,9 @@ class Page {
       : this.say("import_bad_value", { key, expected });
   }
 
-  // Puts the page back into its saved state (after a reset or an import).
-  reload() {
+  // Puts the page back into its saved state (after a reset or an import), the focus on the control used
+  // (`selector`), the status line saying what it did.
+  reload(selector, said) {
     const fresh = this.root.cloneNode(true);
     for (const question of fresh.querySelectorAll("[data-zq-question]")) {
       const spec = this.specs[question.dataset.zqQuestion];
@@ -620,20 +620,19 @@ class Page {
     }
     fresh.dataset.zqReady = "";
     this.root.replaceWith(fresh);
-    const result = fresh.querySelector("[data-zq-tools-result]");
-    const message = this.root.querySelector("[data-zq-tools-result]").textContent;
-    if (result) result.textContent = message;
+    fresh.querySelector("[data-zq-tools-result]").textContent = said;
+    fresh.querySelector(selector).focus();
     start(fresh);
     showProgress();
   }
 }
 
-// Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet;
-// none on an exam handed in): taken out of the record. Truthy or not.
 // Saved text and what was typed before set-up, without losing either; once only where the typing holds it
 // already (the browser may put a box's last text back itself).
 const joined = (saved, typed) => (!saved || typed.includes(saved) ? typed : `${saved}\n${typed}`);
 
+// Whether the learner changed `control` before its page was set up (recorded by _early.html's script, a WeakSet;
+// none on an exam handed in): taken out of the record. Truthy or not.
 function editedEarly(control) {
   return window.zqEarlyEdits?.delete(control);
 }
