@@ -168,6 +168,10 @@ describe("malformed entries are set aside, the rest kept", () => {
     "an answer that is a list": saved({ answer: ["B"] }),
     "a time that is text": saved({ t: "yesterday" }),
     "tests that are not objects": saved({ verdict: { status: "wrong", tests: ["x"] } }),
+    // Shown as "Partly correct: NaN%" and "— undefined" when they were taken.
+    "a partial verdict without its score": saved({ verdict: { status: "partial" } }),
+    "a test's error that says nothing": saved({ verdict: { status: "wrong", tests: [{ passed: false, error: {} }] } }),
+    "a verdict's error that says nothing": saved({ verdict: { status: "unreadable", error: { lines: [2] } } }),
   };
   for (const [name, text] of Object.entries(cases)) {
     test(name, () => {

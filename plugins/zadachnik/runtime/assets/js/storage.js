@@ -68,15 +68,19 @@ function fieldsProblem(value, fields, path) {
   return null;
 }
 
+// An error always carries its text (pyrunner.describe_error, the worker's own): the page shows it.
 function errorProblem(error, path) {
   if (!isObject(error)) return { field: path, expected: "object" };
-  return fieldsProblem(error, { text: "text", type: "text", message: "text", lines: "numbers" }, `${path}.`);
+  if (!KINDS.text(error.text)) return { field: `${path}.text`, expected: "text" };
+  return fieldsProblem(error, { type: "text", message: "text", lines: "numbers" }, `${path}.`);
 }
 
 // A verdict as any question type's grader (or Python) writes it.
 export function verdictProblem(verdict) {
   if (!isObject(verdict)) return { field: "verdict", expected: "object" };
   if (!KINDS.status(verdict.status)) return { field: "verdict.status", expected: "status" };
+  // The page says how much of a partly correct answer was right.
+  if (verdict.status == "partial" && !KINDS.number(verdict.score)) return { field: "verdict.score", expected: "number" };
   const problem = fieldsProblem(verdict, {
     score: "number", fields: "object", missing: "texts", wrong: "texts", tests: "list", error: "object",
     timeout: "number", message: "text", messages: "object", precision: "boolean", hints: "count",
