@@ -10,6 +10,7 @@ import re
 
 import pytest
 import yaml
+from playwright.sync_api import expect
 from support.browser import axe_findings, let_runtime_go, opened_with_runtime_held, serve, shuffled_order
 from support.sites import ROOT, build_site
 
@@ -274,6 +275,17 @@ def test_a_shuffled_question_whose_script_fails_to_load_shows_its_options_all_th
     words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/ru.yml").read_text(encoding="utf-8"))
     assert page.locator("[data-zq-storage]").inner_text() == words["runtime"]["page_part_failed"]
     page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
+
+
+def test_a_part_that_fails_to_set_up_is_said_and_the_parts_after_it_still_run(page, server) -> None:
+    """A part's own set-up that throws (as variants.js did in an exam) stopped every part after it: the hints
+    here, an exam's Submit on such a page."""
+    page.route("**/js/shuffle.js", lambda route: route.fulfill(
+        content_type="text/javascript", body="export function setup() { throw new Error('broken set-up'); }"))
+    page.goto(server + QUIZ)
+    page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
+    words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/ru.yml").read_text(encoding="utf-8"))
+    expect(page.locator("[data-zq-storage]")).to_have_text(words["runtime"]["page_part_failed"])
 
 
 def test_a_new_learner_gets_a_seed_and_a_bad_one_is_replaced(page, server) -> None:

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 from support.browser import let_runtime_go, opened_with_runtime_held, serve
-from support.sites import ROOT, build_site
+from support.sites import ROOT, build_site, copy_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
 
@@ -38,6 +38,18 @@ def answer_of(number: int) -> float:
 def server(tmp_path_factory):
     site = build_site(FIXTURE / "mkdocs.yml", tmp_path_factory.mktemp("variants") / "site")
     url, running = serve(site)
+    yield url
+    running.shutdown()
+
+
+@pytest.fixture(scope="module")
+def exam_server(tmp_path_factory):
+    """The same module as an exam: no "New variant", each learner's variant theirs for good."""
+    work = tmp_path_factory.mktemp("variants-exam")
+    source = copy_site(FIXTURE, work / "src")
+    meta = source / "exercises" / "vc" / "01-load" / "module.yml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\n", encoding="utf-8")
+    url, running = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     running.shutdown()
 
@@ -245,6 +257,25 @@ def test_progress_imported_into_another_browser_shows_the_variant_it_was_answere
     expect_variant(page, "en", number)
     expect(page.locator("#q-P1")).to_have_attribute("data-zq-status", "correct")
     expect(page.locator("[data-zq-progress]")).to_have_text(PROGRESS["en"].format(checked=1, correct=1))
+
+
+def test_an_exam_with_variants_saves_every_answer_and_is_submitted(page, exam_server) -> None:
+    """An exam has no "New variant" button: set-up stopped at the first question with variants, so the others
+    were never wired (their answers never saved), the exam's own part never started, and Submit did nothing."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_quiz(page, exam_server, "en")
+    number = current(page, "en")
+    expect(page.locator("#q-P2 [data-zq-variant-line]")).to_have_text(re.compile(r"Variant \d+ of"))
+    page.fill("#zq-P1-gb", typed(answer_of(number), "en"))
+    page.reload()
+    open_quiz(page, exam_server, "en")
+    expect(page.locator("#zq-P1-gb")).to_have_value(typed(answer_of(number), "en"))
+    page.locator("[data-zq-exam-button]").click()
+    page.locator("[data-zq-exam-yes]").click()
+    expect(page.locator("#q-P1")).to_have_attribute("data-zq-status", "correct")
+    expect(page.locator("#q-P2")).to_have_attribute("data-zq-status", "wrong")
+    assert not errors, errors
 
 
 def test_the_other_tab_follows_a_new_variant(context, server) -> None:

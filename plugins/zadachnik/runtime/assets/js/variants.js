@@ -160,7 +160,8 @@ export function setup(page, store) {
     // A question drawn once has no other variant to offer.
     tools.hidden = count < 2;
     tools.querySelector("[data-zq-variant-line]").tabIndex = -1;
-    tools.querySelector("[data-zq-new-variant]").addEventListener("click", () => drawAnother(page, store, question));
+    // An exam has no "New variant" (offerNew).
+    tools.querySelector("[data-zq-new-variant]")?.addEventListener("click", () => drawAnother(page, store, question));
     // A verdict shown (the question's status) or a reveal opened or closed: whether a new variant is offered.
     new MutationObserver(() => offerNew(question)).observe(question, { attributeFilter: ["data-zq-status"] });
     question.addEventListener("toggle", () => offerNew(question), true);

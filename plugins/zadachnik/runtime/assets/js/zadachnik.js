@@ -197,7 +197,7 @@ class Page {
   }
 
   // What only some pages have, loaded only there: shuffled options, hints.
-  // One that fails to load (a dropped connection) is said on the page, and the others still load.
+  // One that fails to load (a dropped connection) or to set up is said on the page, and the others still run.
   async extras() {
     // First: a question with variants is set up once its variant is known, and hints key by it.
     const parts = [
@@ -209,14 +209,12 @@ class Page {
     ];
     for (const [selector, load] of parts) {
       if (!this.root.querySelector(selector)) continue;
-      let part;
       try {
-        part = await load();
-      } catch {
+        (await load()).setup(this, store);
+      } catch (error) {
         this.showNote("page_part_failed");
-        continue;
+        console.error(error);
       }
-      part.setup(this, store);
     }
   }
 
