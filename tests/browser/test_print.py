@@ -147,6 +147,22 @@ def test_print_my_answers_prints_the_saved_answers_then_blank_again(page, fixtur
     assert page.evaluate(f"() => getComputedStyle({field}).color") == "rgba(0, 0, 0, 0)"
 
 
+def test_formula_and_blanks_print_blank_unless_the_learner_asks(page, sample_server: str) -> None:
+    """A formula's box and a text's gaps print as lines to write on, as a numeric field does, and the line that
+    says how the formula was read is left out: a sheet printed after trying the quiz showed the answers typed."""
+    open_quiz(page, sample_server, "en/rl-for-llm/12-infrastructure/quiz/")
+    page.fill("[id='q-P02a'] [data-zq-input='expression']", "16*N/10^9")
+    page.fill("#zq-P07a-rho", "0.889")
+    page.select_option("#zq-P07a-trend", index=1)
+    page.emulate_media(media="print")
+    controls = ["[id='q-P02a'] [data-zq-input='expression']", "#zq-P07a-rho", "#zq-P07a-trend"]
+    colours = "(selectors) => selectors.map((selector) => getComputedStyle(document.querySelector(selector)).color)"
+    assert page.evaluate(colours, controls) == ["rgba(0, 0, 0, 0)"] * 3
+    assert not page.evaluate(f"({SHOWN})(document.querySelector(\"[id='q-P02a'] [data-zq-formula-preview]\"))")
+    page.evaluate("() => document.documentElement.classList.add('zq-print-answers')")
+    assert page.evaluate(colours, controls) == ["rgb(0, 0, 0)"] * 3
+
+
 @pytest.fixture(scope="module")
 def hints_shuffle_server(tmp_path_factory):
     """tests/fixtures/hints-shuffle built and served: SV is drawn in variants and shuffles its options."""
