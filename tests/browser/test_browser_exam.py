@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 from support.browser import THEME_VIOLATIONS, axe_findings, let_runtime_go, opened_with_runtime_held, serve
-from support.sites import FIXTURE_SITE, build_site, copy_site
+from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
 
 QUIZ = "en/demo/01-basics/quiz/"
+PARSONS_SITE = ROOT / "tests" / "fixtures" / "parsons"
 # The fixture's auto-checked questions; Q7 (code) and Q8 (a checker) are graded by Python.
 AUTO = 7
 
@@ -21,6 +22,73 @@ def exam_url(tmp_path_factory):
     source = copy_site(FIXTURE_SITE, work / "src")
     meta = source / "exercises" / "demo" / "01-basics" / "module.yml"
     meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\ntime_limit: 1\n", encoding="utf-8")
+    url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
+    yield url
+    server.shutdown()
+
+
+# Answers of other shapes than the fixture's: an expression, and an order (always there, the learner's first).
+MORE_QUESTIONS = """
+/// question | F1
+type: formula
+answer: 2*n
+variables: [n]
+
+//// ru | Удвоение
+Запишите удвоенное $n$.
+
+explanation:
+$2n$.
+////
+
+//// en | Doubling
+Write twice $n$.
+
+explanation:
+$2n$.
+////
+///
+
+/// question | O1
+type: ordering
+
+//// ru | Порядок
+Расставьте по порядку.
+
+items:
+1. Один
+2. Два
+3. Три
+
+explanation:
+По возрастанию.
+////
+
+//// en | Order
+Put them in order.
+
+items:
+1. One
+2. Two
+3. Three
+
+explanation:
+In increasing order.
+////
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def exam_shapes_url(tmp_path_factory):
+    """The Parsons fixture as an exam, with a formula and an ordering question added."""
+    work = tmp_path_factory.mktemp("exam-shapes")
+    source = copy_site(PARSONS_SITE, work / "src")
+    module = source / "exercises" / "ps" / "01-lines"
+    (module / "module.yml").write_text((module / "module.yml").read_text(encoding="utf-8") + "mode: exam\n",
+                                       encoding="utf-8")
+    (module / "quiz.md").write_text((module / "quiz.md").read_text(encoding="utf-8") + MORE_QUESTIONS,
+                                    encoding="utf-8")
     url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     server.shutdown()
@@ -254,6 +322,52 @@ def test_an_exam_without_a_time_limit_takes_what_is_typed_early_however_long_ago
     assert page.locator("#q-Q1 input[value='A']").is_checked()
     expect(page.locator("[data-zq-exam-button]")).to_be_visible()
     assert status(page, "Q1") in (None, "")
+
+
+def test_an_expression_and_a_moved_order_count_as_answered(page, exam_shapes_url: str) -> None:
+    """"Answered x / n" counted choices, matches, fields and code only: a formula typed, or items and lines
+    moved, left it where it was (and a formula typed before set-up did not start the time)."""
+    page.goto(exam_shapes_url + "en/ps/01-lines/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    progress = page.locator("[data-zq-progress]")
+    expect(progress).to_have_text("Answered 0 / 4")
+    page.fill("[id='q-F1'] [data-zq-input='expression']", "2n")
+    expect(progress).to_have_text("Answered 1 / 4")
+    page.locator("#q-O1 [data-zq-order-item] [data-zq-move='down']:not([disabled])").first.click()
+    expect(progress).to_have_text("Answered 2 / 4")
+    page.locator("#q-P2 [data-zq-line] [data-zq-move='down']:not([disabled])").first.click()
+    expect(progress).to_have_text("Answered 3 / 4")
+
+
+def test_after_submit_by_keyboard_the_focus_stays_in_the_exam(page, exam_url: str) -> None:
+    """"Yes" hid itself and left the focus on the page's body: the next Tab went past every question."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.locator("[data-zq-exam-button]").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.matches('[data-zq-exam-yes]')")
+    page.keyboard.press("Enter")
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    assert page.evaluate("document.activeElement.matches('[data-zq-exam-status]')")
+
+
+@pytest.mark.own_context
+def test_an_exam_ended_by_its_time_says_so_in_every_tab_and_after_a_reload(page, exam_url: str) -> None:
+    """The tab whose clock ran out said "Time is up"; the other one, and the page reloaded, said the learner
+    had submitted."""
+    page.clock.install()
+    page.clock.pause_at(1_800_000_000_000)
+    open_exam(page, exam_url)
+    other = page.context.new_page()
+    open_exam(other, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    expect(other.locator("[data-zq-exam-timer]")).to_have_text("Time left: 1:00")
+    page.clock.fast_forward("01:01")
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    expect(other.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    page.reload()
+    page.locator("[data-zq-exam-submit]").wait_for()
+    expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
 
 
 def test_the_other_language_sees_the_same_submission(page, exam_url: str) -> None:

@@ -36,14 +36,17 @@ export function clock(milliseconds) {
   return hours ? `${hours}:${two(minutes)}:${two(rest)}` : `${minutes}:${two(rest)}`;
 }
 
-// Whether the learner has given the question an answer: an option ticked, an item matched, a field filled, or
-// code other than the starter.
+// Whether the learner has given the question an answer: an option ticked, an item matched, a field filled, an
+// expression typed, items or lines moved, or code other than the starter.
 function answered(page, question) {
   const answer = moduleFor(page.specs[question.dataset.zqQuestion]).collect(question);
   const filled = (values) => values.some((value) => String(value ?? "").trim() !== "");
   if (Array.isArray(answer.choice)) return answer.choice.length > 0;
   if (answer.pairs) return filled(Object.values(answer.pairs));
   if (answer.fields) return filled(Object.values(answer.fields));
+  if (typeof answer.expression === "string") return filled([answer.expression]);
+  // An order is always there (the learner's first one): it is an answer once a move has saved it.
+  if (answer.order) return Boolean(page.store.get(page.key(question.dataset.zqQuestion))?.answer);
   if (typeof answer.code === "string") {
     const source = question.querySelector("[data-zq-source]");
     return answer.code.trim() !== (source ? source.dataset.zqStarter || "" : "").trim();
@@ -85,6 +88,8 @@ export function setup(page, store) {
     return spec && moduleFor(spec);
   });
   const state = () => store.get(key) || {};
+  // Submitted when the time ran out (by this tab, another, or while the page was closed), not by the learner.
+  const endedByTime = () => state().submitted >= state().started + page.examLimit;
   let ticking = null;
   let grading = null;
 
@@ -132,6 +137,11 @@ export function setup(page, store) {
     for (const question of questions) freeze(page, question);
     for (const question of root.querySelectorAll("[data-zq-question]")) {
       if (!questions.includes(question)) freeze(page, question);
+    }
+    // "Yes", about to be hidden, had the focus: the status line that follows the grading takes it.
+    if (confirm.contains(document.activeElement)) {
+      status.tabIndex = -1;
+      status.focus();
     }
     confirm.hidden = true;
     button.hidden = true;
@@ -186,12 +196,12 @@ export function setup(page, store) {
   window.addEventListener("storage", (event) => {
     if (event.key !== key && event.key !== null) return;
     if (!root.isConnected) return;
-    if (state().submitted) showSubmitted();
+    if (state().submitted) showSubmitted(endedByTime());
     else tick();
   });
 
   if (state().submitted) {
-    showSubmitted();
+    showSubmitted(endedByTime());
   } else {
     // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too.
     if (questions.some((question) => answered(page, question))) started();
