@@ -219,6 +219,25 @@ def heading_levels(html: str) -> list[tuple[int, str]]:
     return [(int(h.name[1]), h.get("id", "")) for h in content.find_all(re.compile(r"^h[1-6]$"))]
 
 
+@pytest.mark.parametrize(("lang", "name", "row"), [("ru", "Ваш код на Python", "курсор в строке"),
+                                                    ("en", "Your Python code", "Cursor at row")])
+def test_the_code_editor_keeps_its_name_and_speaks_the_pages_language(page, fixture_server, lang: str, name: str,
+                                                                     row: str) -> None:
+    """Ace names its text box by the cursor's row each time the cursor moves: the box lost its name ("Cursor at
+    row 2"), and Ace's own words were English on a Russian page."""
+    page.goto(fixture_server + ("en/" if lang == "en" else "") + "demo/01-basics/quiz/")
+    page.locator("#q-Q7").scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('#q-Q7').zqEditor", timeout=20_000)
+    page.evaluate("() => { const editor = document.querySelector('#q-Q7').zqEditor; editor.focus();"
+                  " editor.gotoLine(2, 0); }")
+    label = "#q-Q7 .ace_text-input"
+    page.wait_for_function("([selector, row]) => document.querySelector(selector).getAttribute('aria-label')"
+                           ".includes(row)", arg=[label, row])
+    assert page.locator(label).get_attribute("aria-label") == f"{name}, {row} 2"
+    scroller = page.locator("#q-Q7 .ace_scroller").get_attribute("aria-label")
+    assert ("Editor content" in scroller) == (lang == "en"), scroller
+
+
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("path", SAMPLE_PAGES)
 def test_headings_go_down_one_level_at_a_time(sample_site: Path, path: str, lang: str) -> None:

@@ -19,7 +19,8 @@ from babel.numbers import format_decimal
 from zadachnik.core.formatting import format_number
 
 WORDS_DIR = Path(__file__).parent / "words"
-SECTIONS = ("page", "runtime", "file_kinds")
+# "editor": the code editor's own messages (Ace's), by Ace's ids, for the runtime to hand it.
+SECTIONS = ("page", "runtime", "file_kinds", "editor")
 # Missing words in any language come from here.
 FALLBACK = "en"
 # What a number in an instruction or a message example looks like: written the page's way by the formatter.
@@ -154,6 +155,10 @@ def strings(lang: str) -> dict[str, Any]:
 
 def runtime_strings(lang: str) -> dict[str, Any]:
     return _active.section(lang, "runtime")
+
+
+def editor_strings(lang: str) -> dict[str, Any]:
+    return _active.section(lang, "editor")
 
 
 @cache

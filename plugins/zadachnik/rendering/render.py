@@ -30,6 +30,7 @@ from zadachnik.reading.model import Course, Module, Question, Section
 from zadachnik.reading.shuffle import option_reference
 from zadachnik.rendering.gaps import fill_gaps, gap_order
 from zadachnik.rendering.i18n import (
+    editor_strings,
     exercises_instruction,
     file_size,
     files_about,
@@ -235,7 +236,7 @@ class Renderer:
             else exercises_instruction(plan.lang, plan.languages),
             exam=plan.module.exam if plan.kind == "quiz" else None,
             files_about=lambda files: files_about(files.counts, files.languages, plan.lang, plan.languages),
-            runtime=Markup(safe_json({**runtime_strings(plan.lang), "number": conventions(plan.lang)})),
+            runtime=Markup(safe_json(page_runtime_words(plan))),
             decimal=conventions(plan.lang)["decimal"],
         ))
 
@@ -298,6 +299,15 @@ def has_math(piece_html: str) -> bool:
 
 def label_of(question: Question, field_id: str) -> Fragment | None:
     return next((entry.text for entry in question.lists["fields"] if entry.key == field_id), None)
+
+
+def page_runtime_words(plan: PagePlan) -> dict[str, Any]:
+    """What the page's runtime says, how it reads and writes numbers, and where a code editor is mounted, the
+    editor's own words."""
+    words = {**runtime_strings(plan.lang), "number": conventions(plan.lang)}
+    if "code" in type_modules(plan):
+        words["editor"] = editor_strings(plan.lang)
+    return words
 
 
 def type_modules(plan: PagePlan) -> list[str]:

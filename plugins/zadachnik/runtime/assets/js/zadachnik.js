@@ -56,6 +56,8 @@ function speaker(strings) {
   const say = (name, values = {}) => format(word(name), values);
   // How the page reads and writes numbers (formatting.conventions of its language).
   say.conventions = strings.number || null;
+  // The code editor's own words (Ace's messages), on a page with a code question.
+  say.editor = strings.editor;
   say.write = (value, group = true) => writeNumber(value, say.conventions, null, group);
   // A reading echoed to eight significant digits, with "…" when that is a rounding.
   say.number = (value) => {

@@ -60,7 +60,7 @@ export function setup(question, spec, page, changed) {
   const textarea = source(question);
   const output = question.querySelector("[data-zq-output]");
   // The editor is parsed only when its exercise comes near the screen, never during page start-up.
-  whenNear(question, () => mountEditor(question, textarea, changed));
+  whenNear(question, () => mountEditor(question, textarea, changed, page.say));
   textarea.addEventListener("input", changed);
   const run = async () => {
     output.textContent = page.say("running");
@@ -93,17 +93,20 @@ function whenNear(element, action) {
   observer.observe(element);
 }
 
-function mountEditor(question, textarea, changed) {
+function mountEditor(question, textarea, changed, say) {
   loadAce().then((ace) => {
+    // Ace's words for all its editors: those of this page's language (instant navigation may change it).
+    ace.config.setMessages(say.editor);
     const holder = question.querySelector("[data-zq-editor]");
     const editor = ace.edit(holder, {
       mode: "ace/mode/python", theme: editorTheme(), value: textarea.value, tabSize: 4, useSoftTabs: true,
       minLines: 6, maxLines: 30, fontSize: "0.8rem", showPrintMargin: false, enableKeyboardAccessibility: true,
       // A submitted exam froze the textarea before the editor came near the screen.
       readOnly: textarea.readOnly,
+      // The box's name, which Ace puts before the cursor's row each time the cursor moves.
+      textInputAriaLabel: textarea.getAttribute("aria-label"),
     });
     editor.session.setUndoManager(new ace.UndoManager());
-    editor.textInput.getElement().setAttribute("aria-label", textarea.getAttribute("aria-label"));
     // Hiding a focused textarea would drop focus to <body>: the learner stays where they were, caret too.
     const focused = document.activeElement === textarea;
     const { selectionStart, selectionEnd } = textarea;
