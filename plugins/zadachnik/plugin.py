@@ -112,6 +112,14 @@ NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
 BOOK_NAV = Navigation([], [])
 
 
+def book_nav(language_nav: Navigation) -> Navigation:
+    """A book's navigation in one language: none, but its home page, where the header's logo leads (without it,
+    the site's root: the first language's home, or a folder listing in a copy opened from disk)."""
+    nav = Navigation([], [])
+    nav.homepage = language_nav.homepage
+    return nav
+
+
 class SharedFile(File):
     """A generated file whose bytes other folders hold too: written once per build, then linked."""
 
@@ -141,6 +149,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.courses: list[Course] = []
         self.plans: dict[str, PagePlan] = {}
         self.navs: dict[str, Navigation] = {}
+        self.book_navs: dict[str, Navigation] = {}
         self.files: Files | None = None
         self.zips: dict[str, File] = {}
         self.full_content = ""
@@ -233,6 +242,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                               + "\n".join(f"  {problem}" for problem in clashes))
         self.navs = {lang: language_nav(nav, self.courses, self.languages, lang, NAV_TYPES, self.page_at)
                      for lang in self.languages.codes}
+        self.book_navs = {lang: book_nav(self.navs[lang]) for lang in self.languages.codes}
         short_nav_titles(self.plans, self.page_at)
         # Here every page is known, whichever plugin added it. The offline copy's pages link no translations in
         # their head (on_post_page): nothing asks for these there.
@@ -310,7 +320,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     @event_priority(100)
     def _page_context_first(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         lang = self.languages.of(page.file.src_uri)
-        context["nav"] = self.navs.get(lang, nav) if not self.is_book(page) else BOOK_NAV
+        context["nav"] = self.navs.get(lang, nav) if not self.is_book(page) else self.book_navs.get(lang, BOOK_NAV)
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)

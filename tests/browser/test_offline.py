@@ -32,6 +32,16 @@ def test_zip_holds_the_site_and_no_pyodide_outside_the_embed(offline_copy: Path)
     assert "unpkg.com" not in html and 'type="module"' not in html
 
 
+@pytest.mark.parametrize(("book", "home"), [("demo/01-basics/book.html", "index.html"),
+                                           ("en/demo/01-basics/book.html", "en/index.html")])
+def test_a_books_logo_leads_to_its_languages_home_page_from_disk(offline_copy: Path, book: str, home: str) -> None:
+    """A folder's address opened from disk shows the folder's listing: the logo of a book (which has no site
+    navigation, and so no home page for the theme to link) led there."""
+    html = (offline_copy / book).read_text(encoding="utf-8")
+    logo = re.search(r'<a href="([^"]*)"[^>]*class="md-header__button md-logo"', html)[1]
+    assert (offline_copy / book).parent.joinpath(logo).resolve() == (offline_copy / home).resolve(), logo
+
+
 def test_the_offline_worker_runs_the_same_worker_code_as_the_http_site(offline_copy: Path) -> None:
     embed_script = (offline_copy / "assets/zadachnik/pyodide-embed.js").read_text(encoding="utf-8")
     embed = json.loads(embed_script.removeprefix("window.__zqPyodideEmbed = ").removesuffix(";\n"))

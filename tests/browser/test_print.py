@@ -311,6 +311,12 @@ def test_a_book_page_has_no_site_navigation_but_leads_back_to_its_module(course_
         assert link is not None and link["href"] == back
         assert (course_site / page).parent.joinpath(back, "index.html").resolve().is_file()
         assert link.get_text(strip=True).startswith("←")
+    # The header's logo leads to the home page in the book's language (it led to the site's root folder: the
+    # first language's home, or a folder listing in a copy opened from disk).
+    home = "en/index.html" if page.startswith("en/") else "index.html"
+    logo = book.select_one("a.md-logo")["href"]
+    assert (course_site / page).parent.joinpath(logo).resolve() in {(course_site / home).resolve(),
+                                                                     (course_site / home).parent.resolve()}, logo
 
 
 def test_the_book_prints_its_answers_from_a_new_page(page, fixture_server: str) -> None:
