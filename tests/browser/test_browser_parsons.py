@@ -132,6 +132,19 @@ def test_a_line_set_aside_shows_only_its_way_back(page, server) -> None:
     assert {"up", "down", "out"} <= set(other.locator("[data-zq-move]").evaluate_all(shown))
 
 
+def test_on_a_phone_a_line_keeps_its_width_and_the_book_fits_the_screen(page, sample_server) -> None:
+    """At 375 px each line of 9.12.3 sat in a column some 95 px wide beside its moves, broken inside its words,
+    and the book's table of lines made the whole page scroll sideways."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(sample_server + "en/modern-llms/09-pretraining/quiz/")
+    page.locator("[id='q-9.12.3'] [data-zq-parsons][data-zq-ready]").wait_for()
+    widths = page.locator("[id='q-9.12.3'] .zq-parsons__code").evaluate_all(
+        "codes => codes.map((code) => code.getBoundingClientRect().width)")
+    assert widths and min(widths) > 200, widths
+    page.goto(sample_server + "en/modern-llms/09-pretraining/book/")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 375
+
+
 def test_order_and_depth_earn_partial_credit_and_the_right_program_is_correct_after_reload(page, server) -> None:
     open_quiz(page, server + EN)
     check = page.locator(f"{P1} [data-zq-check]")
