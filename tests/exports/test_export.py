@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.cloze import read_cloze, shown
 from support.exports import (
     CLOZE_NUMERICAL,
     QTI,
@@ -204,17 +205,19 @@ def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolera
             elif kind == "blanks":
                 # One cloze part where each gap stands: a number with its tolerance, or a drop-down list.
                 assert first.get("type") == "cloze"
-                body = text_of(first, "questiontext")
-                numbers = [(value, tolerance) for _, value, tolerance in CLOZE_NUMERICAL.findall(body)]
-                lists = re.findall(r"\{1:MULTICHOICE:([^}]*)\}", body)
+                parts, _ = read_cloze(text_of(first, "questiontext"))
+                numbers = [part for part in parts if part.kind == "NUMERICAL"]
+                lists = [part for part in parts if part.kind == "MULTICHOICE"]
                 gaps = key.gaps
-                assert len(numbers) + len(lists) == len(gaps)
-                for (value, tolerance), gap in zip(numbers, [gap for gap in gaps if hasattr(gap, "value")],
-                                                   strict=True):
-                    assert close(value, gap.value) and close(tolerance, gap.atol or 0)
-                for written, gap in zip(lists, [gap for gap in gaps if hasattr(gap, "options")], strict=True):
-                    assert written.split("~") == [("=" if index == gap.answer else "") + word
-                                                  for index, word in enumerate(gap.options[lang], start=1)]
+                assert len(numbers) + len(lists) == len(parts) == len(gaps)
+                for part, gap in zip(numbers, [gap for gap in gaps if hasattr(gap, "value")], strict=True):
+                    [answer] = part.answers
+                    assert answer.fraction == 1 and close(answer.text, gap.value)
+                    assert close(answer.tolerance, gap.atol or 0)
+                for part, gap in zip(lists, [gap for gap in gaps if hasattr(gap, "options")], strict=True):
+                    assert [(answer.fraction, shown(answer.text)) for answer in part.answers] == [
+                        (1.0 if index == gap.answer else 0.0, word)
+                        for index, word in enumerate(gap.options[lang], start=1)]
             else:
                 pytest.fail(f"{question_id}: unexpected type {kind}")
     lines = [line for line in out.splitlines() if "left out" in line]
@@ -965,3 +968,31 @@ def test_net_correct_shares_add_up_to_the_whole_mark_in_qti(tmp_path: Path,
     _, items = qti_items(out / "c-m-en.qti21.zip")
     shares = {entry.get("mapKey"): float(entry.get("mappedValue")) for entry in items["Q-C6"].iter(f"{QTI}mapEntry")}
     assert sum(share for key, share in shares.items() if key != "C-G") >= 1
+
+
+def blanks(question_id: str, gaps: dict[str, dict], body: str) -> str:
+    """A question with blanks; each gap's YAML written as JSON (which YAML reads), any word as it is."""
+    listed = "\n".join(f"  {gap}: {json.dumps(spec)}" for gap, spec in gaps.items())
+    return (f"/// question | {question_id}\ntype: blanks\ngaps:\n{listed}\n\n//// en | Title {question_id}\n{body}\n\n"
+            "explanation:\nE.\n////\n///\n")
+
+
+# Words that are cloze syntax, HTML, or both: each must reach the learner's drop-down list as written.
+CLOZE_WORDS = {"op": ["<", "=", ">"], "unit": ["km/h", "m/s", '"knots"'],
+               "signs": ["a<b", "R&", "~x", "#1", "{1}", "%50% off", "back\\slash", "\\}", "&amp;", "a~"]}
+
+
+def test_a_word_of_a_gap_reaches_moodle_whole_and_shown_as_written(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A word starting with `=` was read by Moodle as the mark of the right answer, so `{1:MULTICHOICE:=<~=~>}`
+    offered two words, both right; `km\\/h` kept its backslash, and `a<b` opened a tag in the question's HTML."""
+    quiz = blanks("B1", {gap: {"options": words, "answer": len(words)} for gap, words in CLOZE_WORDS.items()},
+                  "Pick [[gap:op]], then [[gap:unit]], then [[gap:signs]].")
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    parts, rest = read_cloze(text_of(questions["B1"][0], "questiontext"))
+    assert rest == "<p>Pick {#1}, then {#2}, then {#3}.</p>"
+    for part, words in zip(parts, CLOZE_WORDS.values(), strict=True):
+        assert part.kind == "MULTICHOICE"
+        assert [shown(answer.text) for answer in part.answers] == words
+        assert [answer.fraction for answer in part.answers] == [0.0] * (len(words) - 1) + [1.0]

@@ -8,6 +8,7 @@ its own type would be, then an essay for the explanation. Every question's expla
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 
@@ -165,8 +166,16 @@ def cloze(export: ModuleExport, question: Question) -> etree.Element:
     return header(export, question, "cloze", export.name(question), question.id, "\n".join(lines))
 
 
-# Signs a cloze part reads as its own syntax: written with a backslash in an answer's text.
-_CLOZE_SIGNS = re.compile(r'([\\}#~/"])')
+# Signs Moodle's cloze reader acts on inside an answer: `~ # }` end it, `=` or `%…%` at its start is its mark, `{`
+# may open a part, and `&` opens a character reference, which it decodes. Each is written as a reference.
+_CLOZE_REFERENCES = {ord(sign): f"&#{ord(sign)};" for sign in "&~#}{=%"}
+
+
+def cloze_word(word: str) -> str:
+    """A drop-down's word as a MULTICHOICE answer. Moodle decodes the answer's references, drops the backslash of
+    `\\}` and `\\#`, and stores the rest as the answer's HTML, which the list shows as HTML. So: the word's HTML, a
+    backslash as its reference (no `\\}` left to lose it), then every sign the reader acts on as a reference."""
+    return html.escape(word, quote=False).replace("\\", "&#92;").translate(_CLOZE_REFERENCES)
 
 
 def blanks_cloze(export: ModuleExport, question: Question) -> etree.Element:
@@ -177,7 +186,7 @@ def blanks_cloze(export: ModuleExport, question: Question) -> etree.Element:
         if gap is None:
             return match[0]
         if isinstance(gap, ChoiceGap):
-            words = [_CLOZE_SIGNS.sub(r"\\\1", word) for word in gap.options[export.lang]]
+            words = [cloze_word(word) for word in gap.options[export.lang]]
             return "{1:MULTICHOICE:" + "~".join(("=" if index == gap.answer else "") + word
                                                  for index, word in enumerate(words, start=1)) + "}"
         return f"{{1:NUMERICAL:={number_text(gap.value)}:{number_text(absolute_tolerance(gap))}}}"
