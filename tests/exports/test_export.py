@@ -996,3 +996,16 @@ def test_a_word_of_a_gap_reaches_moodle_whole_and_shown_as_written(tmp_path: Pat
         assert part.kind == "MULTICHOICE"
         assert [shown(answer.text) for answer in part.answers] == words
         assert [answer.fraction for answer in part.answers] == [0.0] * (len(words) - 1) + [1.0]
+
+
+def test_a_number_gaps_unit_stands_after_it_in_moodle_as_on_the_site(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The unit was dropped, with no line: the learner no longer knew whether the key wanted km/h or m/s."""
+    quiz = blanks("B1", {"v": {"answer": 12, "atol": 0.5, "unit": "m/s"}, "w": {"answer": 3, "unit": "a<b"},
+                         "n": {"answer": 2}}, "It goes [[gap:v]], then [[gap:w]], [[gap:n]] times.")
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    parts, rest = read_cloze(text_of(questions["B1"][0], "questiontext"))
+    assert rest == "<p>It goes {#1} m/s, then {#2} a&lt;b, {#3} times.</p>"
+    assert [(answer.text, answer.tolerance) for part in parts for answer in part.answers] == [
+        ("12", "0.5"), ("3", "0"), ("2", "0")]

@@ -179,7 +179,7 @@ def cloze_word(word: str) -> str:
 
 
 def blanks_cloze(export: ModuleExport, question: Question) -> etree.Element:
-    """The text with each gap a part where it stands: `{1:NUMERICAL:=answer:tolerance}`, or
+    """The text with each gap a part where it stands: `{1:NUMERICAL:=answer:tolerance}` (its unit after it), or
     `{1:MULTICHOICE:=right~other}` (a drop-down list, in the author's order)."""
     def part(match: re.Match[str]) -> str:
         gap = gaps.get(match[1])
@@ -189,7 +189,10 @@ def blanks_cloze(export: ModuleExport, question: Question) -> etree.Element:
             words = [cloze_word(word) for word in gap.options[export.lang]]
             return "{1:MULTICHOICE:" + "~".join(("=" if index == gap.answer else "") + word
                                                  for index, word in enumerate(words, start=1)) + "}"
-        return f"{{1:NUMERICAL:={number_text(gap.value)}:{number_text(absolute_tolerance(gap))}}}"
+        unit = export.unit(gap)
+        # The unit after the box, as the page shows it: the number alone is graded, and the unit says which.
+        after = f" {html.escape(unit, quote=False)}" if unit else ""
+        return f"{{1:NUMERICAL:={number_text(gap.value)}:{number_text(absolute_tolerance(gap))}}}{after}"
 
     gaps = {gap.id: gap for gap in auto_part(question)[1].gaps}
     return header(export, question, "cloze", export.name(question), question.id,
