@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from support.cloze import read_cloze, shown
+from support.cloze import question_mark, read_cloze, shown
 from support.exports import (
     CLOZE_NUMERICAL,
     QTI,
@@ -1009,3 +1009,21 @@ def test_a_number_gaps_unit_stands_after_it_in_moodle_as_on_the_site(tmp_path: P
     assert rest == "<p>It goes {#1} m/s, then {#2} a&lt;b, {#3} times.</p>"
     assert [(answer.text, answer.tolerance) for part in parts for answer in part.answers] == [
         ("12", "0.5"), ("3", "0"), ("2", "0")]
+
+
+def test_a_text_with_gaps_worth_more_than_one_mark_in_moodle_gets_a_line(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Moodle adds up a cloze question's parts (a mark per gap) and its XML cannot set the question's own mark: P07a
+    weighed 3 marks in a quiz where every other question weighed one, and nothing said so."""
+    quiz = (blanks("B3", {"a": {"answer": 1}, "b": {"options": ["x", "y"], "answer": 1}, "c": {"answer": 3}},
+                   "[[gap:a]], [[gap:b]], [[gap:c]].")
+            + blanks("B1", {"a": {"answer": 1}}, "Only [[gap:a]]."))
+    said, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    marks = {question_id: question_mark(read_cloze(text_of(elements[0], "questiontext"))[0])
+             for question_id, elements in questions.items()}
+    assert marks == {"B3": 3, "B1": 1}
+    assert ("zadachnik export: c/m: B3: in Moodle XML its 3 gaps are worth a mark each, 3 marks in a quiz where the "
+            "site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark of 1 "
+            "in the quiz" in said.splitlines())
+    assert "B1:" not in said

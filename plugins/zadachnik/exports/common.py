@@ -170,9 +170,8 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
         if question.auto_type == "matching":
             export.notes.append(f"{question.id}: Moodle XML and GIFT give a share of the mark for each item matched "
                                 "right; the site and QTI give the mark only when every item is")
-        if question.auto_type == "numeric" and len(question.auto_key.fields) > 1:
-            export.notes.append(f"{question.id}: in Moodle XML its {len(question.auto_key.fields)} boxes are worth a "
-                                "mark each (a cloze question's mark is its parts'); GIFT makes a question of each")
+        if moodle_cloze_marks(question) > 1:
+            export.notes.append(cloze_marks_note(question))
         if question.shuffle:
             export.notes.append(f"{question.id}: shuffled in Moodle XML and QTI; GIFT cannot say so, and Moodle's own "
                                 "'Shuffle the choices' setting decides")
@@ -182,6 +181,25 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                                 "quiz to draw one (a category of their own; in QTI, a section that selects one)")
         export.questions.append(question)
     return export
+
+
+def moodle_cloze_marks(question: Question) -> int:
+    """What a question weighs in a Moodle quiz: Moodle XML makes a cloze question of several numeric fields or of a
+    text with gaps, and Moodle adds up its parts' marks, one each (its import reads no <defaultgrade> for cloze, and
+    a part's mark is a whole number); any other question weighs 1, as every question does on the site."""
+    if question.auto_type == "numeric":
+        return len(question.auto_key.fields)
+    if question.auto_type == "blanks":
+        return len(question.auto_key.gaps)
+    return 1
+
+
+def cloze_marks_note(question: Question) -> str:
+    marks = moodle_cloze_marks(question)
+    parts = "boxes" if question.auto_type == "numeric" else "gaps"
+    return (f"{question.id}: in Moodle XML its {marks} {parts} are worth a mark each, {marks} marks in a quiz where "
+            "the site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark "
+            "of 1 in the quiz" + ("; GIFT makes a question of each box" if parts == "boxes" else ""))
 
 
 # A picture in author Markdown: an image's Markdown or an <img> element.

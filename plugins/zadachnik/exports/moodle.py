@@ -108,7 +108,8 @@ def header(export: ModuleExport, question: Question, qtype: str, name: str, idnu
     text(etree.SubElement(element, "name"), name[:NAME_LIMIT])
     text(etree.SubElement(element, "questiontext", format="html"), question_text)
     text(etree.SubElement(element, "generalfeedback", format="html"), export.explanation(question))
-    if qtype != "cloze":  # a cloze question's mark is the sum of its parts'
+    # Moodle reads none for cloze: its mark is its parts' (common.moodle_cloze_marks, which a line reports).
+    if qtype != "cloze":
         etree.SubElement(element, "defaultgrade").text = "1"
     etree.SubElement(element, "penalty").text = PENALTY
     etree.SubElement(element, "hidden").text = "0"
