@@ -1027,3 +1027,17 @@ def test_a_text_with_gaps_worth_more_than_one_mark_in_moodle_gets_a_line(tmp_pat
             "site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark of 1 "
             "in the quiz" in said.splitlines())
     assert "B1:" not in said
+
+
+def test_all_or_nothing_multiple_choice_that_moodle_grades_in_shares_gets_a_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Moodle adds up the ticked options' shares: ticking A alone of the right A, B, C earned a third of the mark,
+    where the site gives nothing, and the export said nothing of it (as it says of matching)."""
+    quiz = (choice("M3", "[A, B, C]", ["one", "two", "three", "four"]) + "\n"
+            + choice("N3", "[A, B, C]", ["one", "two", "three", "four"], extra="scoring: net-correct") + "\n"
+            + choice("M1", "[A]", ["one", "two"]))
+    line = ("zadachnik export: c/m: M3: Moodle XML and GIFT give 1/3 of the mark for each right option ticked (a "
+            "wrong one takes it all); the site and QTI give the mark only when exactly the right options are")
+    for fmt in ("moodle", "gift"):
+        said, _ = exported(tmp_path, fmt, quiz, capsys)
+        assert [found for found in said.splitlines() if "for each right option ticked" in found] == [line]

@@ -170,6 +170,10 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
         if question.auto_type == "matching":
             export.notes.append(f"{question.id}: Moodle XML and GIFT give a share of the mark for each item matched "
                                 "right; the site and QTI give the mark only when every item is")
+        if moodle_gives_shares(question):
+            export.notes.append(f"{question.id}: Moodle XML and GIFT give 1/{len(question.auto_key.correct)} of the "
+                                "mark for each right option ticked (a wrong one takes it all); the site and QTI give "
+                                "the mark only when exactly the right options are")
         if moodle_cloze_marks(question) > 1:
             export.notes.append(cloze_marks_note(question))
         if question.shuffle:
@@ -181,6 +185,13 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                                 "quiz to draw one (a category of their own; in QTI, a section that selects one)")
         export.questions.append(question)
     return export
+
+
+def moodle_gives_shares(question: Question) -> bool:
+    """An all-or-nothing multiple choice with several right options: Moodle adds up the ticked options' shares
+    (choice_fractions), so some of the right ones alone earn theirs, where the site gives nothing."""
+    return any(concrete.auto_type == "multiple" and concrete.auto_key.scoring == "all-or-nothing"
+               and len(concrete.auto_key.correct) > 1 for concrete in question.variant_questions)
 
 
 def moodle_cloze_marks(question: Question) -> int:
