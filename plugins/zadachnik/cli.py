@@ -18,6 +18,7 @@ from zadachnik.starter import SUPPORTED as STARTER_LANGUAGES
 
 if TYPE_CHECKING:
     from zadachnik.config import SiteOptions
+    from zadachnik.exports.common import ModuleExport
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 # Headings' ids and the contents change nothing the check reports.
@@ -259,7 +260,7 @@ def run_export(arguments: argparse.Namespace) -> int:
     for line in lines:
         print(f"zadachnik export: {line}")
     for item in written:
-        print(f"zadachnik export: wrote {item.path} ({exported_count(item.export.questions)})")
+        print(f"zadachnik export: wrote {item.path} ({exported_count(item.export)})")
     return 0
 
 
@@ -342,13 +343,11 @@ def build_package_site(config_file: Path, site: Path) -> None:
         raise CommandError(f"the site could not be built for the package:\n{said}")
 
 
-def exported_count(questions: list) -> str:
+def exported_count(export: ModuleExport) -> str:
     """'12 questions', and how many items the file holds when variants go out one item each."""
-    from zadachnik.exports.common import variant_questions
-
-    items = sum(len(variant_questions(question)) for question in questions)
-    counted = f"{len(questions)} questions"
-    return counted if items == len(questions) else f"{counted}, {items} items with their variants"
+    items, questions = export.item_count(), len(export.questions)
+    counted = f"{questions} questions"
+    return counted if items == questions else f"{counted}, {items} items with their variants"
 
 
 # -- pdf ---------------------------------------------------------------------------------------------------------

@@ -1041,3 +1041,69 @@ def test_all_or_nothing_multiple_choice_that_moodle_grades_in_shares_gets_a_line
     for fmt in ("moodle", "gift"):
         said, _ = exported(tmp_path, fmt, quiz, capsys)
         assert [found for found in said.splitlines() if "for each right option ticked" in found] == [line]
+
+
+COLLIDING_VALUES = "def pick(rng):\n    return {'a': rng.randint(2, 9)}\n"
+COLLIDING_QUIZ = """/// question | P3
+type: numeric
+variants: {from: pick, count: 2}
+fields:
+  x: {answer: "a", atol: 0.1}
+
+//// en | Varied
+Give {{ a }}.
+
+fields:
+- x: X
+
+explanation:
+It is {{ a }}.
+////
+///
+
+/// question | P3-v1
+type: numeric
+fields:
+  x: {answer: 1000, atol: 0.1}
+
+//// en | Named like a variant
+Give 1000.
+
+fields:
+- x: X
+
+explanation:
+It is 1000.
+////
+///
+"""
+
+
+def test_a_variants_id_never_takes_another_questions_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Variant 1 of P3 and the question P3-v1 were both written to items/Q-P3-v1.xml, the second over the first,
+    and the test named that item twice: a learner drawn variant 1 got the other question, graded with its key,
+    while the command counted 3 items in a zip of 2."""
+    exercises = one_module(tmp_path, COLLIDING_QUIZ, values=COLLIDING_VALUES)
+    ids = {}
+    for fmt in ("qti", "moodle", "gift"):
+        out = tmp_path / fmt
+        assert main(["export", "--format", fmt, "--language", "en", "--languages", "en", "--out", str(out),
+                     str(exercises)]) == 0
+        said = capsys.readouterr().out
+        assert "c/m: P3: its variant 1 goes out as P3-v1_2: P3-v1 is another question's id" in said
+        if fmt == "moodle":
+            _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+            ids[fmt] = sorted(questions)
+        elif fmt == "gift":
+            _, parsed = parse_gift((out / "c-m-en.gift.txt").read_text(encoding="utf-8"))
+            ids[fmt] = sorted(question.name.split(" ")[0] for question in parsed)
+        else:
+            assert "(2 questions, 3 items with their variants)" in said
+            order, items = qti_items(out / "c-m-en.qti21.zip")
+            assert order == ["items/Q-P3-v1_2.xml", "items/Q-P3-v2.xml", "items/Q-P3-v1.xml"]
+            with zipfile.ZipFile(out / "c-m-en.qti21.zip") as archive:
+                assert len([name for name in archive.namelist() if name.startswith("items/")]) == 3
+            assert [qti_value(declaration) for declaration in items["Q-P3-v1"].iter(f"{QTI}responseDeclaration")
+                    ] == [["1000"]]
+            ids[fmt] = sorted(identifier.removeprefix("Q-") for identifier in items)
+    assert ids["qti"] == ids["moodle"] == ids["gift"] == ["P3-v1", "P3-v1_2", "P3-v2"]

@@ -54,6 +54,8 @@ class ModuleExport:
     # Lines about what was exported with less than the site has (a checker's key only).
     notes: list[str] = field(default_factory=list)
     text: TextRenderer = field(default_factory=lambda: TextRenderer())
+    # Per question with variants, its variants' ids (unique_variant_ids): every format names them so.
+    variant_ids: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def words(self) -> dict[str, Any]:
@@ -65,6 +67,18 @@ class ModuleExport:
     def name(self, question: Question) -> str:
         """The name an LMS lists the question under: its id, then its title."""
         return f"{question.id} {self.title(question)}"
+
+    def variant_questions(self, question: Question) -> list[Question]:
+        """A question with variants as one question per variant, its figures in its text and its own key, each
+        with the id the LMS names and numbers it by (P02-v3); a question without variants alone."""
+        if question.variants is None:
+            return [question]
+        ids = self.variant_ids[question.id]
+        return [replace(variant, id=given) for given, variant in zip(ids, question.variant_questions, strict=True)]
+
+    def item_count(self) -> int:
+        """How many questions the LMS gets: one per question, or per variant."""
+        return sum(len(self.variant_questions(question)) for question in self.questions)
 
     def category(self, *names: str) -> str:
         """`$course$/top/Course/Module[/name…]`: the category of a question bank an import puts questions into
@@ -148,7 +162,7 @@ NO_LMS_TYPE = {
 
 def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
     """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
-    export = ModuleExport(course, module, lang, [])
+    export = ModuleExport(course, module, lang, [], variant_ids=unique_variant_ids(module.questions))
     for question in module.questions:
         if question.type in NO_LMS_TYPE:
             export.skipped.append(Skipped(question, NO_LMS_TYPE[question.type]))
@@ -183,6 +197,7 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
             count = len(question.variants.items)
             export.notes.append(f"{question.id}: its {count} variants go out as {count} questions grouped for a "
                                 "quiz to draw one (a category of their own; in QTI, a section that selects one)")
+            export.notes.extend(renamed_variants(question, export.variant_ids[question.id]))
         export.questions.append(question)
     return export
 
@@ -225,13 +240,37 @@ def question_texts(question: Question, lang: str) -> list[str]:
     return texts + [hint[lang].markdown for hint in question.hints]
 
 
-def variant_questions(question: Question) -> list[Question]:
-    """A question with variants as one question per variant, its figures in its text and its own key, each with
-    an id of its own (P02-v3) for the LMS to name and number it by; a question without variants alone."""
-    if question.variants is None:
-        return [question]
-    return [replace(variant, id=f"{question.id}-v{item.number}")
-            for item, variant in zip(question.variants.items, question.variant_questions, strict=True)]
+def unique_variant_ids(questions: list[Question]) -> dict[str, list[str]]:
+    """Per question with variants, an id for each variant, P02-v3, that no other question or variant of the module
+    has (an author may name a question P02-v3: in QTI the two took one item and file, one over the other); a taken
+    one gets a number after it, P02-v3_2. Every format names variants so, and QTI names their files after them."""
+    taken = {question.id for question in questions}
+    ids: dict[str, list[str]] = {}
+    for question in questions:
+        if question.variants is None:
+            continue
+        ids[question.id] = []
+        for item in question.variants.items:
+            given = wanted = variant_id(question, item.number)
+            suffix = 1
+            while given in taken:
+                suffix += 1
+                given = f"{wanted}_{suffix}"
+            taken.add(given)
+            ids[question.id].append(given)
+    return ids
+
+
+def variant_id(question: Question, number: int) -> str:
+    return f"{question.id}-v{number}"
+
+
+def renamed_variants(question: Question, ids: list[str]) -> list[str]:
+    """A line for each variant whose id is not the usual one, since a question has it."""
+    assert question.variants is not None
+    return [f"{question.id}: its variant {item.number} goes out as {given}: {variant_id(question, item.number)} is "
+            "another question's id" for item, given in zip(question.variants.items, ids, strict=True)
+            if given != variant_id(question, item.number)]
 
 
 # -- the parts of a key ------------------------------------------------------------------------------------------
@@ -258,7 +297,7 @@ def moodle_refuses(question: Question) -> str | None:
         return ("Moodle has no Parsons problems (its Ordering plugin, not in every Moodle, knows no indentation or "
                 "tests) and GIFT has none: export it as QTI (an orderInteraction, when it has neither tests nor "
                 "lines that belong nowhere) or take the page itself as a SCORM package")
-    for concrete in variant_questions(question):
+    for concrete in question.variant_questions:
         auto_type, key = auto_part(concrete)
         if auto_type != "multiple":
             continue

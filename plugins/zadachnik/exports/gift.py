@@ -20,7 +20,6 @@ from zadachnik.exports.common import (
     number_text,
     numeric_fields,
     percent_text,
-    variant_questions,
 )
 from zadachnik.reading.model import Question
 
@@ -49,7 +48,7 @@ def placed_blocks(export: ModuleExport, question: Question) -> list[tuple[str, l
         return [(export.category(), [block for _, block in question_blocks(export, question)])]
     name = export.name(question)
     by_part: dict[str, list[str]] = {}
-    for variant in variant_questions(question):
+    for variant in export.variant_questions(question):
         for part, block in question_blocks(export, variant):
             by_part.setdefault(export.category(name + part), []).append(block)
     return list(by_part.items())

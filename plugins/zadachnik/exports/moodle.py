@@ -21,7 +21,6 @@ from zadachnik.exports.common import (
     number_text,
     numeric_fields,
     percent_text,
-    variant_questions,
 )
 from zadachnik.qtypes.blanks import ChoiceGap
 from zadachnik.qtypes.choice import ChoiceKey
@@ -70,7 +69,7 @@ def placed(export: ModuleExport, question: Question) -> list[tuple[str, list[etr
     name = export.name(question)
     slots = [export.category(name), export.category(f"{name}: {export.words['explanation_label']}")]
     by_slot: dict[str, list[etree.Element]] = {}
-    for variant in variant_questions(question):
+    for variant in export.variant_questions(question):
         # A mixed question gives its checked part, then its explanation box.
         for slot, element in zip(slots, question_elements(export, variant), strict=False):
             by_slot.setdefault(slot, []).append(element)

@@ -29,7 +29,6 @@ from zadachnik.exports.common import (
     matching_pairs,
     number_text,
     numeric_fields,
-    variant_questions,
 )
 from zadachnik.qtypes.blanks import BlanksKey, ChoiceGap, Gap
 from zadachnik.reading.model import Question
@@ -78,10 +77,13 @@ def file_name(export: ModuleExport) -> str:
 
 
 def qti_package(export: ModuleExport) -> bytes:
-    # Each question with the items it becomes: itself, or one per variant.
+    # Each question with the items it becomes: itself, or one per variant (their ids unique in the module, and so
+    # their files: common.unique_variant_ids).
     groups = [(question, {item_href(variant): assessment_item(export, variant)
-                          for variant in variant_questions(question)}) for question in export.questions]
+                          for variant in export.variant_questions(question)}) for question in export.questions]
     items = {href: item for _, members in groups for href, item in members.items()}
+    if len(items) != export.item_count():
+        raise ValueError(f"{export.module.slug}: two items would share one file: every item must have its own")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         package.writestr("imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True))
