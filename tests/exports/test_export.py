@@ -1107,3 +1107,31 @@ def test_a_variants_id_never_takes_another_questions_id(tmp_path: Path, capsys: 
                     ] == [["1000"]]
             ids[fmt] = sorted(identifier.removeprefix("Q-") for identifier in items)
     assert ids["qti"] == ids["moodle"] == ids["gift"] == ["P3-v1", "P3-v1_2", "P3-v2"]
+
+
+def test_an_option_named_in_qti_is_named_by_its_text_where_the_lms_shows_no_letters(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QTI shows a shuffled question's options, and a matching question's list, without letters, yet its text, its
+    scorer's rubric and its feedback named them by letter ('The right one is B, not A'); Moodle XML and GIFT already
+    wrote the option's text, through ModuleExport.named_options, which QTI now takes too."""
+    matching = ("/// question | M1\ntype: matching\nanswer: {1: A, 2: B}\n\n//// en | Match\nMatch; [[option:B]] is "
+                "hard.\n\nitems:\n1. one\n2. two\n\noptions:\nA. uno\nB. dos\n\nexplanation:\nOne is [[option:A]].\n"
+                "////\n///\n")
+    mixed = ("/// question | X1\ntype: mixed\nauto: single\nanswer: B\nshuffle: true\n\n//// en | Mixed\nPick; "
+             "[[option:B]]?\n\noptions:\nA. cat\nB. dog\n\nexplanation:\nIt is [[option:B]].\n////\n///\n")
+    quiz = "\n".join([
+        choice("S1", "B", ["cat", "dog", "cow"], extra="shuffle: true", body="Note [[option:B]] is tempting.",
+               explanation="The right one is [[option:B]], not [[option:A]]."),
+        choice("S2", "B", ["cat", "dog"], explanation="See [[option:B]]."), matching, mixed])
+    _, out = exported(tmp_path, "qti", quiz, capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+
+    def said(question_id: str, part: str) -> str:
+        return " ".join("".join(element.itertext()) for element in items[f"Q-{question_id}"].iter(f"{QTI}{part}"))
+
+    assert "Note “dog” is tempting." in said("S1", "itemBody")
+    assert said("S1", "modalFeedback") == "The right one is “dog”, not “cat”."
+    assert "See B." in said("S2", "modalFeedback")
+    assert "Match; “dos” is hard." in said("M1", "itemBody") and said("M1", "modalFeedback") == "One is “uno”."
+    assert "Pick; “dog”?" in said("X1", "itemBody")
+    assert said("X1", "rubricBlock") == said("X1", "modalFeedback") == "It is “dog”."

@@ -29,6 +29,7 @@ from zadachnik.exports.common import (
     matching_pairs,
     number_text,
     numeric_fields,
+    parse_html,
 )
 from zadachnik.qtypes.blanks import BlanksKey, ChoiceGap, Gap
 from zadachnik.reading.model import Question
@@ -164,7 +165,8 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
         f"{{{XSI_NS}}}schemaLocation": f"{QTI_NS} {QTI_XSD}"})
     declarations: list[etree.Element] = []
     body = etree.Element(q("itemBody"))
-    text = export.text.tree(question.body[export.lang].markdown)
+    # The text as every format has it (options named as the LMS can read them), as a tree to put gaps into.
+    text = parse_html(export.body(question))
     score_rules: list[etree.Element] = []
     auto_type, key = auto_part(question)
     if auto_type == "blanks":
@@ -205,14 +207,14 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
             etree.SubElement(label, q("strong")).text = export.words["explanation_label"]
         etree.SubElement(body, q("extendedTextInteraction"), responseIdentifier=response)
         rubric = etree.SubElement(body, q("rubricBlock"), view="scorer")
-        rubric.append(content("div", export.text.tree(question.explanation[export.lang].markdown)))
+        rubric.append(content("div", parse_html(export.explanation(question))))
     item.extend(declarations)
     item.extend(outcome_declarations(scored=question.type != "open"))
     item.append(body)
     item.append(response_processing(score_rules))
     feedback = etree.SubElement(item, q("modalFeedback"), outcomeIdentifier="FEEDBACK", showHide="show",
                                 identifier="EXPLANATION")
-    feedback.append(content("div", export.text.tree(question.explanation[export.lang].markdown)))
+    feedback.append(content("div", parse_html(export.explanation(question))))
     return item
 
 
