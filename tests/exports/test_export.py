@@ -22,6 +22,7 @@ from support.exports import (
     GiftQuestion,
     gift_paragraphs,
     parse_gift,
+    qti_score,
     qti_value,
     run_export,
     text_of,
@@ -506,9 +507,11 @@ def test_qti_package_holds_every_exportable_question_with_its_interaction_key_an
                         assert local(found[response]) == "textEntryInteraction"
                         assert responses[response].get("baseType") == "float" and close(value, gap.value)
                         assert local(rules[response]) == "equal"
-                shares = [float(share.text) for share in item.iter(f"{QTI}baseValue")
-                          if share.get("baseType") == "float"]
-                assert len(shares) == len(key.gaps) and sum(shares) == pytest.approx(1, abs=1e-6)
+                right = {f"RESPONSE-{gap.id}": f"W-{gap.id}-{gap.answer}" if hasattr(gap, "options") else gap.value
+                         for gap in key.gaps}
+                assert qti_score(item, right) == (1.0, 1.0)
+                score, _ = qti_score(item, {**right, f"RESPONSE-{key.gaps[0].id}": None})
+                assert score == pytest.approx(1 - 1 / len(key.gaps), abs=1e-6)
 
 
 def test_qti_keeps_signs_and_braces_and_math(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -1135,3 +1138,17 @@ def test_an_option_named_in_qti_is_named_by_its_text_where_the_lms_shows_no_lett
     assert "Match; “dos” is hard." in said("M1", "itemBody") and said("M1", "modalFeedback") == "One is “uno”."
     assert "Pick; “dog”?" in said("X1", "itemBody")
     assert said("X1", "rubricBlock") == said("X1", "modalFeedback") == "It is “dog”."
+
+
+@pytest.mark.parametrize("count", [2, 3, 6, 7])
+def test_a_text_with_gaps_all_right_scores_the_maximum_exactly_in_qti(tmp_path: Path, count: int,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Each right gap adds its share rounded up, so three right came to 1.0000002 of a maximum of 1."""
+    gaps = {f"g{index}": {"answer": index} for index in range(count)}
+    _, out = exported(tmp_path, "qti", blanks("B", gaps, " ".join(f"[[gap:{gap}]]" for gap in gaps)), capsys)
+    _, items = qti_items(out / "c-m-en.qti21.zip")
+    right = {f"RESPONSE-g{index}": float(index) for index in range(count)}
+    assert qti_score(items["Q-B"], right) == (1.0, 1.0)
+    assert qti_score(items["Q-B"], {}) == (0.0, 1.0)
+    score, _ = qti_score(items["Q-B"], {**right, "RESPONSE-g0": 99.0})
+    assert score == pytest.approx((count - 1) / count, abs=1e-6)

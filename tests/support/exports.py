@@ -162,3 +162,55 @@ def parse_gift(source: str) -> tuple[str, list[GiftQuestion]]:
 
 def qti_value(element: etree.Element | None) -> list[str]:
     return [value.text for value in element.findall(f"{QTI}correctResponse/{QTI}value")] if element is not None else []
+
+
+def qti_score(item: etree.Element, responses: dict[str, object]) -> tuple[float, float]:
+    """An item's SCORE and MAXSCORE for the responses given (identifiers, or floats for boxes), its
+    responseProcessing run as the QTI 2.1 information model runs it, for the rules the export writes."""
+    outcomes = {declaration.get("identifier"): float(declaration.findtext(f"{QTI}defaultValue/{QTI}value") or 0)
+                for declaration in item.findall(f"{QTI}outcomeDeclaration") if declaration.get("baseType") == "float"}
+    correct = {declaration.get("identifier"): declaration.findtext(f"{QTI}correctResponse/{QTI}value")
+               for declaration in item.findall(f"{QTI}responseDeclaration")}
+
+    def value(expression: etree.Element) -> object:
+        tag = expression.tag.removeprefix(QTI)
+        children = list(expression)
+        if tag == "baseValue":
+            return float(expression.text) if expression.get("baseType") == "float" else expression.text
+        if tag == "variable":
+            name = expression.get("identifier")
+            return outcomes[name] if name in outcomes else responses.get(name)
+        if tag == "correct":
+            return correct[expression.get("identifier")]
+        if tag == "sum":
+            return sum(value(child) for child in children)
+        if tag == "and":
+            return all(value(child) for child in children)
+        if tag == "gt":
+            return value(children[0]) > value(children[1])
+        if tag == "match":
+            given, right = (value(child) for child in children)
+            return given is not None and given == right
+        if tag == "equal":
+            given, right = (value(child) for child in children)
+            tolerance = float(expression.get("tolerance", 0)) if expression.get("toleranceMode") == "absolute" else 0
+            return given is not None and abs(float(given) - float(right)) <= tolerance
+        raise AssertionError(f"an expression the export does not write: {tag}")
+
+    def run(rules: list[etree.Element]) -> None:
+        for rule in rules:
+            tag = rule.tag.removeprefix(QTI)
+            if tag == "setOutcomeValue":
+                if rule.get("identifier") in outcomes:
+                    outcomes[rule.get("identifier")] = value(rule[0])
+            elif tag == "responseCondition":
+                for branch in rule:
+                    test = branch.tag.removeprefix(QTI) == "responseElse" or value(branch[0])
+                    if test:
+                        run(list(branch) if branch.tag.removeprefix(QTI) == "responseElse" else list(branch)[1:])
+                        break
+            else:
+                raise AssertionError(f"a rule the export does not write: {tag}")
+
+    run(list(item.find(f"{QTI}responseProcessing")))
+    return outcomes["SCORE"], outcomes["MAXSCORE"]

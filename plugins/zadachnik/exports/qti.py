@@ -263,7 +263,7 @@ def all_right(conditions: list[etree.Element]) -> etree.Element:
 
 def share_for_each(conditions: list[etree.Element]) -> list[etree.Element]:
     """Each condition that holds adds its share to SCORE (an empty answer holds none), as the site grades a text
-    with gaps: the share of them filled right."""
+    with gaps: the share of them filled right; all of them right make exactly the whole mark."""
     rules = []
     for rule in conditions:
         condition = etree.Element(q("responseCondition"))
@@ -274,7 +274,18 @@ def share_for_each(conditions: list[etree.Element]) -> list[etree.Element]:
         total.append(float_value(share_text(1 / len(conditions))))
         set_score(branch, total)
         rules.append(condition)
-    return rules
+    return [*rules, score_capped()]
+
+
+def score_capped() -> etree.Element:
+    """SCORE at most 1: shares are rounded up (share_text), so all of them came to 1.0000002 of a MAXSCORE of 1."""
+    condition = etree.Element(q("responseCondition"))
+    branch = etree.SubElement(condition, q("responseIf"))
+    above = etree.SubElement(branch, q("gt"))
+    etree.SubElement(above, q("variable"), identifier="SCORE")
+    above.append(float_value("1"))
+    set_score(branch, float_value("1"))
+    return condition
 
 
 def match_rule(response: str) -> etree.Element:
