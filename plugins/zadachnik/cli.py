@@ -208,7 +208,7 @@ def run_new(arguments: argparse.Namespace) -> int:
 
 def run_export(arguments: argparse.Namespace) -> int:
     from zadachnik.core.errors import SourceErrors, sources_heading
-    from zadachnik.exports import SelectionError, export_modules, formats, select_modules
+    from zadachnik.exports import export_modules, formats
     from zadachnik.exports.scorm import VERSIONS as SCORM_VERSIONS
     from zadachnik.incremental.modules import read_and_check
 
@@ -218,6 +218,10 @@ def run_export(arguments: argparse.Namespace) -> int:
                            f"{', '.join([*known, *SCORM_VERSIONS])}")
     if not 0 <= arguments.pass_mark <= 100:
         raise CommandError(f"--pass-mark {arguments.pass_mark:g}: a percentage from 0 to 100 (e.g. --pass-mark 60)")
+    taken = file_in_the_way(arguments.out)
+    if taken is not None:
+        raise CommandError(f"--out {arguments.out}: {taken} is a file, not a folder: give a folder for the files (a "
+                           "new one is made)")
     exercises: Path = arguments.exercises.resolve()
     if not exercises.is_dir():
         raise CommandError(f"{arguments.exercises} is not a folder of course sources: give EXERCISES_DIR")
@@ -243,18 +247,12 @@ def run_export(arguments: argparse.Namespace) -> int:
         for error in found.errors:
             print(f"  {error}", file=sys.stderr)
         return 1
+    modules = modules_to_export(courses, arguments)
     if arguments.format in SCORM_VERSIONS:
-        try:
-            modules = select_modules(courses, arguments.selection)
-        except SelectionError as error:
-            raise CommandError(str(error)) from None
         whole = [course for course in courses if arguments.selection in (None, "", course.id, course.path.name)]
         return write_scorm(arguments, config_file, modules, whole)
     try:
-        modules = select_modules(courses, arguments.selection)
         written, lines = export_modules(modules, known[arguments.format], arguments.language, arguments.out)
-    except SelectionError as error:
-        raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot write the export: {error}") from None
     for line in lines:
@@ -262,6 +260,33 @@ def run_export(arguments: argparse.Namespace) -> int:
     for item in written:
         print(f"zadachnik export: wrote {item.path} ({exported_count(item.export)})")
     return 0
+
+
+def modules_to_export(courses: list, arguments: argparse.Namespace) -> list:
+    """The modules the command names (every one by default), as (course, module); a line for the author when there
+    is none: an empty or wrong sources folder printed nothing and exited 0."""
+    from zadachnik.exports import SelectionError, select_modules
+
+    if not courses:
+        raise CommandError(f"no course in {arguments.exercises}: a course is a folder there with its course.yml "
+                           "(give the folder that holds the courses' folders)")
+    try:
+        modules = select_modules(courses, arguments.selection)
+    except SelectionError as error:
+        raise CommandError(str(error)) from None
+    if not modules:
+        where = (f"the course '{arguments.selection}'" if arguments.selection
+                 else f"the courses of {arguments.exercises}")
+        raise CommandError(f"no module in {where} yet: there is nothing to export")
+    return modules
+
+
+def file_in_the_way(out: Path) -> Path | None:
+    """The file that `out`, or a folder above it, names: the export's folder cannot be made there."""
+    for path in (out, *out.parents):
+        if path.exists():
+            return None if path.is_dir() else path
+    return None
 
 
 def write_scorm(arguments: argparse.Namespace, config_file: Path | None, modules: list, whole_courses: list) -> int:

@@ -557,6 +557,51 @@ def test_bad_input_is_one_line_and_status_2_and_writes_nothing(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("fmt", ["qti", "scorm12"])
+def test_a_sources_folder_without_courses_is_said_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              fmt: str) -> None:
+    """An empty folder (or the wrong one) exited 0, printed nothing and wrote nothing."""
+    (tmp_path / "exercises").mkdir()
+    out = tmp_path / "out"
+    status = main(["export", "--format", fmt, "--language", "en", "--languages", "en", "--out", str(out),
+                   str(tmp_path / "exercises")])
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"zadachnik export: no course in {tmp_path / 'exercises'}: a course is a folder there with its course.yml "
+        "(give the folder that holds the courses' folders)"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("selection", [[], ["c"]])
+def test_courses_without_modules_are_said_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     selection: list[str]) -> None:
+    exercises = tmp_path / "exercises"
+    (exercises / "c").mkdir(parents=True)
+    (exercises / "c" / "course.yml").write_text("id: c\ntitle: C\nmodules: 2\n", encoding="utf-8")
+    status = main(["export", "--format", "moodle", "--language", "en", "--languages", "en", "--out",
+                   str(tmp_path / "out"), str(exercises), *selection])
+    assert status == 2
+    where = "the course 'c'" if selection else f"the courses of {exercises}"
+    assert capsys.readouterr().err.splitlines() == [
+        f"zadachnik export: no module in {where} yet: there is nothing to export"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("below", ["", "sub"])
+def test_out_naming_a_file_says_it_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    below: str) -> None:
+    """It said 'cannot write the export: [Errno 17] File exists', as if the file should not exist."""
+    taken = tmp_path / "afile"
+    taken.write_text("mine", encoding="utf-8")
+    status = main(["export", "--format", "gift", "--language", "en", "--out", str(taken / below),
+                   str(ROOT / "exercises")])
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"zadachnik export: --out {taken / below}: {taken} is a file, not a folder: give a folder for the files (a "
+        "new one is made)"]
+    assert taken.read_text(encoding="utf-8") == "mine"
+
+
 def test_one_module_by_number_and_the_site_languages_from_mkdocs_yml(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
