@@ -162,8 +162,8 @@ def run_gradebook(arguments: argparse.Namespace) -> int:
         sys.stdout.write(book.table)
     else:
         write_whole(arguments.out, book.table.encode("utf-8"))
-    for problem in book.problems:
-        print(f"{arguments.codes}: {problem}", file=sys.stderr)
+    for line in [*book.notes, *book.problems]:
+        print(f"{arguments.codes}: {line}", file=sys.stderr)
     print(f"zadachnik gradebook: {book.codes} code(s) read, {len(book.problems)} row(s) left out", file=sys.stderr)
     return 1 if book.problems else 0
 

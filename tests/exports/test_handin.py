@@ -126,3 +126,43 @@ def test_a_learners_text_that_a_spreadsheet_would_run_as_a_formula_stays_text() 
     rows = table(book.table)
     assert [row["answer"] for row in rows] == ["'=HYPERLINK(\"x\")", "'- a list item"]
     assert rows[0]["Name"] == "'@evil"
+
+
+# What a form, a spreadsheet or a mail program may put around a pasted code: Unicode white space (a no-break space
+# above all) and invisible characters (a zero-width space, a byte-order mark).
+SPACING = ["\u00a0", "\u2003", "\u3000", " \u00a0\n", "\u200b", "\ufeff", "\u2060"]
+
+
+@pytest.mark.parametrize("spacing", SPACING, ids=lambda spacing: "+".join(f"U+{ord(c):04X}" for c in spacing))
+def test_a_code_with_any_spacing_around_or_in_it_is_read(spacing: str) -> None:
+    """A cell holding a no-break space and then a whole code was reported as 'no hand-in code in this row'."""
+    code = VECTORS["codes"][0]["code"]
+    source = io.StringIO()
+    csv.writer(source).writerows([["Name", "Code"], ["Ann", spacing + code + spacing],
+                                  ["Boris", code[:30] + spacing + code[30:]]])
+    book = gradebook(source.getvalue())
+    assert (book.codes, book.problems) == (2, [])
+    assert read_code(spacing + code[:30] + spacing + code[30:] + spacing) == read_code(code)
+
+
+def test_a_first_row_is_the_header_only_if_it_names_the_codes_column_and_the_command_says_so(
+        tmp_path: Path, capsys) -> None:
+    """Without a header row, a first learner who left the code out became the header, their name a column's title,
+    and nothing said so (exit status 0). A row whose cell in the codes' column is empty is a learner's, not a
+    header: it is named as a row without a code. A header taken is said, with its cells."""
+    code = VECTORS["codes"][0]["code"]
+    book = gradebook(f"Ann,\nBoris,{code}\n")
+    assert book.problems == ["row 1: no hand-in code in this row (its cell in the codes' column is empty, so it "
+                             "is not read as the header)"]
+    assert book.notes == [] and table(book.table)[0]["column 1"] == "Boris"
+    book = gradebook(f"Ann,forgot it\nBoris,{code}\n")
+    assert book.notes == ["row 1 is read as the header, since it holds no code: Ann, forgot it"]
+    assert book.problems == [] and table(book.table)[0]["Ann"] == "Boris"
+    book = gradebook(f"Boris,{code}\nAnn,\n")
+    assert book.notes == [] and book.problems == ["row 2: no hand-in code in this row"]
+    codes = tmp_path / "codes.csv"
+    codes.write_text(f"Name,Code\nAnn,{code}\n", encoding="utf-8")
+    assert main(["gradebook", str(codes), "--out", str(tmp_path / "table.csv")]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"{codes}: row 1 is read as the header, since it holds no code: Name, Code",
+        "zadachnik gradebook: 1 code(s) read, 0 row(s) left out"]

@@ -15,13 +15,17 @@ import io
 import json
 import re
 import zlib
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 PREFIX = "ZDK1"
-# A cell that holds a code, or what is left of one: it starts with the prefix.
-LOOKS_LIKE_CODE = re.compile(rf"^\s*{PREFIX}\.", re.ASCII)
+# What is no part of a code wherever it stands: Unicode white space (a no-break space a form or a mail program put
+# in) and the invisible characters copying adds (zero-width spaces and joiners, byte-order marks). A code is ASCII.
+SPACING = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
+# A cell that holds a code, or what is left of one: it starts with the prefix, after any spacing.
+LOOKS_LIKE_CODE = re.compile(rf"^(?:{SPACING.pattern})?{PREFIX}\.")
 STATUSES = ("correct", "wrong", "partial", "unanswered", "unreadable")
 COLUMNS = ("course", "module", "question", "variant", "status", "score", "answer", "handed_in")
 # The longest code read (a form's cell is rarely larger): a bigger one is refused, not decoded into memory.
@@ -56,10 +60,11 @@ def hand_in_code(results: dict[str, Any]) -> str:
 
 
 def read_code(code: str) -> Results:
-    """The results a code holds; raises DamagedCode. Spaces and line breaks a mail program put in are ignored."""
+    """The results a code holds; raises DamagedCode. Spaces, line breaks and invisible characters a form or a mail
+    program put in are ignored (SPACING)."""
     if len(code) > LONGEST_CODE:
         raise DamagedCode(f"the code is {len(code):,} characters long, more than any page makes")
-    joined = "".join(code.split())
+    joined = SPACING.sub("", code)
     parts = joined.split(".")
     if len(parts) != 3 or parts[0] != PREFIX:
         raise DamagedCode(f"this is not a whole hand-in code (it should read {PREFIX}.…….xxxxxxxx)")
@@ -107,41 +112,43 @@ class Gradebook:
     # "row N: what is wrong", for each row left out
     problems: list[str]
     codes: int
+    # What the reading decided that the teacher should know: which row it took for the header.
+    notes: list[str] = field(default_factory=list)
 
 
 def gradebook(text: str) -> Gradebook:
     """A CSV of hand-in codes (one per row, in any column; the row's other cells say who) as a table with one row
-    per learner and question. A first row without a code is the header; rows whose code is damaged, or that have
-    none, are left out and named."""
+    per learner and question. The first row is the header when it names the columns (header_row), and a line says
+    so; rows whose code is damaged, or that have none, are left out and named."""
     csv.field_size_limit(max(csv.field_size_limit(), LONGEST_CODE + 1))
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as error:
         raise ValueError(f"this is not a CSV file ({error})") from None
+    code_column = codes_column(rows)
     header: list[str] | None = None
-    if rows and not any(LOOKS_LIKE_CODE.match(cell) for cell in rows[0]):
+    notes: list[str] = []
+    first = 1
+    if rows and header_row(rows[0], code_column):
         header, rows, first = rows[0], rows[1:], 2
-    else:
-        first = 1
+        notes.append(f"row 1 is read as the header, since it holds no code: {', '.join(header)}")
     problems: list[str] = []
     # Per code read: who handed it in (the row's other cells) and its table rows after them.
     read: list[tuple[list[str], list[list[str]]]] = []
-    # How many rows have their code in each column: the header's name for that one names no one.
-    code_columns: dict[int, int] = {}
     for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
             continue
-        found = [index for index, cell in enumerate(row) if LOOKS_LIKE_CODE.match(cell)]
+        found = code_cells(row)
         if len(found) != 1:
             problems.append(f"row {number}: " + ("no hand-in code in this row" if not found
-                                                 else "more than one hand-in code in this row: give each its row"))
+                                                 else "more than one hand-in code in this row: give each its row")
+                            + (NOT_THE_HEADER if number == 1 and not found else ""))
             continue
         try:
             results = read_code(row[found[0]])
         except DamagedCode as error:
             problems.append(f"row {number}: {error}; ask for the code again")
             continue
-        code_columns[found[0]] = code_columns.get(found[0], 0) + 1
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
         read.append(([inert(cell) for index, cell in enumerate(row) if index != found[0]], [
             [results.course, results.module, qid, "" if variant is None else str(variant), status or "not checked",
@@ -149,7 +156,6 @@ def gradebook(text: str) -> Gradebook:
             for qid, variant, status, score, answer in results.questions]))
     # The columns that say who: the header's names for them, "column N" where it has none.
     others = max((len(who) for who, lines in read if lines), default=0)
-    code_column = max(code_columns, key=code_columns.__getitem__) if code_columns else None
     header_cells = [cell for index, cell in enumerate(header or []) if index != code_column]
     names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
     out = io.StringIO()
@@ -157,7 +163,31 @@ def gradebook(text: str) -> Gradebook:
     writer.writerow([*names, *COLUMNS])
     for who, lines in read:
         writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
-    return Gradebook(out.getvalue(), problems, len(read))
+    return Gradebook(out.getvalue(), problems, len(read), notes)
+
+
+NOT_THE_HEADER = " (its cell in the codes' column is empty, so it is not read as the header)"
+
+
+def code_cells(row: list[str]) -> list[int]:
+    return [index for index, cell in enumerate(row) if LOOKS_LIKE_CODE.match(cell)]
+
+
+def codes_column(rows: list[list[str]]) -> int | None:
+    """The column most rows hold their code in (None: no row holds one): the header's name for it names no one."""
+    counted = Counter(found[0] for found in map(code_cells, rows) if len(found) == 1)
+    return counted.most_common(1)[0][0] if counted else None
+
+
+def header_row(row: list[str], code_column: int | None) -> bool:
+    """Whether a first row names the columns: it holds no code, and its cell in the codes' column is not empty. A
+    header names that column; a learner who left the code out, in a file without a header, leaves it empty (their
+    row was taken for the header, their name for a column's, and nothing said so)."""
+    if code_cells(row):
+        return False
+    if code_column is None:
+        return True
+    return code_column < len(row) and bool(SPACING.sub("", row[code_column]))
 
 
 # What a spreadsheet takes for the start of a formula: a learner's text (or a form's cell) that starts so gets a
