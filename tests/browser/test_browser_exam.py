@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 from support.browser import THEME_VIOLATIONS, axe_findings, let_runtime_go, opened_with_runtime_held, serve
-from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
+from support.sites import FIXTURE_SITE, ROOT, as_exam, build_site, copy_site
 
 QUIZ = "en/demo/01-basics/quiz/"
 PARSONS_SITE = ROOT / "tests" / "fixtures" / "parsons"
@@ -20,8 +20,7 @@ AUTO = 7
 def exam_url(tmp_path_factory):
     work = tmp_path_factory.mktemp("exam")
     source = copy_site(FIXTURE_SITE, work / "src")
-    meta = source / "exercises" / "demo" / "01-basics" / "module.yml"
-    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\ntime_limit: 1\n", encoding="utf-8")
+    as_exam(source / "exercises" / "demo" / "01-basics", "time_limit: 1\n")
     url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     server.shutdown()
@@ -84,11 +83,7 @@ def exam_shapes_url(tmp_path_factory):
     """The Parsons fixture as an exam, with a formula and an ordering question added."""
     work = tmp_path_factory.mktemp("exam-shapes")
     source = copy_site(PARSONS_SITE, work / "src")
-    module = source / "exercises" / "ps" / "01-lines"
-    (module / "module.yml").write_text((module / "module.yml").read_text(encoding="utf-8") + "mode: exam\n",
-                                       encoding="utf-8")
-    (module / "quiz.md").write_text((module / "quiz.md").read_text(encoding="utf-8") + MORE_QUESTIONS,
-                                    encoding="utf-8")
+    as_exam(source / "exercises" / "ps" / "01-lines", questions=MORE_QUESTIONS)
     url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     server.shutdown()

@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 from support.browser import embedded_python_left_starting, serve
-from support.sites import FIXTURE_SITE, ROOT, copy_site
+from support.sites import FIXTURE_SITE, ROOT, as_exam, copy_site
 from zadachnik.cli import main
 
 SCORM_AGAIN = ROOT / "node_modules" / "scorm-again" / "dist" / "scorm-again.js"
@@ -56,8 +56,7 @@ def lms(tmp_path_factory) -> str:
         with zipfile.ZipFile(out / f"demo-01-basics-en.{version}.zip") as package:
             package.extractall(root / version)
     # The same module as an exam (`mode: exam`), in SCORM 2004, under /exam/.
-    meta = source / "exercises" / "demo" / "01-basics" / "module.yml"
-    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\n", encoding="utf-8")
+    as_exam(source / "exercises" / "demo" / "01-basics")
     assert main(["export", str(source / "exercises"), "demo/1", "--format", "scorm2004", "--language", "en",
                  "--config", str(source / "mkdocs.yml"), "--out", str(work / "exam")]) == 0
     with zipfile.ZipFile(work / "exam" / "demo-01-basics-en.scorm2004.zip") as package:

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 from support.browser import let_runtime_go, opened_with_runtime_held, serve
-from support.sites import ROOT, build_site, copy_site
+from support.sites import ROOT, as_exam, build_site, copy_site
 from support.variants import fixture_functions
 from zadachnik.python.values_files import variant_seed
 
@@ -47,8 +47,7 @@ def exam_server(tmp_path_factory):
     """The same module as an exam: no "New variant", each learner's variant theirs for good."""
     work = tmp_path_factory.mktemp("variants-exam")
     source = copy_site(FIXTURE, work / "src")
-    meta = source / "exercises" / "vc" / "01-load" / "module.yml"
-    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\n", encoding="utf-8")
+    as_exam(source / "exercises" / "vc" / "01-load")
     url, running = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     running.shutdown()

@@ -49,6 +49,17 @@ def copy_site(source: Path, target: Path) -> Path:
     return target
 
 
+def as_exam(module: Path, settings: str = "", questions: str = "") -> Path:
+    """A module of a writable copy made an exam (`mode: exam`, then `settings`: a time limit…), with `questions`
+    added at the end of its quiz. The module's folder."""
+    meta = module / "module.yml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "mode: exam\n" + settings, encoding="utf-8")
+    if questions:
+        quiz = module / "quiz.md"
+        quiz.write_text(quiz.read_text(encoding="utf-8") + questions, encoding="utf-8")
+    return module
+
+
 def sample_copy(target: Path) -> Path:
     """The sample site's sources (config, pages, courses) to break on purpose; no caches, no build."""
     target.mkdir()
