@@ -195,6 +195,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         shared_katex().use_disk_cache(formula_store(shared_katex(), self.base / CACHE_DIR))
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
         check_offline_config(config, self.config, self.shown(self.config_file))
+        if self.config.offline:
+            # A server's page for addresses it lacks names its files from the site's root: from disk it loads none.
+            config.theme.static_templates.discard("404.html")
         config.extra["polyfills"] = site_polyfills(config.extra.get("polyfills", []), self.config.offline,
                                                    self.languages.codes)
         add_runtime_script(config, offline=self.config.offline)

@@ -42,6 +42,13 @@ def test_a_books_logo_leads_to_its_languages_home_page_from_disk(offline_copy: P
     assert (offline_copy / book).parent.joinpath(logo).resolve() == (offline_copy / home).resolve(), logo
 
 
+def test_the_copy_has_no_page_for_a_server_only(offline_copy: Path) -> None:
+    """A server shows 404.html for an address it lacks, at any depth, so the page names its files from the site's
+    root ('/assets/…'): opened from disk it loaded none of them. A copy on disk has no server to show it."""
+    assert not (offline_copy / "404.html").exists()
+    assert (offline_copy / "index.html").is_file()
+
+
 def test_the_offline_worker_runs_the_same_worker_code_as_the_http_site(offline_copy: Path) -> None:
     embed_script = (offline_copy / "assets/zadachnik/pyodide-embed.js").read_text(encoding="utf-8")
     embed = json.loads(embed_script.removeprefix("window.__zqPyodideEmbed = ").removesuffix(";\n"))
