@@ -11,9 +11,9 @@ stylesheets they @import.
 The figures (2026-12-06, place.js and print.js inlined into zadachnik.js, and the search wrapper that hands the
 worker one language's pages; later that day, what a learner types before the page is set up kept, paid for by
 verdict colours as custom properties; then in an exam not yet handed in too, paid for by the exam's key kept on
-the page and a field note's aria-describedby set once; 2026-12-07, ordering's and Parsons' rules moved from
-zadachnik.css into their own modules, which made room for early notes and code kept after the saved text and
-for an exam whose time ran out): demo quiz 23.7 KiB, module 9 27.6, module 12 29.84. Module
+the page and a field note's aria-describedby set once; 2026-12-07, ordering's, Parsons', the exam's and the
+hints' rules moved from zadachnik.css into their own modules (look.js), 355 bytes, which made room for two
+audits' fixes): demo quiz 23.75 KiB, module 9 27.7, module 12 29.95. Module
 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""
