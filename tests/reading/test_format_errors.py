@@ -490,12 +490,15 @@ NUMBERED = {"ru": RU_SINGLE.replace("A. ", "1. ").replace("B. ", "2. ").replace(
         ("type: single\nanswer: {A: 1}", "answer must name option markers", "write e.g. 'answer: 2'"),
         ("type: single", "single choice needs the correct option", "add 'answer: <marker>', e.g. 'answer: 2'"),
         ("type: multiple", "multiple choice needs its correct options", "add e.g. 'answer: [1, 3]'"),
+        ("type: single\nanswer: 2\ncheck: |\n  def check(answer):\n      return True\nwrong: [[]]",
+         "a wrong answer must name option markers",
+         "write each wrong answer as 'answer:' is written: one option's marker, or a list of them"),
     ],
-    ids=["single-empty", "multiple-empty", "single-mapping", "single-missing", "multiple-missing"],
+    ids=["single-empty", "multiple-empty", "single-mapping", "single-missing", "multiple-missing", "wrong-empty"],
 )
 def test_a_hint_about_the_answer_uses_the_questions_own_markers(tmp_path: Path, yaml: str, message: str,
                                                                  hint: str) -> None:
-    """Options numbered 1, 2, 3 were told to write 'answer: B'."""
+    """Options numbered 1, 2, 3 were told to write 'answer: B'; a wrong answer, to write 'answer:' at all."""
     error = one_error(tmp_path, quiz=block(yaml=yaml, ru=NUMBERED["ru"], en=NUMBERED["en"]))
     assert (error.message, error.hint) == (message, hint)
 

@@ -82,11 +82,11 @@ class QuestionType:
         raise Invalid("this question type takes no 'wrong:' answers")
 
 
-def marker_list(value: Any, what: str, path: tuple[str, ...], example: str) -> list[str]:
-    """The markers `value` names; `example` is what to write instead ('answer: B')."""
+def marker_list(value: Any, what: str, path: tuple[str, ...], hint: str) -> list[str]:
+    """The markers `value` names; `hint` says what to write instead ("write e.g. 'answer: B'")."""
     items = value if isinstance(value, list) else [value]
     if not items or any(isinstance(item, (dict, list)) or item is None for item in items):
-        raise Invalid(f"{what} must name option markers", path, f"write e.g. {example}")
+        raise Invalid(f"{what} must name option markers", path, hint)
     return [str(item) for item in items]
 
 

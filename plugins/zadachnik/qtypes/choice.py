@@ -27,7 +27,7 @@ class SingleChoice(QuestionType):
         example = answer_example(parts["options"], several=False)
         if "answer" not in config:
             raise Invalid("single choice needs the correct option", (), f"add 'answer: <marker>', e.g. {example}")
-        correct = marker_list(config["answer"], "answer", ("answer",), example)
+        correct = marker_list(config["answer"], "answer", ("answer",), f"write e.g. {example}")
         if len(correct) != 1:
             raise Invalid(
                 f"single choice has exactly one correct option, not {len(correct)}",
@@ -51,7 +51,9 @@ class SingleChoice(QuestionType):
         return {"choice": list(spec["correct"])}
 
     def author_answer(self, value: Any) -> dict[str, Any]:
-        return {"choice": marker_list(value, "a wrong answer", ("wrong",), "'answer: B' or 'answer: [A, C]'")}
+        # Not an example in markers: the options are not known here, and letters misled under numbered ones.
+        return {"choice": marker_list(value, "a wrong answer", ("wrong",), "write each wrong answer as 'answer:' is "
+                                      "written: one option's marker, or a list of them")}
 
 
 class MultipleChoice(SingleChoice):
@@ -62,7 +64,7 @@ class MultipleChoice(SingleChoice):
         example = answer_example(parts["options"], several=True)
         if "answer" not in config:
             raise Invalid("multiple choice needs its correct options", (), f"add e.g. {example}")
-        correct = marker_list(config["answer"], "answer", ("answer",), example)
+        correct = marker_list(config["answer"], "answer", ("answer",), f"write e.g. {example}")
         if len(set(correct)) != len(correct):
             raise Invalid("an option is named twice in answer", ("answer",), "name each correct option once")
         known_markers(correct, parts["options"], "the correct option", ("answer",))
