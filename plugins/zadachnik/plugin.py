@@ -107,14 +107,13 @@ from zadachnik.runtime.vendored import MinifyError
 
 log = get_plugin_logger(__name__)
 NAV_TYPES = NavTypes(page=Page, section=Section, navigation=Navigation)
-# A problem book's page is read and printed: no site navigation beside it, which at 1,000 questions was a sixth of
-# a build (mkdocs-material renders the whole tree on every page). Its own contents stay, and a link to its module.
-BOOK_NAV = Navigation([], [])
 
 
 def book_nav(language_nav: Navigation) -> Navigation:
-    """A book's navigation in one language: none, but its home page, where the header's logo leads (without it,
-    the site's root: the first language's home, or a folder listing in a copy opened from disk)."""
+    """A book's navigation in one language. A problem book's page is read and printed: no site navigation beside
+    it, which at 1,000 questions was a sixth of a build (mkdocs-material renders the whole tree on every page). Its
+    own contents stay, and a link to its module. Its home page stays too, where the header's logo leads (without
+    it, the site's root: the first language's home, or a folder listing in a copy opened from disk)."""
     nav = Navigation([], [])
     nav.homepage = language_nav.homepage
     return nav
@@ -323,7 +322,11 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     @event_priority(100)
     def _page_context_first(self, context: dict[str, Any], page: Page, config: MkDocsConfig, nav: Navigation):
         lang = self.languages.of(page.file.src_uri)
-        context["nav"] = self.navs.get(lang, nav) if not self.is_book(page) else self.book_navs.get(lang, BOOK_NAV)
+        if self.is_book(page):
+            # (A navigation without items is falsy: no `or` here.)
+            context["nav"] = self.book_navs[lang] if lang in self.book_navs else book_nav(nav)
+        else:
+            context["nav"] = self.navs.get(lang, nav)
         # Material reads both per render: the UI words and the header's language selector.
         config.theme["language"] = lang
         config.extra["alternate"] = self.alternates(page)

@@ -149,11 +149,11 @@ function describeOutput(result, say) {
   return parts.join("\n") || say("no_output");
 }
 
-// The author's message for test `index`, in the page's language: a verdict saved on the other language's page
-// holds that page's words.
-export function testMessage(question, spec, index) {
+// The author's message for test `index` in the page's language (`lang`): a verdict saved on the other language's
+// page holds that page's words.
+function testMessage(spec, index, lang) {
   const message = spec?.tests?.[index]?.message || {};
-  return message[question.closest("[data-zq-lang]").dataset.zqLang] || Object.values(message)[0];
+  return message[lang] || Object.values(message)[0];
 }
 
 // The hidden tests' results, one line each, in words (never as HTML).
@@ -173,14 +173,16 @@ export function show(question, verdict, say, spec) {
   const timedOutTest = verdict.timeout && typeof verdict.timed_out === "number" ? verdict.timed_out : null;
   if (verdict.timeout && timedOutTest === null) lines.push(["wrong", say("stopped_after", { seconds: verdict.timeout })]);
   if (verdict.error) lines.push(["wrong", describeError(verdict.error, say)]);
+  // The page's language, as the checker's message is chosen by (zadachnik.js, questionMessage).
+  const lang = say.conventions?.lang;
   for (const [index, test] of (verdict.tests || []).entries()) {
-    const message = testMessage(question, spec, index) ?? test.message;
+    const message = testMessage(spec, index, lang) ?? test.message;
     const text = test.error ? `${message} — ${describeError(test.error, say)}` : message;
     lines.push([test.passed ? "correct" : "wrong", `${test.passed ? "✓" : "✗"} ${text}`]);
   }
   if (timedOutTest !== null) {
     // The test that ran out of time, with the author's message for it (often the hint the learner needs).
-    const message = testMessage(question, spec, timedOutTest) || `#${timedOutTest + 1}`;
+    const message = testMessage(spec, timedOutTest, lang) || `#${timedOutTest + 1}`;
     lines.push(["wrong", `✗ ${say("test_line_timed_out", { message, seconds: verdict.timeout })}`]);
   }
   for (const [status, text] of lines) {
