@@ -116,6 +116,26 @@ def test_an_inline_formula_left_open_names_its_line(shape: str) -> None:
     assert "or write \\$ for a dollar sign" in str(info.value)
 
 
+UNOPENED_INLINE = {
+    # (page text, line of the '$' that closes a formula nothing opened, what the message quotes)
+    "a power": ("The area is x^2$ square metres.\n", 1, "x^2$"),
+    "a command, the line below": ("Fine text\nwith \\alpha + \\beta$, then more.\n", 2, "\\beta$"),
+    "after a closed formula": ("Both $x$ and y_1$ here.\n", 1, "y_1$"),
+    "at the paragraph's end": ("- item\n- the sum a_i$\n", 2, "a_i$"),
+}
+
+
+@pytest.mark.parametrize("shape", UNOPENED_INLINE)
+def test_an_inline_formula_never_opened_names_its_line(shape: str) -> None:
+    """A formula whose opening `$` was left out showed its TeX raw and a stray dollar, and the build passed."""
+    source, line, quoted = UNOPENED_INLINE[shape]
+    with pytest.raises(MathSourceError) as info:
+        convert(source)
+    assert f"line {line}: invalid TeX '{quoted}': '$' closes a formula that nothing opened" in str(info.value)
+    assert "put '$' right before the formula" in str(info.value)
+    assert str(info.value).count("invalid TeX") == 1
+
+
 PROSE_DOLLARS = [
     "It costs $5, or $10 with tax.",
     "Set $HOME and $PATH first.",
@@ -127,6 +147,9 @@ PROSE_DOLLARS = [
     "Code: `$x^2` and `$\\sum_i`.",
     "Text.\n\n```\n$x^2 and $\\sum\n```\n",
     "Text.\n\n    $x_1 in indented code\n",
+    "It costs 5$ a month, 10$, or 20$.",
+    "Shell: FOO_BAR and 5$ each.",
+    "Escaped: x^2\\$ stays a dollar.",
 ]
 
 
@@ -208,15 +231,23 @@ def test_the_check_names_the_line_of_a_display_formula_left_open_in_a_question(t
     assert "Traceback" not in result.stderr
 
 
-def test_the_build_and_the_check_name_the_line_of_an_inline_formula_left_open_in_a_question(tmp_path: Path,
-                                                                                            caplog) -> None:
+LEFT_OPEN_IN_A_QUESTION = {
+    "no closing $": ("What is $L = \\sum_i x_i and more text?",
+                     "'$L = \\sum_i x_i and more text?': '$' opens a formula that nothing closes in its paragraph"),
+    "no opening $": ("What is x^2$ here?", "'x^2$': '$' closes a formula that nothing opened"),
+}
+
+
+@pytest.mark.parametrize("slip", LEFT_OPEN_IN_A_QUESTION)
+def test_the_build_and_the_check_name_the_line_of_an_inline_formula_left_open_in_a_question(
+        slip: str, tmp_path: Path, caplog) -> None:
+    written, said = LEFT_OPEN_IN_A_QUESTION[slip]
     source = copy_site(FIXTURE_SITE, tmp_path / "src")
     quiz = source / "exercises/demo/01-basics/quiz.md"
     text = quiz.read_text(encoding="utf-8")
     assert text.count("What is $2+2$?") == 1
-    quiz.write_text(text.replace("What is $2+2$?", "What is $L = \\sum_i x_i and more text?"), encoding="utf-8")
-    expected = (f"exercises/demo/01-basics/quiz.md:{line_with(text, 'What is $2+2$?')}: invalid TeX "
-                "'$L = \\sum_i x_i and more text?': '$' opens a formula that nothing closes in its paragraph")
+    quiz.write_text(text.replace("What is $2+2$?", written), encoding="utf-8")
+    expected = f"exercises/demo/01-basics/quiz.md:{line_with(text, 'What is $2+2$?')}: invalid TeX {said}"
     message = build_failure(source / "mkdocs.yml", tmp_path / "site", caplog)
     assert expected in message, message
     result = subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=source, capture_output=True,

@@ -43,6 +43,8 @@ _INLINE = r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?!\d)"
 _BLOCK = re.compile(r"^\s*\$\$(?P<tex>(?:\\.|[^\\])+?)\$\$\s*$", re.DOTALL)
 # A `$` that would open an inline formula, as _INLINE's opening has it.
 _OPENER = re.compile(r"(?<![\\$])\$(?![\s$])")
+# A `$` right after a word, with a space, punctuation or the text's end after it: the shape of a closing `$`.
+_CLOSER = re.compile(r"(?<=[^\s\\$])\$(?=\s|$|[?!,;:.)}»”’…])")
 # TeX after a `$` that nothing closed: a command (`\sum`), or a `^` or `_` between what it attaches to and its
 # argument (`x_i`, `e^{…}`). Not Markdown's `_emphasis_`, nor a brace alone (`{: .class }`, `${HOME}`).
 _TEX_SIGN = re.compile(r"\\[A-Za-z]+|(?<=[^\s_^])[_^](?=[A-Za-z0-9{\\])")
@@ -516,11 +518,15 @@ class _DisplayMathInText(InlineProcessor):
 
 UNCLOSED_DISPLAY = ("'$$' opens a display formula that nothing closes in its paragraph: end it with '$$' "
                     "(a formula holds no blank line), or write \\$ for a dollar sign")
+UNOPENED_INLINE = ("'$' closes a formula that nothing opened: put '$' right before the formula (no space after "
+                    "it), or write \\$ for a dollar sign")
 UNCLOSED_INLINE = ("'$' opens a formula that nothing closes in its paragraph: end it with '$' (right after the "
                    "formula, no space before it), or write \\$ for a dollar sign")
 _SKIPPED_TAGS = frozenset({"code", "pre", "kbd", "samp"})
 _PLACEHOLDER_START, _PLACEHOLDER_END = "\x02", "\x03"
 _PLACEHOLDER = re.compile(f"{_PLACEHOLDER_START}[^{_PLACEHOLDER_END}]*{_PLACEHOLDER_END}")
+# The word a closing `$` ends: back to a space or to a formula already stashed.
+_WORD_BEFORE = re.compile(f"[^\\s{_PLACEHOLDER_END}]*\\Z")
 
 
 class _RefuseUnclosedInline(InlineProcessor):
@@ -539,6 +545,24 @@ class _RefuseUnclosedInline(InlineProcessor):
         if _TEX_SIGN.search(after):
             self.extension.log.errors.append(stray_error(data, m.start(), "$", UNCLOSED_INLINE))
         # Never a match: the text stays as it is.
+        return None, None, None
+
+
+class _RefuseUnopenedInline(InlineProcessor):
+    """As _RefuseUnclosedInline, for the other slip: a `$` in closing position whose word before it is TeX
+    (`x^2$ is`) lost its opening `$`. Only that word is read, so `costs 5$` and a `snake_case` word earlier in the
+    paragraph stay prose."""
+
+    def __init__(self, extension: MathExtension, md: Markdown):
+        super().__init__(_CLOSER.pattern, md)
+        self.extension = extension
+
+    def handleMatch(self, m: re.Match[str], data: str):  # type: ignore[override]
+        word = _WORD_BEFORE.search(data, 0, m.start()).group()
+        if _TEX_SIGN.search(word):
+            error = MathError(word + "$", UNOPENED_INLINE, display=True, position=len(word))
+            error.tex = word + "$"
+            self.extension.log.errors.append(error)
         return None, None, None
 
 
@@ -698,6 +722,7 @@ class MathExtension(Extension):
         # Just below backtick code spans (190), as arithmatex: code keeps its dollars.
         md.inlinePatterns.register(_DisplayMathInText(self, md), "zadachnik-math-display-inline", 189.95)
         md.inlinePatterns.register(_InlineMath(self, md), "zadachnik-math-inline", 189.9)
+        md.inlinePatterns.register(_RefuseUnopenedInline(self, md), "zadachnik-math-unopened", 189.86)
         md.inlinePatterns.register(_RefuseUnclosedInline(self, md), UNCLOSED_PATTERN, 189.85)
         # After the inline patterns (20): what they left is text.
         md.treeprocessors.register(_RefuseUnrenderedDisplay(self, md), "zadachnik-math-unrendered", 15)
