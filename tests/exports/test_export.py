@@ -1157,6 +1157,36 @@ def test_a_variants_id_never_takes_another_questions_id(tmp_path: Path, capsys: 
     assert ids["qti"] == ids["moodle"] == ids["gift"] == ["P3-v1", "P3-v1_2", "P3-v2"]
 
 
+def test_a_variants_id_never_takes_another_questions_id_in_another_case(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """P3's variant 1 and a question p3-V1 were items/Q-P3-v1.xml and items/Q-p3-V1.xml: one file on macOS and
+    Windows, where unzipping the package kept one of them; Moodle, whose id numbers ignore case, refused one."""
+    exercises = one_module(tmp_path, COLLIDING_QUIZ.replace("/// question | P3-v1", "/// question | p3-V1"),
+                           values=COLLIDING_VALUES)
+    assert main(["export", "--format", "qti", "--language", "en", "--languages", "en", "--out", str(tmp_path / "q"),
+                 str(exercises)]) == 0
+    assert "c/m: P3: its variant 1 goes out as P3-v1_2: P3-v1 is another question's id" in capsys.readouterr().out
+    with zipfile.ZipFile(tmp_path / "q" / "c-m-en.qti21.zip") as archive:
+        names = [name for name in archive.namelist() if name.startswith("items/")]
+    assert len({name.casefold() for name in names}) == len(names) == 3
+
+
+def test_a_mixed_questions_explanation_box_never_takes_another_questions_id(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mixed question's explanation essay was numbered X1-explanation, the id of a question the author had named
+    so: Moodle imports one id number once in a category, so one of the two was refused."""
+    mixed = ("/// question | X1\ntype: mixed\nauto: single\nanswer: B\n\n//// en | Mixed\nPick.\n\noptions:\n"
+             "A. cat\nB. dog\n\nexplanation:\nIt is a dog.\n////\n///\n")
+    quiz = "\n".join([mixed, choice("x1-Explanation", "A", ["yes", "no"])])
+    said, out = exported(tmp_path, "moodle", quiz, capsys)
+    assert ("X1: its explanation box goes into Moodle XML as X1-explanation_2: X1-explanation is another question's "
+            "id") in said
+    numbers = [element.findtext("idnumber") for element in
+               etree.parse(out / "c-m-en.moodle.xml").getroot().findall("question[@type!='category']")]
+    assert len(numbers) == 3
+    assert len({number.casefold() for number in numbers}) == 3, numbers
+
+
 def test_an_option_named_in_qti_is_named_by_its_text_where_the_lms_shows_no_letters(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """QTI shows a shuffled question's options, and a matching question's list, without letters, yet its text, its

@@ -417,6 +417,16 @@ def test_duplicate_id_across_quiz_and_exercises(tmp_path: Path) -> None:
     assert error.message == f"the id 'X7' is already used at {QUIZ}:{line_is(quiz, '/// question | X7')}"
 
 
+def test_ids_that_differ_only_in_case(tmp_path: Path) -> None:
+    """q1 and Q1 name one file in an exported QTI package opened on macOS or Windows, and one id number in
+    Moodle: they are one id."""
+    quiz = block() + "\n" + block(ident="q1")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, 30)
+    assert error.message == f"the id 'q1' is already used at {QUIZ}:1, written 'Q1'"
+    assert "whatever their case" in error.hint
+
+
 def test_same_id_in_two_modules_is_allowed(tmp_path: Path) -> None:
     root = write_course(tmp_path, quiz=block())
     other = root / "course" / "02-n"

@@ -56,6 +56,8 @@ class ModuleExport:
     text: TextRenderer = field(default_factory=lambda: TextRenderer())
     # Per question with variants, its variants' ids (unique_variant_ids): every format names them so.
     variant_ids: dict[str, list[str]] = field(default_factory=dict)
+    # Per mixed question without variants, its explanation box's id in Moodle XML (unique_explanation_ids).
+    explanation_ids: dict[str, str] = field(default_factory=dict)
 
     @property
     def words(self) -> dict[str, Any]:
@@ -162,7 +164,9 @@ NO_LMS_TYPE = {
 
 def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
     """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
-    export = ModuleExport(course, module, lang, [], variant_ids=unique_variant_ids(module.questions))
+    variant_ids = unique_variant_ids(module.questions)
+    export = ModuleExport(course, module, lang, [], variant_ids=variant_ids,
+                          explanation_ids=unique_explanation_ids(module.questions, variant_ids))
     for question in module.questions:
         if question.type in NO_LMS_TYPE:
             export.skipped.append(Skipped(question, NO_LMS_TYPE[question.type]))
@@ -190,6 +194,9 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                                 "the mark only when exactly the right options are")
         if moodle_cloze_marks(question) > 1:
             export.notes.append(cloze_marks_note(question))
+        if (box_id := export.explanation_ids.get(question.id)) not in (None, f"{question.id}-explanation"):
+            export.notes.append(f"{question.id}: its explanation box goes into Moodle XML as {box_id}: "
+                                f"{question.id}-explanation is another question's id")
         if question.shuffle:
             export.notes.append(f"{question.id}: shuffled in Moodle XML and QTI; GIFT cannot say so, and Moodle's own "
                                 "'Shuffle the choices' setting decides")
@@ -244,21 +251,29 @@ def unique_variant_ids(questions: list[Question]) -> dict[str, list[str]]:
     """Per question with variants, an id for each variant, P02-v3, that no other question or variant of the module
     has (an author may name a question P02-v3: in QTI the two took one item and file, one over the other); a taken
     one gets a number after it, P02-v3_2. Every format names variants so, and QTI names their files after them."""
-    taken = {question.id for question in questions}
-    ids: dict[str, list[str]] = {}
-    for question in questions:
-        if question.variants is None:
-            continue
-        ids[question.id] = []
-        for item in question.variants.items:
-            given = wanted = variant_id(question, item.number)
-            suffix = 1
-            while given in taken:
-                suffix += 1
-                given = f"{wanted}_{suffix}"
-            taken.add(given)
-            ids[question.id].append(given)
-    return ids
+    taken = {question.id.casefold() for question in questions}
+    return {question.id: [free_id(variant_id(question, item.number), taken) for item in question.variants.items]
+            for question in questions if question.variants is not None}
+
+
+def unique_explanation_ids(questions: list[Question], variant_ids: dict[str, list[str]]) -> dict[str, str]:
+    """Per mixed question without variants, the id of the explanation box Moodle XML adds beside it, X1-explanation,
+    that no question or variant of the module has. (A variant's box has a category of its own.)"""
+    taken = {name.casefold() for name in [question.id for question in questions]
+             + [given for ids in variant_ids.values() for given in ids]}
+    return {question.id: free_id(f"{question.id}-explanation", taken) for question in questions
+            if question.type == "mixed" and question.variants is None}
+
+
+def free_id(wanted: str, taken: set[str]) -> str:
+    """`wanted`, or with a number after it when `taken` has it in any case (Moodle's id numbers ignore case, and
+    so do the file names of a QTI package unzipped on macOS or Windows); taken from then on."""
+    given, suffix = wanted, 1
+    while given.casefold() in taken:
+        suffix += 1
+        given = f"{wanted}_{suffix}"
+    taken.add(given.casefold())
+    return given
 
 
 def variant_id(question: Question, number: int) -> str:

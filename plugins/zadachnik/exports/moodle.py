@@ -96,7 +96,9 @@ def question_elements(export: ModuleExport, question: Question) -> list[etree.El
         text(etree.SubElement(elements[0], "hint", format="html"), export.hint(question, hint))
     if question.type == "mixed":
         label = export.words["explanation_label"]
-        elements.append(essay(export, question, f"{export.name(question)}: {label}", f"{question.id}-explanation",
+        # A variant's own box (its category holds only boxes) is not in explanation_ids.
+        box_id = export.explanation_ids.get(question.id, f"{question.id}-explanation")
+        elements.append(essay(export, question, f"{export.name(question)}: {label}", box_id,
                               f"{export.body(question)}\n<p><strong>{label}</strong></p>"))
     return elements
 

@@ -336,7 +336,7 @@ class Loader:
             module.exam = exam_of(data, self.shown(meta), lines, quiz.is_file())
         except SourceError as error:
             self.errors.append(error)
-        ids: dict[str, tuple[Path, int]] = {}
+        ids: dict[str, tuple[Path, int, str]] = {}
         if quiz.is_file():
             module.quiz = self.quiz_file(quiz, ids)
             self.settle_questions(module, meta, data, lines)
@@ -525,7 +525,7 @@ class Loader:
             self.errors.append(error)
             return []
 
-    def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int]]) -> list[Section | Question]:
+    def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Section | Question]:
         items: list[Section | Question] = []
         section: Section | None = None
         for block in self.blocks(path):
@@ -546,7 +546,7 @@ class Loader:
                 self.errors.append(error)
         return items
 
-    def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int]]) -> list[Exercise]:
+    def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Exercise]:
         items: list[Exercise] = []
         for block in self.blocks(path):
             reader = BlockReader(self, path, block)
@@ -562,15 +562,20 @@ class Loader:
                 self.errors.append(error)
         return items
 
-    def unique_id(self, ids: dict[str, tuple[Path, int]], block: Block, path: Path) -> None:
-        if block.arg in ids:
-            where, line = ids[block.arg]
+    def unique_id(self, ids: dict[str, tuple[Path, int, str]], block: Block, path: Path) -> None:
+        # Without case: `q1` and `Q1` would be one file in a QTI package unzipped on macOS or Windows, and one id
+        # number in Moodle.
+        key = block.arg.casefold()
+        if key in ids:
+            where, line, written = ids[key]
             raise SourceError(
-                self.shown(path), block.line, f"the id '{block.arg}' is already used at {self.shown(where)}:{line}",
-                "ids key saved answers, so each must be unique in the module",
+                self.shown(path), block.line, f"the id '{block.arg}' is already used at {self.shown(where)}:{line}"
+                + (f", written '{written}'" if written != block.arg else ""),
+                "ids key saved answers and name the questions of an export, so each must be unique in the module, "
+                "whatever their case",
             )
         # The path as messages show it is worked out only for a message.
-        ids[block.arg] = (path, block.line)
+        ids[key] = (path, block.line, block.arg)
 
 
 def module_fragments(module: Module, varied: bool = True):
