@@ -90,20 +90,22 @@ class ModuleExport:
                  for part in [self.course.title[self.lang], self.module.title[self.lang], *names]]
         return xml_text("/".join(["$course$", "top", *(separated(part) for part in parts)]))
 
-    def body(self, question: Question) -> str:
-        return self.named_options(question, self.text.html(question.body[self.lang].markdown))
+    # `letters`: whether the format shows an unshuffled question's options with the author's letters (Moodle XML
+    # and GIFT do; a QTI player shows none), so that `[[option:B]]` may stay B.
+    def body(self, question: Question, letters: bool = True) -> str:
+        return self.named_options(question, self.text.html(question.body[self.lang].markdown), letters)
 
-    def explanation(self, question: Question) -> str:
-        return self.named_options(question, self.text.html(question.explanation[self.lang].markdown))
+    def explanation(self, question: Question, letters: bool = True) -> str:
+        return self.named_options(question, self.text.html(question.explanation[self.lang].markdown), letters)
 
     def hint(self, question: Question, hint: dict[str, Any]) -> str:
         return self.named_options(question, self.text.html(hint[self.lang].markdown))
 
-    def named_options(self, question: Question, text: str) -> str:
+    def named_options(self, question: Question, text: str, letters: bool = True) -> str:
         """`[[option:B]]` as the LMS can read it: its letter where the LMS shows the options in the author's order
-        with the author's letters, else (shuffled, or a matching question's list, which has no letters) the
-        option's own text, quoted."""
-        if not question.shuffle and question.auto_type != "matching":
+        with the author's letters, else (shuffled, a matching question's list, which has no letters, or a format
+        without letters) the option's own text, quoted."""
+        if letters and not question.shuffle and question.auto_type != "matching":
             return text
         return OPTION_REFERENCE_HTML.sub(lambda found: html.escape(self.words["option_named"].format(
             text=self.entry_plain(question, "options", html.unescape(found.group(1)))), quote=False), text)

@@ -166,7 +166,7 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
     declarations: list[etree.Element] = []
     body = etree.Element(q("itemBody"))
     # The text as every format has it (options named as the LMS can read them), as a tree to put gaps into.
-    text = parse_html(export.body(question))
+    text = parse_html(export.body(question, letters=False))
     score_rules: list[etree.Element] = []
     auto_type, key = auto_part(question)
     if auto_type == "blanks":
@@ -207,14 +207,14 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
             etree.SubElement(label, q("strong")).text = export.words["explanation_label"]
         etree.SubElement(body, q("extendedTextInteraction"), responseIdentifier=response)
         rubric = etree.SubElement(body, q("rubricBlock"), view="scorer")
-        rubric.append(content("div", parse_html(export.explanation(question))))
+        rubric.append(content("div", parse_html(export.explanation(question, letters=False))))
     item.extend(declarations)
     item.extend(outcome_declarations(scored=question.type != "open"))
     item.append(body)
     item.append(response_processing(score_rules))
     feedback = etree.SubElement(item, q("modalFeedback"), outcomeIdentifier="FEEDBACK", showHide="show",
                                 identifier="EXPLANATION")
-    feedback.append(content("div", parse_html(export.explanation(question))))
+    feedback.append(content("div", parse_html(export.explanation(question, letters=False))))
     return item
 
 
