@@ -556,3 +556,23 @@ def test_text_between_language_parts_is_told_the_parts_own_language(tmp_path: Pa
     error = one_error(tmp_path, ["en", "de"], quiz=quiz)
     assert (error.line, error.message) == (line_of(quiz, "stray"), "text between language parts")
     assert "'//// en' … '////'" in error.hint and "ru" not in error.hint
+
+
+def test_a_page_gets_the_words_its_question_types_ask_for_and_no_others() -> None:
+    """The code editor's words (Ace's, about 400 bytes) go to quiz pages with a code question only, asked for by
+    the type (QuestionType.word_sections), not by a type named in the renderer."""
+    from zadachnik.rendering.render import module_has, page_runtime_words, plan_page
+
+    seen = set()
+    for course in load_courses(ROOT / "exercises", ["ru", "en"], ROOT):
+        for module in course.modules:
+            for kind in ("quiz", "exercises"):
+                if not module_has(module, kind):
+                    continue
+                words = page_runtime_words(plan_page(course, module, kind, "en", ["ru", "en"]))
+                has_code = kind == "quiz" and any(question.type == "code" for question in module.questions)
+                assert ("editor" in words) == has_code, (module.slug, kind)
+                if has_code:
+                    assert words["editor"]["text-input.aria-roledescription"] == "editor"
+                seen.add(has_code)
+    assert seen == {True, False}

@@ -48,6 +48,8 @@ class QuestionType:
     template: ClassVar[str]
     # The browser's module for it (runtime/assets/js/types/<name>.js), when not named as the type is.
     browser_module: ClassVar[str] = ""
+    # Sections of the page words (rendering/words/<lang>.yml) its page needs besides "runtime".
+    word_sections: ClassVar[tuple[str, ...]] = ()
 
     def allowed_keys(self, config: dict[str, Any]) -> tuple[str, ...]:
         return self.keys

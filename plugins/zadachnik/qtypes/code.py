@@ -38,6 +38,8 @@ class Code(QuestionType):
     keys = ("starter", "solution", "tests", "time_limit")
     template = "code.html"
     python = True
+    # The code editor's own words (Ace's, for screen readers and its search box).
+    word_sections = ("editor",)
 
     def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> CodeKey:
         solution = config.get("solution")

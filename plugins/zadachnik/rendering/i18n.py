@@ -157,8 +157,8 @@ def runtime_strings(lang: str) -> dict[str, Any]:
     return _active.section(lang, "runtime")
 
 
-def editor_strings(lang: str) -> dict[str, Any]:
-    return _active.section(lang, "editor")
+def section_strings(lang: str, section: str) -> dict[str, Any]:
+    return _active.section(lang, section)
 
 
 @cache

@@ -30,12 +30,12 @@ from zadachnik.reading.model import Course, Module, Question, Section
 from zadachnik.reading.shuffle import option_reference
 from zadachnik.rendering.gaps import fill_gaps, gap_order
 from zadachnik.rendering.i18n import (
-    editor_strings,
     exercises_instruction,
     file_size,
     files_about,
     quiz_instruction,
     runtime_strings,
+    section_strings,
     strings,
 )
 from zadachnik.rendering.mathtex import MATH_START, PIECE_MARKER, MathError, finished, for_search, line_of
@@ -302,11 +302,12 @@ def label_of(question: Question, field_id: str) -> Fragment | None:
 
 
 def page_runtime_words(plan: PagePlan) -> dict[str, Any]:
-    """What the page's runtime says, how it reads and writes numbers, and where a code editor is mounted, the
-    editor's own words."""
+    """What the page's runtime says, how it reads and writes numbers, and the sections of words its questions'
+    types need (a code editor's, where one is mounted)."""
     words = {**runtime_strings(plan.lang), "number": conventions(plan.lang)}
-    if "code" in type_modules(plan):
-        words["editor"] = editor_strings(plan.lang)
+    if plan.kind == "quiz":
+        for section in sorted({name for question in plan.module.questions for name in question.qtype.word_sections}):
+            words[section] = section_strings(plan.lang, section)
     return words
 
 
