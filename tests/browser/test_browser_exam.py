@@ -5,6 +5,9 @@ the same submission."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 from support.browser import THEME_VIOLATIONS, axe_findings, let_runtime_go, opened_with_runtime_held, serve
@@ -16,11 +19,45 @@ PARSONS_SITE = ROOT / "tests" / "fixtures" / "parsons"
 AUTO = 7
 
 
+# An open question whose statement has content tabs: reading its second tab is no answer.
+TABBED_QUESTION = """
+/// question | T1
+type: open
+
+//// ru | Вкладки
+Прочтите обе вкладки.
+
+=== "Первая"
+    Первая вкладка.
+
+=== "Вторая"
+    Вторая вкладка.
+
+explanation:
+Обе прочитаны.
+////
+
+//// en | Tabs
+Read both tabs.
+
+=== "First"
+    The first tab.
+
+=== "Second"
+    The second tab.
+
+explanation:
+Both read.
+////
+///
+"""
+
+
 @pytest.fixture(scope="module")
 def exam_url(tmp_path_factory):
     work = tmp_path_factory.mktemp("exam")
     source = copy_site(FIXTURE_SITE, work / "src")
-    as_exam(source / "exercises" / "demo" / "01-basics", "time_limit: 1\n")
+    as_exam(source / "exercises" / "demo" / "01-basics", "time_limit: 1\n", questions=TABBED_QUESTION)
     url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     server.shutdown()
@@ -389,3 +426,63 @@ def test_an_exam_has_no_serious_accessibility_finding_before_or_after_submit(pag
         if moment == "asked to confirm":
             page.locator("[data-zq-exam-yes]").click()
             expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+
+
+EXAM_KEY = "zadachnik:demo/1/@exam"
+
+
+def test_reading_a_tab_or_importing_another_modules_progress_starts_no_clock(page, exam_url: str,
+                                                                             tmp_path: Path) -> None:
+    """The time runs from the first answer: a tab opened in a statement, or the Import picker, started it."""
+    open_exam(page, exam_url)
+    page.locator("#q-T1 .tabbed-labels label").nth(1).click()
+    expect(page.locator("#q-T1")).to_contain_text("The second tab.")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": "zadachnik-progress", "version": 1, "entries": {
+        "zadachnik:demo/2/Q1": {"answer": {"choice": ["B"]}, "t": 1}}}), encoding="utf-8")
+    page.set_input_files("[data-zq-import]", str(other))
+    expect(page.locator("[data-zq-tools-result]")).not_to_be_empty()
+    open_exam(page, exam_url)
+    assert page.evaluate(f"localStorage.getItem('{EXAM_KEY}')") is None
+    expect(page.locator("[data-zq-exam-timer]")).to_be_hidden()
+    page.locator("#q-Q1 input[value='B']").check()
+    expect(page.locator("[data-zq-exam-timer]")).to_contain_text("Time left: ")
+
+
+def test_a_submitted_exam_imported_into_a_fresh_browser_stays_submitted(page, exam_url: str, tmp_path: Path) -> None:
+    """Imported on the exam's own page, the file's submission lost to an entry the picker itself had written (the
+    time 'started' by choosing the file, newer than it): the exam was open again, its verdicts showing."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    submit(page)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    with page.expect_download() as download:
+        page.click("[data-zq-export]")
+    exported = tmp_path / "progress.json"
+    download.value.save_as(exported)
+    page.evaluate("localStorage.clear()")
+    open_exam(page, exam_url)
+    page.set_input_files("[data-zq-import]", str(exported))
+    expect(page.locator("[data-zq-tools-result]")).to_contain_text("Newer ones kept from this browser: 0.")
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    assert page.locator("#q-Q1 input[value='A']").is_disabled()
+    expect(page.locator("[data-zq-exam-button]")).to_be_hidden()
+
+
+def test_reset_after_submitting_starts_the_exam_over(page, exam_url: str) -> None:
+    """Reset left the exam submitted with its answers gone: every question graded again, empty, as wrong."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    submit(page)
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.click("[data-zq-reset]")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect(page.locator("[data-zq-progress]")).to_have_text(f"Answered 0 / {AUTO}")
+    assert status(page, "Q1") in (None, "") and not page.locator("#q-Q1 input[value='B']").is_checked()
+    assert page.locator("#q-Q1 input[value='A']").is_enabled()
+    expect(page.locator("[data-zq-exam-button]")).to_be_visible()
+    expect(page.locator("[data-zq-exam-timer]")).to_be_hidden()
+    assert page.locator("details[data-zq-reveal]:visible").count() == 0
+    assert page.evaluate(f"localStorage.getItem('{EXAM_KEY}')") is None

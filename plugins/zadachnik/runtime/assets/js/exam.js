@@ -184,14 +184,28 @@ export function setup(page, store) {
   });
   confirm.querySelector("[data-zq-exam-yes]").addEventListener("click", () => submit(false));
 
-  // The time runs from the first answer (reading the questions costs none of it).
-  const started = () => {
+  // The time runs from the first answer (reading the questions costs none of it): a question's control, not a tab
+  // of its statement (pymdownx.tabbed's radios) nor the page's tools (Import's picker, whose entry would then be
+  // newer than an imported submission).
+  const started = (event) => {
+    const target = event?.target;
+    if (target && (!target.closest("[data-zq-question]") || target.matches(".tabbed-set > input"))) return;
     if (page.frozen || state().started) return;
     store.update(key, { started: Date.now() });
     tick();
   };
   root.addEventListener("input", started, true);
   root.addEventListener("change", started, true);
+  // Reset after a submission starts the exam over: its own entry goes with the answers', and the page loads afresh,
+  // as frozen answers and shown explanations are not put back one by one. (Capturing: before zadachnik.js's own
+  // Reset, which empties the answers only.)
+  root.querySelector("[data-zq-reset]")?.addEventListener("click", (event) => {
+    if (!state().submitted) return;
+    event.stopImmediatePropagation();
+    if (!window.confirm(page.say("reset_confirm"))) return;
+    store.removeAll([...page.entryKeys(), key]);
+    location.reload();
+  }, true);
   // Another tab (or language) of the same exam submitted, or answered first.
   window.addEventListener("storage", (event) => {
     if (event.key !== key && event.key !== null) return;
