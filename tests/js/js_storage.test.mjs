@@ -266,6 +266,24 @@ describe("two tabs on one storage", () => {
     assert.equal(entry.notes, "why");
   });
 
+  test("a copy one tab could not save gives way to the other tab's newer write", () => {
+    // The English tab's write failed (storage full for a moment); the Russian tab then saved a checked answer.
+    // The English tab kept answering from its stale copy, and its next change wrote it over the Russian one.
+    const storage = new FakeStorage();
+    const english = storeOn(storage);
+    const russian = storeOn(storage);
+    storage.writesFail = true;
+    english.update(KEY("Q1"), { answer: { choice: ["A"] }, verdict: null }, 1000);
+    storage.writesFail = false;
+    russian.update(KEY("Q1"), { answer: { choice: ["B"] }, verdict: { status: "correct", score: 1 } }, 2000);
+    assert.deepEqual(english.get(KEY("Q1")).answer, { choice: ["B"] });
+    assert.equal(english.exportAll().entries[KEY("Q1")].verdict.status, "correct");
+    english.update(KEY("Q1"), { reveals: { explanation: true } }, 3000);
+    const entry = JSON.parse(storage.getItem(KEY("Q1")));
+    assert.deepEqual([entry.answer, entry.verdict.status, entry.reveals], [{ choice: ["B"] }, "correct",
+      { explanation: true }]);
+  });
+
   test("reveals merge one by one", () => {
     const storage = new FakeStorage();
     const one = storeOn(storage);

@@ -219,9 +219,16 @@ export class Store {
   }
 
   // The saved entry, read afresh (another tab may have written it), or null; a bad one is set aside, unless
-  // it is `onlyRead` (peek).
+  // it is `onlyRead` (peek). A copy this tab could not save is the truth until another tab saves a newer one.
   get(key, onlyRead = false) {
-    if (this.unsaved.has(key)) return this.unsaved.get(key);
+    const mine = this.unsaved.get(key);
+    const found = this.stored(key, onlyRead);
+    if (mine && !(found?.t > mine.t)) return mine;
+    this.unsaved.delete(key);
+    return found;
+  }
+
+  stored(key, onlyRead) {
     const text = this.read(key);
     if (text === undefined) return this.written.get(key) || null;
     if (text === null) return null;
