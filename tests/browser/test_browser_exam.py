@@ -486,3 +486,38 @@ def test_reset_after_submitting_starts_the_exam_over(page, exam_url: str) -> Non
     expect(page.locator("[data-zq-exam-timer]")).to_be_hidden()
     assert page.locator("details[data-zq-reveal]:visible").count() == 0
     assert page.evaluate(f"localStorage.getItem('{EXAM_KEY}')") is None
+
+
+def test_submit_names_the_answers_it_cannot_read_before_the_learner_confirms(page, exam_url: str) -> None:
+    """No Check before Submit: an answer the page cannot read (typed on the Russian page as 78,230, which the
+    English page may read as 78230 or 78.23; or no number at all) silently counted as wrong once submitted."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.fill("#zq-Q3-mem", "78,230")
+    page.fill("#zq-Q3-ratio", "16/7")
+    page.locator("[data-zq-exam-button]").click()
+    warning = page.locator("[data-zq-exam-unreadable]")
+    expect(warning).to_have_text("These answers can’t be read, and would count as wrong: Q3.")
+    assert "zq-exam-unreadable" in page.locator("[data-zq-exam-yes]").get_attribute("aria-describedby")
+    page.locator("[data-zq-exam-no]").click()
+    # A field left empty is not an answer that cannot be read: Q3 half answered is not named.
+    page.fill("#zq-Q3-mem", "")
+    page.locator("[data-zq-exam-button]").click()
+    expect(page.locator("[data-zq-exam-confirm]")).to_be_visible()
+    expect(warning).to_be_hidden()
+    page.locator("[data-zq-exam-no]").click()
+    page.fill("#zq-Q3-mem", "78.23")
+    page.locator("[data-zq-exam-button]").click()
+    expect(page.locator("[data-zq-exam-confirm]")).to_be_visible()
+    expect(warning).to_be_hidden()
+    page.locator("[data-zq-exam-yes]").click()
+    expect(page.locator("#q-Q3")).to_have_attribute("data-zq-status", "correct")
+
+
+def test_submit_names_a_formula_it_cannot_read(page, exam_shapes_url: str) -> None:
+    page.goto(exam_shapes_url + "en/ps/01-lines/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.fill("[id='q-F1'] [data-zq-input='expression']", "2n+")
+    page.locator("[data-zq-exam-button]").click()
+    expect(page.locator("[data-zq-exam-unreadable]")).to_have_text(
+        "These answers can’t be read, and would count as wrong: F1.")

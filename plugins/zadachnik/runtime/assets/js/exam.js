@@ -3,7 +3,7 @@
 // with them between languages, tabs, exports and an LMS) says when the first answer came (the time limit runs from
 // it) and when the exam was submitted. Submitting is that one write: the answers are frozen from then on, and
 // their verdicts are what follows from them, graded now or, should the page close first, on the next visit.
-import { COUNTED, moduleFor, needsPython } from "./grading.js";
+import { COUNTED, grade, moduleFor, needsPython } from "./grading.js";
 import { startPython } from "./pyclient.js";
 import { adopt } from "./look.js";
 
@@ -173,6 +173,19 @@ export function setup(page, store) {
       startPython().then((runner) => runner.retry()).finally(() => gradeOnce(false));
       return;
     }
+    // Nothing is checked before Submit: an answer this page cannot read (no number, or one its locale reads two
+    // ways, as a comma typed on another language's page) would count as wrong, so it is named first. A field or
+    // gap left empty is no such answer.
+    const unreadable = questions.filter((question) => {
+      const spec = page.specs[question.dataset.zqQuestion];
+      if (needsPython(spec) || !answered(page, question)) return false;
+      const verdict = grade(spec, moduleFor(spec).collect(question), page.say.conventions);
+      return verdict.status === "unreadable" && (!verdict.fields
+        || Object.values(verdict.fields).some((field) => field.status === "unreadable" && field.error !== "empty"));
+    }).map((question) => question.dataset.zqQuestion);
+    const warning = confirm.querySelector("[data-zq-exam-unreadable]");
+    warning.hidden = !unreadable.length;
+    warning.textContent = unreadable.length ? page.say("exam_unreadable", { questions: unreadable.join(", ") }) : "";
     confirm.hidden = false;
     button.hidden = true;
     confirm.querySelector("[data-zq-exam-yes]").focus();
