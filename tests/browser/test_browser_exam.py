@@ -521,3 +521,21 @@ def test_submit_names_a_formula_it_cannot_read(page, exam_shapes_url: str) -> No
     page.locator("[data-zq-exam-button]").click()
     expect(page.locator("[data-zq-exam-unreadable]")).to_have_text(
         "These answers can’t be read, and would count as wrong: F1.")
+
+
+def test_verdicts_saved_before_the_module_was_an_exam_stay_hidden_until_submit(page, exam_url: str) -> None:
+    """A module made an exam after learners practised it: their saved verdicts showed on the open exam, telling
+    which answers were right before anything was submitted (so did verdicts merged in by an import)."""
+    open_exam(page, exam_url)
+    page.evaluate("""localStorage.setItem('zadachnik:demo/1/Q3', JSON.stringify({v: 1, t: 1,
+        answer: {fields: {ratio: '16/7', mem: '1'}},
+        verdict: {status: 'wrong', score: 0, fields: {ratio: {status: 'correct', value: 2.2857142857142856},
+                                                      mem: {status: 'wrong', value: 1}}}}))""")
+    open_exam(page, exam_url)
+    assert page.input_value("#zq-Q3-mem") == "1"
+    expect(page.locator("#q-Q3 [data-zq-verdict]")).not_to_be_visible()
+    expect(page.locator("#q-Q3 [data-zq-field='mem'] [data-zq-mark]")).not_to_be_visible()
+    submit(page)
+    expect(page.locator("#q-Q3 [data-zq-verdict]")).to_be_visible()
+    expect(page.locator("#q-Q3 [data-zq-verdict]")).to_contain_text("Wrong")
+    expect(page.locator("#q-Q3 [data-zq-field='mem'] [data-zq-mark]")).to_be_visible()

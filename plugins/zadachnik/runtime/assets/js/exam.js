@@ -93,6 +93,17 @@ export function setup(page, store) {
   let ticking = null;
   let grading = null;
 
+  // Until the exam is in, no verdict shows, not even one saved before the module was an exam or merged in by an
+  // import: it would tell which answers are right. The saved ones show once it is submitted.
+  const showVerdict = page.showVerdict.bind(page);
+  page.showVerdict = (question, spec, verdict) => showVerdict(question, spec, state().submitted ? verdict : null);
+  const showSaved = () => {
+    for (const question of questions) {
+      const id = question.dataset.zqQuestion;
+      page.showVerdict(question, page.specs[id], store.get(page.key(id))?.verdict || null);
+    }
+  };
+
   page.progressLine = () => (state().submitted ? null : page.progress.dataset.zqExamTemplate
     .replace("{answered}", String(questions.filter((question) => answered(page, question)).length))
     .replace("{total}", page.progress.dataset.zqTotal));
@@ -149,6 +160,7 @@ export function setup(page, store) {
       details.hidden = false;
       details.open = true;
     }
+    showSaved();
     page.updateProgress();
     return gradeOnce(timeUp);
   };
@@ -230,6 +242,7 @@ export function setup(page, store) {
   if (state().submitted) {
     showSubmitted(endedByTime());
   } else {
+    showSaved();
     // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too.
     if (questions.some((question) => answered(page, question))) started();
     ticking = setInterval(() => (root.isConnected ? tick() : clearInterval(ticking)), TICK_MS);
