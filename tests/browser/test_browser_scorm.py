@@ -258,3 +258,84 @@ def test_an_exam_reports_its_score_once_it_is_submitted(page, lms: str) -> None:
     # Empty answers are wrong ones once the exam is in; Python's two questions wait for Python (silent here).
     assert reported["Q3"] == reported["Q4"] == "incorrect"
     assert values(page)["cmi.completion_status"] == "incomplete"
+
+
+def test_a_new_attempt_in_the_same_browser_starts_clean(page, lms: str) -> None:
+    """A new attempt (the LMS says ab-initio, with no saved work) showed the previous attempt's answers and
+    verdicts, and reported its score into the new attempt; another browser started clean."""
+    inner = start(page, lms, "scorm12", {"core": {"student_id": "ann"}})
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    inner = start(page, lms, "scorm12", {"core": {"student_id": "ann", "entry": "ab-initio"}})
+    assert not inner.locator("#q-Q1 input[value='B']").is_checked()
+    assert inner.locator("#q-Q1").get_attribute("data-zq-status") in (None, "")
+    assert "cmi.core.score.raw" not in values(page) or values(page)["cmi.core.score.raw"] == "0"
+    # Resuming keeps this browser's work, as before.
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    inner = start(page, lms, "scorm12", {"core": {"student_id": "ann", "entry": "resume"}})
+    assert inner.locator("#q-Q1 input[value='B']").is_checked()
+
+
+def test_an_entry_the_runtime_refuses_costs_only_itself(page, lms: str) -> None:
+    """One entry of the saved work this version refuses (a status word it does not know, as another version may
+    write) dropped all of it, and the next commit wrote an empty state over the LMS's copy."""
+    entries = {"zadachnik:demo/1/Q1": {"answer": {"choice": ["B"]}, "verdict": {"status": "correct", "score": 1},
+                                       "v": 1, "t": 1},
+               "zadachnik:demo/1/Q5": {"notes": "Rayleigh", "v": 1, "t": 1},
+               "zadachnik:demo/1/Q2": {"answer": {"choice": ["1"]}, "verdict": {"status": "excellent"},
+                                       "v": 1, "t": 1}}
+    saved = "zq1:" + json.dumps({"format": "zadachnik-progress", "schema": 1, "entries": entries})
+    inner = start(page, lms, "scorm2004", {"suspend_data": saved, "entry": "resume"})
+    assert inner.locator("#q-Q1 input[value='B']").is_checked()
+    assert inner.locator("#q-Q5 [data-zq-notes]").input_value() == "Rayleigh"
+    inner.locator("#q-Q3 [data-zq-input='mem']").fill("78")
+    page.wait_for_function("API_1484_11.cmi.suspend_data.includes('78')")
+    kept = state(page.evaluate("API_1484_11.cmi.suspend_data"))
+    assert {"zadachnik:demo/1/Q1", "zadachnik:demo/1/Q5"} <= set(kept["entries"])
+    assert "excellent" in kept["quarantined"]["zadachnik-quarantine:demo/1/Q2"]
+
+
+def test_what_the_lms_refuses_is_said_and_sent_again(page, lms: str) -> None:
+    """A refused SetValue or Commit was said nowhere, and a state the LMS had refused was never sent again."""
+    inner = start(page, lms, "scorm12")
+    page.evaluate("""() => {
+        window.refusing = true;
+        const set = API.LMSSetValue.bind(API);
+        API.LMSSetValue = (element, value) => (window.refusing && element === 'cmi.suspend_data' ? 'false'
+                                                                                               : set(element, value));
+    }""")
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    note = page.frame_locator("#sco").locator("[data-zq-lms-note]")
+    note.wait_for()
+    assert "did not take your work" in note.inner_text()
+    page.evaluate("window.refusing = false")
+    inner.locator("#q-Q5 [data-zq-notes]").fill("again")
+    page.wait_for_function("API.cmi.suspend_data.includes('again') && API.cmi.suspend_data.includes('Q1')")
+    note.wait_for(state="hidden")
+
+
+def test_a_session_the_lms_does_not_open_stays_said(page, lms: str) -> None:
+    embedded_python_left_starting(page.context)
+    page.goto(lms + "lms.html")
+    page.evaluate(f"""() => {{ startLms('scorm12', null, 'scorm12/{LAUNCH}');
+                              API.LMSInitialize = () => 'false'; }}""")
+    inner = page.frame_locator("#sco").frame_locator("[data-zq-lms-frame]")
+    inner.locator(".zq-page[data-zq-ready=yes] #q-Q1").wait_for()
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    page.wait_for_timeout(600)
+    note = page.frame_locator("#sco").locator("[data-zq-lms-note]")
+    assert note.is_visible() and "did not open a session" in note.inner_text()
+
+
+def test_scorm12_keeps_one_record_per_session_for_a_text_being_typed(page, lms: str) -> None:
+    """Each pause while typing an open answer made a new interaction record in SCORM 1.2's journal."""
+    inner = start(page, lms, "scorm12")
+    notes = inner.locator("#q-Q5 [data-zq-notes]")
+    for text in ("Rayleigh", "Rayleigh scattering", "Rayleigh scattering, mostly."):
+        notes.fill(text)
+        page.wait_for_function("(text) => API.cmi.suspend_data.includes(text)", arg=text)
+    assert [row for row in interactions(page, "id", "student_response") if row[0] == "Q5"] == [
+        ["Q5", "Rayleigh scattering, mostly."]]

@@ -2,7 +2,9 @@
 // tests/browser/test_browser_scorm.py runs the bridge against a real SCORM runtime).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodeState, encodeState, response, sessionTime } from "../../plugins/zadachnik/runtime/assets/js/lms.js";
+import {
+  decodeState, encodeState, outcome, response, sessionTime,
+} from "../../plugins/zadachnik/runtime/assets/js/lms.js";
 import { generator } from "../../plugins/zadachnik/runtime/assets/js/seed.js";
 
 const state = (notes) => ({ format: "zadachnik-progress", schema: 1, entries: { "zadachnik:c/1/Q5": { notes, v: 1, t: 1 } } });
@@ -55,4 +57,28 @@ test("responses in the forms each interaction type takes", () => {
   const long = response({ code: "x".repeat(300) }, null, "scorm12").text;
   assert.equal(long.length, 255);
   assert.ok(long.endsWith("…"));
+});
+
+test("the result each version is told: scores, then passed or failed once the module is done", () => {
+  const told = (result, version) => Object.fromEntries(outcome(result, 0.6, version));
+  assert.deepEqual(told({ total: 7, points: 1.5, checked: 2, done: false }, "scorm12"), {
+    "cmi.core.score.min": 0, "cmi.core.score.max": 100, "cmi.core.score.raw": 21.43,
+    "cmi.core.lesson_status": "incomplete" });
+  assert.equal(told({ total: 7, points: 5, checked: 7, done: true }, "scorm12")["cmi.core.lesson_status"], "passed");
+  assert.equal(told({ total: 7, points: 4, checked: 7, done: true }, "scorm12")["cmi.core.lesson_status"], "failed");
+  assert.deepEqual(told({ total: 7, points: 7, checked: 7, done: true }, "scorm2004"), {
+    "cmi.score.min": 0, "cmi.score.max": 7, "cmi.score.raw": 7, "cmi.score.scaled": 1,
+    "cmi.completion_status": "completed", "cmi.success_status": "passed", "cmi.progress_measure": 1 });
+  assert.equal(told({ total: 7, points: 1, checked: 2, done: false }, "scorm2004")["cmi.success_status"], "unknown");
+});
+
+test("a module of open questions only is completed, never failed", () => {
+  // Its 0 of 0 was below any pass mark: every learner who answered was reported failed.
+  const told = (result, version) => Object.fromEntries(outcome(result, 0.6, version));
+  assert.deepEqual(told({ total: 0, points: 0, checked: 0, done: true }, "scorm12"),
+    { "cmi.core.lesson_status": "completed" });
+  assert.deepEqual(told({ total: 0, points: 0, checked: 0, done: false }, "scorm12"),
+    { "cmi.core.lesson_status": "incomplete" });
+  assert.deepEqual(told({ total: 0, points: 0, checked: 0, done: true }, "scorm2004"),
+    { "cmi.completion_status": "completed", "cmi.success_status": "unknown" });
 });

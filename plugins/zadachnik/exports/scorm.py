@@ -28,7 +28,7 @@ from zadachnik.runtime.shipping import PROGRESS_MANIFEST, lms_bridge
 
 BRIDGE = "assets/zadachnik/js/lms.bundle.js"
 # The words the launch page may need, from the runtime's words.
-LAUNCH_WORDS = ("lms_state_too_large", "lms_no_session")
+LAUNCH_WORDS = ("lms_state_too_large", "lms_no_session", "lms_not_saved")
 # Of the theme's files, what pages without search never load (its worker and languages), and source maps.
 UNUSED_ASSETS = re.compile(r"^assets/javascripts/(?:lunr/|workers/search\.)|\.map$")
 ANCHOR = re.compile(r"<a\b[^>]*>", re.IGNORECASE)
@@ -200,7 +200,7 @@ body {{ display: flex; flex-direction: column; font-family: system-ui, sans-seri
 
 
 def manifest_xml(version: ScormVersion, identifier: str, title: str, modules: list[PackagedModule],
-                 module_files: dict[str, list[str]], shared: list[str], pass_mark: float) -> bytes:
+                 module_files: dict[str, list[str]], shared: list[str]) -> bytes:
     """imsmanifest.xml: one organisation with an item per module, each a SCO (its launch page and pages), and the
     files they share as one asset resource."""
     etree.register_namespace("", version.cp_ns)
@@ -217,8 +217,9 @@ def manifest_xml(version: ScormVersion, identifier: str, title: str, modules: li
         item = etree.SubElement(organization, f"{cp}item", {
             "identifier": xml_id("item-" + module.identifier), "identifierref": xml_id("sco-" + module.identifier)})
         etree.SubElement(item, f"{cp}title").text = module.title
-        if version.name == "scorm12":
-            etree.SubElement(item, f"{{{version.adlcp_ns}}}masteryscore").text = f"{pass_mark * 100:g}"
+        # No adlcp:masteryscore: an LMS that applies it at LMSFinish (Moodle's "Mastery score overrides status",
+        # on by default) made every learner who left before the end "failed". The package decides passed and
+        # failed itself, by the pass mark, once the module is done.
     resources = etree.SubElement(manifest, f"{cp}resources")
     for module in modules:
         resource = etree.SubElement(resources, f"{cp}resource", {
@@ -263,7 +264,7 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
     contents[BRIDGE] = lms_bridge().encode("utf-8")
     if BRIDGE not in shared:
         shared.append(BRIDGE)
-    contents["imsmanifest.xml"] = manifest_xml(version, identifier, title, modules, module_files, shared, pass_mark)
+    contents["imsmanifest.xml"] = manifest_xml(version, identifier, title, modules, module_files, shared)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         # The manifest first, as some LMSs look for it there.

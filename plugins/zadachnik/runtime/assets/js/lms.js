@@ -6,7 +6,7 @@
 // Without an LMS the launch page simply opens the module, as the offline copy would.
 import { COUNTED, scoreOf } from "./grading.js";
 import { moduleSummary } from "./progress.js";
-import { EXPORT_FORMAT, PREFIX, Store, entryKey, variantId } from "./storage.js";
+import { EXPORT_FORMAT, PREFIX, QUARANTINE_PREFIX, Store, entryKey, variantId } from "./storage.js";
 import { SEED_KEY } from "./seed.js";
 
 // What each version calls the same things; `limit` is cmi.suspend_data's size.
@@ -134,6 +134,28 @@ export function response(answer, notes, version) {
   return { type: version === "scorm12" ? "fill-in" : "long-fill-in", text };
 }
 
+const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+// What the LMS is told of the module's result, as (element, value) pairs: `total` auto-checked questions, `points`
+// earned, `checked` of them checked, `done` when every one is (or, with none, when the pages are). A module of
+// open questions only has no score to pass or fail: it is completed (it was reported failed, its 0 of 0 below
+// any pass mark).
+export function outcome({ total, points, checked, done }, passMark, version) {
+  const scaled = total ? points / total : 0;
+  const success = !total ? "unknown" : !done ? "unknown" : scaled >= passMark ? "passed" : "failed";
+  if (version === "scorm12") {
+    const status = !done ? "incomplete" : total ? success : "completed";
+    if (!total) return [["cmi.core.lesson_status", status]];
+    return [["cmi.core.score.min", 0], ["cmi.core.score.max", 100],
+      ["cmi.core.score.raw", Math.round(scaled * 10000) / 100], ["cmi.core.lesson_status", status]];
+  }
+  const statuses = [["cmi.completion_status", done ? "completed" : "incomplete"], ["cmi.success_status", success]];
+  if (!total) return statuses;
+  return [["cmi.score.min", 0], ["cmi.score.max", total], ["cmi.score.raw", Math.round(points * 100) / 100],
+    ["cmi.score.scaled", Math.round(scaled * 10000) / 10000], ...statuses,
+    ["cmi.progress_measure", Math.round((checked / total) * 10000) / 10000]];
+}
+
 // What an interaction says of a question: its answer and verdict, or for one without, the learner's own text.
 const said = (entry) => JSON.stringify(entry.answer || entry.verdict ? [entry.answer ?? null, entry.verdict ?? null]
   : [entry.notes ?? null]);
@@ -153,6 +175,8 @@ class Bridge {
     this.suspend = null;
     this.finished = false;
     this.timer = null;
+    // The word the note above the module says, if any (lms_state_too_large, lms_not_saved).
+    this.said = null;
   }
 
   get(name) {
@@ -183,13 +207,39 @@ class Bridge {
     return this.store.keys().filter((key) => key.startsWith(entryKey(this.config.course, this.config.module, "")));
   }
 
-  // The learner's work in this module as an export of its entries, and their seed (what orders their options).
+  // The learner's work in this module as an export of its entries (with those set aside, which the LMS keeps
+  // too), and their seed (what orders their options).
   state() {
     const exported = this.store.exportAll();
     const keys = new Set(this.moduleKeys());
     const entries = Object.fromEntries(Object.entries(exported.entries).filter(([key]) => keys.has(key)));
+    const aside = QUARANTINE_PREFIX + entryKey(this.config.course, this.config.module, "").slice(PREFIX.length);
+    const quarantined = Object.fromEntries(Object.entries(exported.quarantined || {})
+      .filter(([key]) => key.startsWith(aside)));
     const seed = this.store.read(SEED_KEY);
-    return { format: EXPORT_FORMAT, schema: exported.schema, entries, ...(seed ? { seed } : {}) };
+    return { format: EXPORT_FORMAT, schema: exported.schema, entries,
+      ...(Object.keys(quarantined).length ? { quarantined } : {}), ...(seed ? { seed } : {}) };
+  }
+
+  // The LMS's copy, entry by entry, the newer of each winning as in an import: one this runtime refuses (another
+  // version's) is set aside as a bad saved entry is, and the others still come back. (All of it was dropped, and
+  // the next commit wrote an empty state over the LMS's.)
+  restore(saved) {
+    if (saved.format !== EXPORT_FORMAT) return;
+    const refused = {};
+    for (const [key, entry] of Object.entries(isObject(saved.entries) ? saved.entries : {})) {
+      try {
+        this.store.importAll({ format: EXPORT_FORMAT, entries: { [key]: entry } });
+      } catch {
+        if (key.startsWith(PREFIX)) refused[QUARANTINE_PREFIX + key.slice(PREFIX.length)] = JSON.stringify(entry);
+      }
+    }
+    try {
+      const quarantined = { ...(isObject(saved.quarantined) ? saved.quarantined : {}), ...refused };
+      this.store.importAll({ format: EXPORT_FORMAT, entries: {}, quarantined });
+    } catch {
+      // Set-aside texts of a shape no export has: nothing to keep them as.
+    }
   }
 
   async start() {
@@ -202,14 +252,13 @@ class Bridge {
       this.store.removeAll(this.moduleKeys());
     }
     this.store.write(ownerKey, learner);
+    // A new attempt starts clean, as it would in another browser: what this browser holds of the module is an
+    // earlier attempt's, which the LMS keeps in that attempt's record. (It came back, submitted exam and all.)
+    if (this.get(this.names.entry) === "ab-initio") this.store.removeAll(this.moduleKeys());
     const saved = await decodeState(this.get("cmi.suspend_data"));
     if (saved) {
-      try {
-        // The newer of each entry wins, as in an import: work done here since the last commit is kept.
-        this.store.importAll({ format: saved.format, entries: saved.entries || {} });
-      } catch {
-        // A state this bridge did not write: the LMS's copy is left as it is, the browser's too.
-      }
+      // Work done here since the last commit is kept: the newer of each entry wins.
+      this.restore(saved);
       if (typeof saved.seed === "string" && /^[0-9a-f]{8}$/.test(saved.seed)) this.store.write(SEED_KEY, saved.seed);
     }
     this.knownInteractions();
@@ -240,26 +289,35 @@ class Bridge {
   async sync() {
     clearTimeout(this.timer);
     if (this.finished || !this.module) return;
-    this.report();
+    const reported = this.report();
     const encoded = await encodeState(this.state(), this.names.limit);
     if (this.finished) return;
-    this.keepState(encoded);
-    this.call(this.names.commit);
+    const kept = this.keepState(encoded);
+    const committed = this.call(this.names.commit);
+    if (encoded !== null) this.say(kept && reported && committed ? null : "lms_not_saved");
   }
 
+  // Whether the state reached the LMS (or was there already). Never a cut state: when it is too long, the LMS
+  // keeps the last one that fitted, and the learner is told.
   keepState(encoded) {
-    const note = document.querySelector("[data-zq-lms-note]");
     if (encoded === null) {
-      // Never a cut state: the LMS keeps the last one that fitted, and the learner is told.
-      if (note) {
-        note.textContent = this.config.words.lms_state_too_large.replace("{limit}", String(this.names.limit));
-        note.hidden = false;
-      }
-      return;
+      this.say("lms_state_too_large");
+      return false;
     }
-    if (note) note.hidden = true;
-    if (encoded !== this.suspend) this.set("cmi.suspend_data", encoded);
+    if (encoded === this.suspend) return true;
+    // Remembered only once the LMS took it: a refused one is sent again with the next change.
+    if (!this.set("cmi.suspend_data", encoded)) return false;
     this.suspend = encoded;
+    return true;
+  }
+
+  // The note above the module says `word`, or, with null, what it said is over.
+  say(word) {
+    const note = document.querySelector("[data-zq-lms-note]");
+    if (!note || (word === null && this.said === null)) return;
+    this.said = word;
+    note.hidden = word === null;
+    if (word) note.textContent = this.config.words[word].replace("{limit}", String(this.names.limit));
   }
 
   // A question's entry as the progress line reads it: with variants, its current variant's.
@@ -269,62 +327,59 @@ class Bridge {
     return Number.isInteger(own.variant) ? peek(variantId(id, own.variant)) : own;
   }
 
+  // Whether the LMS took every value.
   report() {
     const module = this.module;
     const summary = moduleSummary(this.store, module);
     const current = (id) => this.entryOf(id);
-    const total = module.auto.length;
-    const points = module.auto.reduce((sum, id) => sum + (scoreOf(current(id).verdict) || 0), 0);
-    const scaled = total ? points / total : 0;
-    const done = summary.states.quiz === "done" || (!module.questions.length && summary.states.exercises === "done");
-    const passed = scaled >= this.config.passMark;
-    if (this.names.api === "API") {
-      this.set("cmi.core.score.min", 0);
-      this.set("cmi.core.score.max", 100);
-      this.set("cmi.core.score.raw", Math.round(scaled * 10000) / 100);
-      this.set("cmi.core.lesson_status", done ? (passed ? "passed" : "failed") : "incomplete");
-    } else {
-      this.set("cmi.score.min", 0);
-      this.set("cmi.score.max", total);
-      this.set("cmi.score.raw", Math.round(points * 100) / 100);
-      this.set("cmi.score.scaled", Math.round(scaled * 10000) / 10000);
-      this.set("cmi.completion_status", done ? "completed" : "incomplete");
-      this.set("cmi.success_status", done ? (passed ? "passed" : "failed") : "unknown");
-      if (total) this.set("cmi.progress_measure", Math.round((summary.checked / total) * 10000) / 10000);
+    const result = {
+      total: module.auto.length,
+      points: module.auto.reduce((sum, id) => sum + (scoreOf(current(id).verdict) || 0), 0),
+      checked: summary.checked,
+      done: summary.states.quiz === "done" || (!module.questions.length && summary.states.exercises === "done"),
+    };
+    let taken = true;
+    for (const [element, value] of outcome(result, this.config.passMark, this.config.version)) {
+      taken = this.set(element, value) && taken;
     }
-    for (const id of module.questions) this.interaction(id, current(id), module.auto.includes(id));
+    for (const id of module.questions) taken = this.interaction(id, current(id), module.auto.includes(id)) && taken;
+    return taken;
   }
 
   // One interaction per question the learner checked (or answered, for questions nobody grades) in this
-  // session: 1.2 keeps a journal, so each new verdict is a new record; 2004 updates the question's own.
+  // session: 1.2 keeps a journal, so each new verdict is a new record; 2004 updates the question's own. A text
+  // nobody grades is one record per session in 1.2 too, updated as the learner types (each pause in the typing
+  // was a record of its own). Whether the LMS took it.
   interaction(id, entry, auto) {
     const verdict = entry.verdict;
     const graded = verdict && COUNTED.includes(verdict.status);
-    if (auto ? !graded : !(entry.answer || entry.notes)) return;
-    if (this.reported.get(id) === said(entry)) return;
-    this.reported.set(id, said(entry));
+    if (auto ? !graded : !(entry.answer || entry.notes)) return true;
+    if (this.reported.get(id) === said(entry)) return true;
     const version = this.config.version;
     const { type, text } = response(entry.answer, entry.notes, version);
     const name = identifier(id);
     let index = this.interactions.get(name);
-    if (index === undefined || version === "scorm12") {
+    if (index === undefined || (version === "scorm12" && auto)) {
       index = Number(this.get("cmi.interactions._count")) || 0;
       this.interactions.set(name, index);
     }
     const at = `cmi.interactions.${index}.`;
     const result = !graded ? "neutral" : verdict.status === "correct" ? "correct"
       : verdict.status === "wrong" ? this.names.wrong : String(Math.round(scoreOf(verdict) * 100) / 100);
-    this.set(`${at}id`, name);
-    this.set(`${at}type`, type);
-    if (auto) this.set(`${at}weighting`, 1);
+    const values = [["id", name], ["type", type], ...(auto ? [["weighting", 1]] : [])];
     if (version === "scorm12") {
-      if (text) this.set(`${at}student_response`, text);
-      this.set(`${at}time`, new Date().toTimeString().slice(0, 8));
+      if (text) values.push(["student_response", text]);
+      values.push(["time", new Date().toTimeString().slice(0, 8)]);
     } else {
-      if (text) this.set(`${at}learner_response`, text);
-      this.set(`${at}timestamp`, new Date().toISOString().slice(0, 19));
+      if (text) values.push(["learner_response", text]);
+      values.push(["timestamp", new Date().toISOString().slice(0, 19)]);
     }
-    this.set(`${at}result`, result);
+    values.push(["result", result]);
+    let taken = true;
+    for (const [field, value] of values) taken = this.set(`${at}${field}`, value) && taken;
+    // Reported once the LMS took it all: a refusal is tried again with the next change.
+    if (taken) this.reported.set(id, said(entry));
+    return taken;
   }
 
   // Leaving: what was done last is reported, the time spent said, and the session closed.
@@ -354,9 +409,9 @@ export async function launch(config = window.__zqLms) {
   }
   const bridge = new Bridge(api, config);
   if (!(await bridge.start())) {
-    const note = document.querySelector("[data-zq-lms-note]");
-    note.textContent = config.words.lms_no_session;
-    note.hidden = false;
+    // No session: nothing is reported or kept by the LMS, and the note says so for as long as the module is open.
+    bridge.say("lms_no_session");
+    bridge.finished = true;
   }
   window.addEventListener("storage", (event) => {
     if (event.key === null || event.key.startsWith(PREFIX) || event.key === SEED_KEY) bridge.scheduleSync();
