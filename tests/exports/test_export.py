@@ -983,12 +983,19 @@ def test_notes_say_what_an_lms_grades_or_shows_otherwise(tmp_path: Path, capsys:
             "/// question | O1\ntype: open\n\n//// en | Say\nSay why.\n\nhints:\n1. Think.\n\nexplanation:\nE.\n"
             "////\n///\n\n" + choice("S1", "A", ["a", "b"]))
     err, _ = exported(tmp_path, "moodle", quiz, capsys)
-    assert "M1: Moodle XML and GIFT give a share of the mark for each item matched right" in err
+    assert "M1: Moodle XML gives a share of the mark for each item matched right" in err
     assert "N2: in Moodle XML its 2 boxes are worth a mark each" in err
     assert "O1: its hints are left out: an essay in an LMS shows none" in err
-    assert "GIFT cannot say that its options keep their order" not in err
+    # Each format says what concerns it alone: a QTI export printed Moodle's and GIFT's lines.
+    assert "GIFT" not in err and "QTI" not in err
     err, _ = exported(tmp_path, "gift", quiz, capsys)
     assert "S1: GIFT cannot say that its options keep their order" in err
+    assert "M1: GIFT gives a share of the mark for each item matched right" in err
+    assert "N2: GIFT makes a question of each of its 2 boxes" in err
+    assert "Moodle XML" not in err and "QTI" not in err
+    err, _ = exported(tmp_path, "qti", quiz, capsys)
+    assert "O1: its hints are left out" in err
+    assert "GIFT" not in err and "Moodle" not in err
     assert "pictures" not in err
     pictured = choice("P1", "A", ["![a cat](cat.png)", "b"]) + "\n" + choice("P2", "A", ["a", "b"],
                                                                                  body='Look: <img src="x.png">')
@@ -1084,11 +1091,13 @@ def test_all_or_nothing_multiple_choice_that_moodle_grades_in_shares_gets_a_line
     quiz = (choice("M3", "[A, B, C]", ["one", "two", "three", "four"]) + "\n"
             + choice("N3", "[A, B, C]", ["one", "two", "three", "four"], extra="scoring: net-correct") + "\n"
             + choice("M1", "[A]", ["one", "two"]))
-    line = ("zadachnik export: c/m: M3: Moodle XML and GIFT give 1/3 of the mark for each right option ticked (a "
-            "wrong one takes it all); the site and QTI give the mark only when exactly the right options are")
-    for fmt in ("moodle", "gift"):
-        said, _ = exported(tmp_path, fmt, quiz, capsys)
+    for fmt, lms in (("moodle", "Moodle XML"), ("gift", "GIFT")):
+        line = (f"zadachnik export: c/m: M3: {lms} gives 1/3 of the mark for each right option ticked (a wrong one "
+                "takes it all); the site gives the mark only when exactly the right options are")
+        said, _ = exported(tmp_path / fmt, fmt, quiz, capsys)
         assert [found for found in said.splitlines() if "for each right option ticked" in found] == [line]
+    said, _ = exported(tmp_path / "qti", "qti", quiz, capsys)
+    assert "for each right option ticked" not in said
 
 
 COLLIDING_VALUES = "def pick(rng):\n    return {'a': rng.randint(2, 9)}\n"

@@ -24,7 +24,7 @@ class ExportFormat:
     write: Callable[[ModuleExport], bytes]
     # Why the format cannot carry a question (None: it can), and lines about what it carries with less.
     refuses: Callable[[Question], str | None] = lambda question: None
-    notes: Callable[[Question], list[str]] = lambda question: []
+    notes: Callable[[ModuleExport, Question], list[str]] = lambda export, question: []
 
 
 def formats() -> dict[str, ExportFormat]:
@@ -32,7 +32,8 @@ def formats() -> dict[str, ExportFormat]:
     from zadachnik.exports.common import moodle_refuses
 
     listed = [
-        ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml, refuses=moodle_refuses),
+        ExportFormat("moodle", "Moodle XML", moodle.file_name, moodle.moodle_xml, refuses=moodle_refuses,
+                     notes=moodle.notes),
         ExportFormat("gift", "GIFT text for pasting into Moodle", gift.file_name, gift.gift_text,
                      refuses=gift.refuses, notes=gift.notes),
         ExportFormat("qti", "an IMS QTI 2.1 content package (zip)", qti.file_name, qti.qti_package,
@@ -82,7 +83,7 @@ def export_modules(modules: list[tuple[Course, Module]], export_format: ExportFo
                 export.questions.remove(question)
                 export.skipped.append(Skipped(question, reason))
             else:
-                export.notes.extend(export_format.notes(question))
+                export.notes.extend(export_format.notes(export, question))
     lines: list[str] = []
     payloads: list[tuple[Path, bytes, ModuleExport]] = []
     for export in exports:

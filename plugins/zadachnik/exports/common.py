@@ -179,29 +179,11 @@ def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
                 continue
             export.notes.append(f"{question.id}: its checker (Python) cannot travel: exported with its plain key, "
                                 "which accepts only what the key does")
-        if question.hints:
-            export.notes.append(f"{question.id}: its hints are left out: an essay in an LMS shows none"
-                                if question.type == "open" else
-                                f"{question.id}: its hints go into Moodle XML as the question's hints; GIFT and "
-                                "QTI have none, and leave them out")
+        if question.hints and question.type == "open":
+            export.notes.append(f"{question.id}: its hints are left out: an essay in an LMS shows none")
         if any(_PICTURE.search(text) for text in question_texts(question, lang)):
             export.notes.append(f"{question.id}: its pictures are not carried: the LMS shows a broken image until "
                                 "they are uploaded there and the question edited to use them")
-        if question.auto_type == "matching":
-            export.notes.append(f"{question.id}: Moodle XML and GIFT give a share of the mark for each item matched "
-                                "right; the site and QTI give the mark only when every item is")
-        if moodle_gives_shares(question):
-            export.notes.append(f"{question.id}: Moodle XML and GIFT give 1/{len(question.auto_key.correct)} of the "
-                                "mark for each right option ticked (a wrong one takes it all); the site and QTI give "
-                                "the mark only when exactly the right options are")
-        if moodle_cloze_marks(question) > 1:
-            export.notes.append(cloze_marks_note(question))
-        if (box_id := export.explanation_ids.get(question.id)) not in (None, f"{question.id}-explanation"):
-            export.notes.append(f"{question.id}: its explanation box goes into Moodle XML as {box_id}: "
-                                f"{question.id}-explanation is another question's id")
-        if question.shuffle:
-            export.notes.append(f"{question.id}: shuffled in Moodle XML and QTI; GIFT cannot say so, and Moodle's own "
-                                "'Shuffle the choices' setting decides")
         if question.variants is not None:
             count = len(question.variants.items)
             export.notes.append(f"{question.id}: its {count} variants go out as {count} questions grouped for a "
@@ -229,12 +211,33 @@ def moodle_cloze_marks(question: Question) -> int:
     return 1
 
 
+def moodle_grading_notes(question: Question, lms: str) -> list[str]:
+    """What Moodle grades otherwise than the site, whichever of its formats (`lms`: "Moodle XML", "GIFT")
+    carries the question there."""
+    lines = []
+    if question.auto_type == "matching":
+        lines.append(f"{question.id}: {lms} gives a share of the mark for each item matched right; the site gives the "
+                     "mark only when every item is")
+    if moodle_gives_shares(question):
+        lines.append(f"{question.id}: {lms} gives 1/{len(question.auto_key.correct)} of the mark for each right "
+                     "option ticked (a wrong one takes it all); the site gives the mark only when exactly the right "
+                     "options are")
+    return lines
+
+
 def cloze_marks_note(question: Question) -> str:
     marks = moodle_cloze_marks(question)
     parts = "boxes" if question.auto_type == "numeric" else "gaps"
     return (f"{question.id}: in Moodle XML its {marks} {parts} are worth a mark each, {marks} marks in a quiz where "
             "the site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark "
-            "of 1 in the quiz" + ("; GIFT makes a question of each box" if parts == "boxes" else ""))
+            "of 1 in the quiz")
+
+
+def no_hints_note(question: Question, lms: str) -> list[str]:
+    """A checked question's hints, in a format that has none (an open question's are said for every format)."""
+    if not question.hints or question.type == "open":
+        return []
+    return [f"{question.id}: {lms} has no hints: they are left out"]
 
 
 # A picture in author Markdown: an image's Markdown or an <img> element.

@@ -16,7 +16,9 @@ from zadachnik.exports.common import (
     auto_part,
     choice_fractions,
     matching_pairs,
+    moodle_grading_notes,
     moodle_refuses,
+    no_hints_note,
     number_text,
     numeric_fields,
     percent_text,
@@ -90,12 +92,20 @@ def refuses(question: Question) -> str | None:
     return moodle_refuses(question)
 
 
-def notes(question: Question) -> list[str]:
-    """What GIFT cannot say of a question: that its options keep their order (shuffled ones have their note)."""
-    if question.auto_type not in ("single", "multiple") or question.shuffle:
-        return []
-    return [f"{question.id}: GIFT cannot say that its options keep their order: Moodle's 'Shuffle the choices' "
-            "setting decides (on by default), and letters its text names may then point at other options"]
+def notes(export: ModuleExport, question: Question) -> list[str]:
+    """What GIFT carries with less than the site: whether options are shuffled, hints, a question's several
+    boxes, and what Moodle then grades otherwise."""
+    lines = no_hints_note(question, "GIFT")
+    if question.auto_type in ("single", "multiple"):
+        lines.append(f"{question.id}: GIFT cannot say that its options are shuffled: Moodle's own 'Shuffle the "
+                     "choices' setting decides" if question.shuffle else
+                     f"{question.id}: GIFT cannot say that its options keep their order: Moodle's 'Shuffle the "
+                     "choices' setting decides (on by default), and letters its text names may then point at other "
+                     "options")
+    if question.auto_type == "numeric" and len(question.auto_key.fields) > 1:
+        lines.append(f"{question.id}: GIFT makes a question of each of its {len(question.auto_key.fields)} boxes, "
+                     "each worth a mark in a quiz where the site counts one")
+    return lines + moodle_grading_notes(question, "GIFT")
 
 
 def question_blocks(export: ModuleExport, question: Question) -> list[tuple[str, str]]:

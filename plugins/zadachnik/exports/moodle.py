@@ -17,7 +17,10 @@ from zadachnik.exports.common import (
     absolute_tolerance,
     auto_part,
     choice_fractions,
+    cloze_marks_note,
     matching_pairs,
+    moodle_cloze_marks,
+    moodle_grading_notes,
     number_text,
     numeric_fields,
     percent_text,
@@ -234,3 +237,14 @@ def essay(export: ModuleExport, question: Question, name: str, idnumber: str, qu
 
 def text(parent: etree.Element, value: str) -> None:
     etree.SubElement(parent, "text").text = value
+
+
+def notes(export: ModuleExport, question: Question) -> list[str]:
+    """What Moodle XML carries with less than the site (a checked question's hints go in as Moodle's hints)."""
+    lines = moodle_grading_notes(question, "Moodle XML")
+    if moodle_cloze_marks(question) > 1:
+        lines.append(cloze_marks_note(question))
+    if (box_id := export.explanation_ids.get(question.id)) not in (None, f"{question.id}-explanation"):
+        lines.append(f"{question.id}: its explanation box goes into Moodle XML as {box_id}: "
+                     f"{question.id}-explanation is another question's id")
+    return lines

@@ -27,6 +27,7 @@ from zadachnik.exports.common import (
     auto_part,
     choice_fractions,
     matching_pairs,
+    no_hints_note,
     number_text,
     numeric_fields,
     parse_html,
@@ -504,11 +505,11 @@ def refuses(question: Question) -> str | None:
     return None
 
 
-def notes(question: Question) -> list[str]:
-    """What QTI carries with less than the site: an ordering question's or a Parsons problem's partial credit, and
-    a Parsons problem's indentation."""
+def notes(export: ModuleExport, question: Question) -> list[str]:
+    """What QTI carries with less than the site: hints, an ordering question's or a Parsons problem's partial
+    credit, and a Parsons problem's indentation."""
     auto_type, key = auto_part(question)
-    lines = []
+    lines = no_hints_note(question, "QTI")
     if auto_type in ("ordering", "parsons") and key.scoring != "exact":
         lines.append(f"{question.id}: QTI grades the order all or nothing; the site's partial credit "
                      f"('scoring: {key.scoring}') stays on the site")
