@@ -1237,3 +1237,14 @@ def test_a_text_with_gaps_all_right_scores_the_maximum_exactly_in_qti(tmp_path: 
     assert qti_score(items["Q-B"], {}) == (0.0, 1.0)
     score, _ = qti_score(items["Q-B"], {**right, "RESPONSE-g0": 99.0})
     assert score == pytest.approx((count - 1) / count, abs=1e-6)
+
+
+def test_the_same_questions_make_the_same_qti_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its entries carried the time of the export: two exports of unchanged sources differed."""
+    import time
+
+    quiz = choice("S1", "A", ["a", "b"])
+    _, first = exported(tmp_path / "one", "qti", quiz, capsys)
+    time.sleep(2.1)  # a zip entry's time counts in steps of two seconds
+    _, second = exported(tmp_path / "two", "qti", quiz, capsys)
+    assert (first / "c-m-en.qti21.zip").read_bytes() == (second / "c-m-en.qti21.zip").read_bytes()

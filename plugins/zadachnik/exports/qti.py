@@ -21,6 +21,7 @@ import re
 import xml.etree.ElementTree as etree
 import zipfile
 
+from zadachnik.core.zips import add_entry
 from zadachnik.exports.common import (
     ModuleExport,
     absolute_tolerance,
@@ -88,11 +89,12 @@ def qti_package(export: ModuleExport) -> bytes:
         raise ValueError(f"{export.module.slug}: two items would share one file: every item must have its own")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True))
-        package.writestr("test.xml", xml_bytes(
-            assessment_test(export, [(question, list(members)) for question, members in groups]), indented=True))
+        # Dated entries of their own: the same questions make the same package (they carried the time of export).
+        add_entry(package, "imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True), 6)
+        add_entry(package, "test.xml", xml_bytes(
+            assessment_test(export, [(question, list(members)) for question, members in groups]), indented=True), 6)
         for href, item in items.items():
-            package.writestr(href, xml_bytes(item))
+            add_entry(package, href, xml_bytes(item), 6)
     return buffer.getvalue()
 
 

@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+from zadachnik.core.zips import add_entry
 from zadachnik.rendering.i18n import runtime_strings, strings
-from zadachnik.runtime.offline import FIXED_TIME
 from zadachnik.runtime.shipping import PROGRESS_MANIFEST, lms_bridge
 
 BRIDGE = "assets/zadachnik/js/lms.bundle.js"
@@ -269,10 +269,7 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         # The manifest first, as some LMSs look for it there.
         for name in ["imsmanifest.xml", *sorted(set(contents) - {"imsmanifest.xml"})]:
-            info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, contents[name], compresslevel=6)
+            add_entry(archive, name, contents[name], compresslevel=6)
     return buffer.getvalue()
 
 

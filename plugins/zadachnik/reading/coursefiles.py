@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zadachnik.core.errors import SourceError
+from zadachnik.core.zips import add_entry
 
-# 1980-01-01, the earliest time a zip entry can carry.
-FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 _LANGUAGE_MARK = re.compile(r"(?:^|[_\-./])([a-z]{2})(?=[_\-./]|$)")
 KINDS = {".ipynb": "notebooks", ".py": "code", ".md": "texts", ".txt": "texts"}
 
@@ -69,10 +68,7 @@ def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> 
             if len(data) > max_file_size:
                 warnings.append(f"{shown}/{relative} is {len(data) / 2**20:.1f} MiB, over the "
                                 f"{max_file_size / 2**20:.1f} MiB limit (course_files_max_size)")
-            info = zipfile.ZipInfo(f"{top}/{relative}", date_time=FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9)
+            add_entry(archive, f"{top}/{relative}", data, compresslevel=9)
             languages.update(_LANGUAGE_MARK.findall(relative))
             kind = KINDS.get(path.suffix.lower(), "data")
             counts[kind] = counts.get(kind, 0) + 1

@@ -19,11 +19,12 @@ import re
 import zipfile
 from pathlib import Path
 
+from zadachnik.core.zips import add_entry
+
 EMBED_NAME = "pyodide-embed.js"
 # A page's link to its translation in its <head>, its attributes in any order: mkdocs-material writes one for each
 # entry of the language selector (a feed's alternate link names no language).
 TRANSLATION_LINK = re.compile(r"""<link\b(?=[^>]*\brel=["']?alternate\b)(?=[^>]*\bhreflang=)[^>]*>\s*""")
-FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 # A name for Pyodide's engine inside the worker; nothing is fetched from it (the worker answers .wasm itself).
 INDEX_URL = "file:///zadachnik/pyodide/"
 
@@ -73,10 +74,7 @@ def zip_site(site_dir: Path, target: Path, top: str) -> None:
     temporary = target.with_suffix(".zip.part")
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for path in paths:
-            info = zipfile.ZipInfo(f"{top}/{path.relative_to(site_dir).as_posix()}", date_time=FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, path.read_bytes(), compresslevel=6)
+            add_entry(archive, f"{top}/{path.relative_to(site_dir).as_posix()}", path.read_bytes(), compresslevel=6)
     os.replace(temporary, target)
 
 
