@@ -576,6 +576,20 @@ def test_a_relative_tolerance_of_100_percent_or_more_is_taken_for_a_percentage(t
     assert f"for {rtol} % write 'rtol: 0.0{rtol}'" in error.hint
 
 
+@pytest.mark.parametrize("answer", ["0", "1-1", "0.0"])
+def test_a_relative_tolerance_of_an_answer_of_zero_says_to_give_atol(tmp_path: Path, answer: str) -> None:
+    """A share of 0 is 0: the page said ±1 %, and only 0 itself passed."""
+    quiz = numeric(f"  x:\n    answer: {answer}\n    rtol: 0.01")
+    error = one_error(tmp_path, quiz=quiz)
+    assert (error.path, error.line) == (QUIZ, line_is(quiz, "    rtol: 0.01"))
+    assert "has the answer 0 and only rtol" in error.message
+    assert "'atol: 0.01'" in error.hint
+
+
+def test_a_relative_tolerance_of_an_answer_of_zero_with_atol_is_fine(tmp_path: Path) -> None:
+    load(tmp_path, quiz=numeric("  x:\n    answer: 0\n    rtol: 0.01\n    atol: 0.001"))
+
+
 @pytest.mark.parametrize(
     ("answer", "message"),
     [

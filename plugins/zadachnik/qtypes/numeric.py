@@ -125,6 +125,11 @@ def read_field(field_id: str, spec: Any, languages: tuple[str, ...] = (), part: 
     except ValueError as error:
         raise Invalid(str(error), (*path, "answer"), "write a number or arithmetic such as 7e9*12/2**30") from None
     tolerances = {name: read_tolerance(spec, name, path) for name in ("atol", "rtol")}
+    if value == 0 and tolerances["rtol"] and not tolerances["atol"]:
+        # The page promised "±1 %", and only 0 itself passed.
+        raise Invalid(f"the field '{field_id}' has the answer 0 and only rtol, a share of the answer: a share of 0 is "
+                      "0, so only 0 itself would pass", (*path, "rtol"),
+                      f"give a distance instead: 'atol: {tolerances['rtol']:g}', or another")
     unit = None
     if spec.get("unit") is not None:
         try:
