@@ -25,6 +25,9 @@ const VERSIONS = {
 // Whose work the browser holds for a module (the LMS's learner id), so that the next learner at a shared computer
 // does not start from it.
 const OWNER_PREFIX = "zadachnik-lms-learner:";
+// Which entries, at which times, this browser last saw the LMS take: one the LMS's copy no longer holds was
+// removed on another machine (a reset), not never sent from here.
+const SENT_PREFIX = "zadachnik-lms-sent:";
 // suspend_data's two forms: the module's export as JSON, or compressed (deflate) and in base64 when that is
 // too long for the LMS.
 const PLAIN = "zq1:";
@@ -177,6 +180,8 @@ class Bridge {
     this.timer = null;
     // The word the note above the module says, if any (lms_state_too_large, lms_not_saved).
     this.said = null;
+    // The state leaving sent, noted as the LMS's once its Commit succeeds.
+    this.sent = null;
   }
 
   get(name) {
@@ -221,6 +226,25 @@ class Bridge {
       ...(Object.keys(quarantined).length ? { quarantined } : {}), ...(seed ? { seed } : {}) };
   }
 
+  // Entries this browser sent that the LMS's copy no longer holds were removed elsewhere (a reset on another
+  // machine): they go here too, instead of coming back as the newer copy. What never reached the LMS stays.
+  forgetRemoved(saved) {
+    let sent = {};
+    try {
+      sent = JSON.parse(this.store.read(this.sentKey()) || "{}");
+    } catch {
+      // Unreadable: nothing is taken for removed.
+    }
+    const held = isObject(saved.entries) ? saved.entries : {};
+    const removed = this.moduleKeys().filter((key) => !Object.hasOwn(held, key) && Object.hasOwn(sent, key)
+      && this.store.peek(key)?.t === sent[key]);
+    if (removed.length) this.store.removeAll(removed);
+  }
+
+  sentKey() {
+    return `${SENT_PREFIX}${this.config.course}/${this.config.module}`;
+  }
+
   // The LMS's copy, entry by entry, the newer of each winning as in an import: one this runtime refuses (another
   // version's) is set aside as a bad saved entry is, and the others still come back. (All of it was dropped, and
   // the next commit wrote an empty state over the LMS's.)
@@ -257,6 +281,7 @@ class Bridge {
     if (this.get(this.names.entry) === "ab-initio") this.store.removeAll(this.moduleKeys());
     const saved = await decodeState(this.get("cmi.suspend_data"));
     if (saved) {
+      this.forgetRemoved(saved);
       // Work done here since the last commit is kept: the newer of each entry wins.
       this.restore(saved);
       if (typeof saved.seed === "string" && /^[0-9a-f]{8}$/.test(saved.seed)) this.store.write(SEED_KEY, saved.seed);
@@ -290,11 +315,18 @@ class Bridge {
     clearTimeout(this.timer);
     if (this.finished || !this.module) return;
     const reported = this.report();
-    const encoded = await encodeState(this.state(), this.names.limit);
+    const state = this.state();
+    const encoded = await encodeState(state, this.names.limit);
     if (this.finished) return;
     const kept = this.keepState(encoded);
     const committed = this.call(this.names.commit);
+    if (kept && committed) this.noteSent(state);
     if (encoded !== null) this.say(kept && reported && committed ? null : "lms_not_saved");
+  }
+
+  noteSent(state) {
+    const times = Object.fromEntries(Object.entries(state.entries).map(([key, entry]) => [key, entry.t]));
+    this.store.write(this.sentKey(), JSON.stringify(times));
   }
 
   // Whether the state reached the LMS (or was there already). Never a cut state: when it is too long, the LMS
@@ -387,14 +419,15 @@ class Bridge {
     if (this.finished) return;
     if (this.module) {
       this.report();
-      const plain = PLAIN + JSON.stringify(this.state());
+      const state = this.state();
+      const plain = PLAIN + JSON.stringify(state);
       // Compressing takes a promise a closing page may not wait for: the plain state if it fits, else the last.
-      if (plain.length <= this.names.limit) this.keepState(plain);
+      if (plain.length <= this.names.limit && this.keepState(plain)) this.sent = state;
     }
     this.finished = true;
     this.set(this.names.sessionTime, sessionTime(Date.now() - this.started, this.config.version));
     this.set(this.names.exit, "suspend");
-    this.call(this.names.commit);
+    if (this.call(this.names.commit) && this.sent) this.noteSent(this.sent);
     this.call(this.names.finish);
   }
 }
