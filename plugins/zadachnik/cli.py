@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         "check", help="check course sources without building the site", description=(
             "Read and check every course source as the build does (format, answer keys, revealed answers, "
             "reference solutions and hidden tests, checkers and their 'wrong:' answers, values files, formulas), "
-            "without building the site. Prints the build's file:line messages; exits with 1 on any problem."))
+            "without building the site. Prints the build's file:line messages; exits with 1 on a problem in the "
+            "sources, 2 on one in mkdocs.yml or the plugin's options."))
     check.add_argument("exercises", metavar="EXERCISES_DIR", type=Path, nargs="?",
                        help="the course sources (default: the exercises_dir of mkdocs.yml, or ./exercises)")
     add_site_options(check)
@@ -112,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="folder for the PDF files (default: build/pdf)")
     pdf.add_argument("--zip", metavar="FILE", type=Path,
                      help="also put the PDFs into SITE_DIR/pdf/ and zip SITE_DIR into FILE (the offline copy)")
-    pdf.add_argument("--chromium", metavar="PROGRAM", help="the Chromium to print with (default: chromium)")
+    pdf.add_argument("--chromium", metavar="PROGRAM", help="the Chromium to print with (default: the first of "
+                     "chromium, chromium-browser and google-chrome found)")
     pdf.add_argument("--paper", choices=("a4", "letter"), type=str.lower,
                      help="the paper of every book (default: each book's language's, A4 but in the US, Canada "
                           "and the other countries CLDR gives Letter)")
