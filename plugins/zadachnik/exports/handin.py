@@ -150,13 +150,15 @@ def gradebook(text: str) -> Gradebook:
             problems.append(f"row {number}: {error}; ask for the code again")
             continue
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
+        # All but the status, score and time come from the file or the code, which a learner can make of any text.
         read.append(([inert(cell) for index, cell in enumerate(row) if index != found[0]], [
-            [results.course, results.module, qid, "" if variant is None else str(variant), status or "not checked",
-             "" if score is None else f"{score:g}", inert(answer), handed_in]
+            [inert(results.course), inert(results.module), inert(qid), "" if variant is None else inert(str(variant)),
+             status or "not checked", "" if score is None else f"{score:g}", inert(answer), handed_in]
             for qid, variant, status, score, answer in results.questions]))
     # The columns that say who: the header's names for them, "column N" where it has none.
     others = max((len(who) for who, lines in read if lines), default=0)
-    header_cells = [cell for index, cell in enumerate(header or []) if index != code_column]
+    # A header read from a learner's row (a file without one) is the learner's text.
+    header_cells = [inert(cell) for index, cell in enumerate(header or []) if index != code_column]
     names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
