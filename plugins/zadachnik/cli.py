@@ -147,13 +147,15 @@ def language_list(text: str) -> list[str]:
 
 def run_gradebook(arguments: argparse.Namespace) -> int:
     from zadachnik.exports import write_whole
-    from zadachnik.exports.handin import gradebook
+    from zadachnik.exports.handin import WINDOWS_1251, file_text, gradebook
 
     try:
-        # utf-8-sig: spreadsheets put a byte-order mark before the first cell.
-        text = arguments.codes.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
+        text, encoding = file_text(arguments.codes.read_bytes())
+    except (OSError, ValueError) as error:
         raise CommandError(f"cannot read {arguments.codes}: {error}") from None
+    # Names are all a wrong guess could spoil (a code is ASCII): the teacher is told what to do then.
+    guessed = [] if encoding != WINDOWS_1251 else [
+        "read as Windows-1251 (Cyrillic) text, since it is not UTF-8: if names look wrong, save it as a UTF-8 CSV file"]
     try:
         book = gradebook(text)
     except ValueError as error:
@@ -163,8 +165,9 @@ def run_gradebook(arguments: argparse.Namespace) -> int:
     if arguments.out is None:
         sys.stdout.write(book.table)
     else:
-        write_whole(arguments.out, book.table.encode("utf-8"))
-    for line in [*book.notes, *book.problems]:
+        # utf-8-sig: Excel reads a CSV file as UTF-8 only after a byte-order mark (else in the system's code page).
+        write_whole(arguments.out, book.table.encode("utf-8-sig"))
+    for line in [*guessed, *book.notes, *book.problems]:
         print(f"{arguments.codes}: {line}", file=sys.stderr)
     print(f"zadachnik gradebook: {book.codes} code(s) read, {len(book.problems)} row(s) left out", file=sys.stderr)
     return 1 if book.problems else 0

@@ -98,7 +98,7 @@ def test_the_command_writes_the_table_and_exits_1_naming_each_row_left_out(tmp_p
     error = capsys.readouterr().err
     assert f"{codes}: row 3: the code's checksum does not match" in error
     assert "1 code(s) read, 1 row(s) left out" in error
-    rows = table((tmp_path / "table.csv").read_text(encoding="utf-8"))
+    rows = table((tmp_path / "table.csv").read_text(encoding="utf-8-sig"))
     assert {row["Name"] for row in rows} == {"Ann"} and len(rows) == 6
     codes.write_text(f"Name,Code\nAnn,{good}\n", encoding="utf-8")
     assert main(["gradebook", str(codes)]) == 0
@@ -182,3 +182,41 @@ def test_a_codes_ids_and_the_files_header_that_a_spreadsheet_would_run_as_a_form
     code = VECTORS["codes"][0]["code"]
     book = gradebook(f'"=HYPERLINK(""http://evil.example"",""Click"")",I forgot my code\nAnn,{code}\n')
     assert book.notes and list(table(book.table)[0])[0] == "'=HYPERLINK(\"http://evil.example\",\"Click\")"
+
+
+@pytest.mark.parametrize("delimiter", [";", "\t"], ids=["semicolon", "tab"])
+def test_an_export_separated_by_semicolons_or_tabs_is_read_and_the_table_keeps_its_separator(delimiter: str) -> None:
+    """Excel in a Russian or German locale saves its CSV with semicolons: every row was left out, as holding no
+    code (a name first) or a code changed on its way (the code first, the name glued to it)."""
+    code = VECTORS["codes"][0]["code"]
+    for text in (f"Имя{delimiter}Код\nАнна{delimiter}{code}\nБорис{delimiter}{code}\n",
+                 f"Код{delimiter}Имя\n{code}{delimiter}Анна\n{code}{delimiter}Борис\n"):
+        book = gradebook(text)
+        assert (book.codes, book.problems) == (2, [])
+        rows = list(csv.DictReader(io.StringIO(book.table), delimiter=delimiter))
+        assert [row["Имя"] for row in rows[::6]] == ["Анна", "Борис"] and rows[0]["question"] == "Q1"
+    # A file of codes alone, without a separator to tell, is read as commas.
+    assert gradebook(f"{code}\n{code}\n").table.startswith("course,module,question,variant,status,score,")
+
+
+def test_a_windows_1251_export_is_read_and_the_table_is_written_as_utf8_with_a_byte_order_mark(
+        tmp_path: Path, capsys) -> None:
+    """Excel's 'CSV (comma delimited)' in a Russian locale is Windows-1251: the command ended with Python's
+    UnicodeDecodeError and status 2. The table is UTF-8 with a byte-order mark, which Excel needs to read it so."""
+    codes, out = tmp_path / "codes.csv", tmp_path / "table.csv"
+    codes.write_bytes(f"Имя;Код\nАнна;{VECTORS['codes'][0]['code']}\n".encode("cp1251"))
+    assert main(["gradebook", str(codes), "--out", str(out)]) == 0
+    assert f"{codes}: read as Windows-1251 (Cyrillic) text, since it is not UTF-8" in capsys.readouterr().err
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    assert list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))[0]["Имя"] == "Анна"
+
+
+def test_a_file_neither_utf8_nor_windows_1251_is_one_line_asking_for_utf8(tmp_path: Path, capsys) -> None:
+    codes = tmp_path / "codes.csv"
+    # 0x98 is no character in Windows-1251 and starts no UTF-8 one.
+    codes.write_bytes(b"Name,Code\n\x98Ann,ZDK1.x.00000000\n")
+    assert main(["gradebook", str(codes)]) == 2
+    error = capsys.readouterr().err
+    assert error == (f"zadachnik gradebook: cannot read {codes}: it is neither UTF-8 nor Windows-1251 text; save it "
+                     "as a UTF-8 CSV file (Excel: 'CSV UTF-8')\n")

@@ -32,6 +32,13 @@ COLUMNS = ("course", "module", "question", "variant", "status", "score", "answer
 LONGEST_CODE = 1_000_000
 # Times are Unix seconds: this is the year 2500, past any page's clock.
 LATEST_TIME = 16_725_225_600
+# The separators spreadsheets write: a comma; a semicolon where the comma is the decimal mark (Excel in a Russian or
+# German locale); a tab (rows copied out of a sheet).
+DELIMITERS = ",;\t"
+# The separator is told from a file's first lines: enough to see it repeat, few enough to be quick with long codes.
+SNIFFED_LINES, SNIFFED_CHARACTERS = 20, 65_536
+# What Excel's "CSV" is in a Russian locale; its "CSV UTF-8" is UTF-8.
+WINDOWS_1251 = "cp1251"
 
 
 class DamagedCode(ValueError):
@@ -114,15 +121,46 @@ class Gradebook:
     codes: int
     # What the reading decided that the teacher should know: which row it took for the header.
     notes: list[str] = field(default_factory=list)
+    # The input's separator, which the table keeps: the spreadsheet that wrote the file reads it back.
+    delimiter: str = ","
+
+
+def file_text(data: bytes) -> tuple[str, str]:
+    """A CSV file's text and what it was read as: UTF-8 (after a byte-order mark or not), else Windows-1251 when the
+    bytes are that; raises ValueError saying to save the file as UTF-8."""
+    try:
+        return data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode(WINDOWS_1251)
+    except UnicodeDecodeError:
+        text = "\0"
+    # No text file holds a NUL: UTF-16 (Excel's "Unicode text") or a binary file decodes as Windows-1251, as nonsense.
+    if "\0" in text:
+        raise ValueError("it is neither UTF-8 nor Windows-1251 text; save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')")
+    return text, WINDOWS_1251
+
+
+def delimiter_of(text: str) -> str:
+    """The separator of a CSV text, told by its first lines; a comma when they do not tell (a column of codes)."""
+    lines = io.StringIO(text)
+    sample = "".join(lines.readline() for _ in range(SNIFFED_LINES))[:SNIFFED_CHARACTERS]
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        return ","
 
 
 def gradebook(text: str) -> Gradebook:
     """A CSV of hand-in codes (one per row, in any column; the row's other cells say who) as a table with one row
-    per learner and question. The first row is the header when it names the columns (header_row), and a line says
-    so; rows whose code is damaged, or that have none, are left out and named."""
+    per learner and question, separated as the input is (delimiter_of). The first row is the header when it names
+    the columns (header_row), and a line says so; rows whose code is damaged, or that have none, are left out and
+    named."""
     csv.field_size_limit(max(csv.field_size_limit(), LONGEST_CODE + 1))
+    delimiter = delimiter_of(text)
     try:
-        rows = list(csv.reader(io.StringIO(text)))
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     except csv.Error as error:
         raise ValueError(f"this is not a CSV file ({error})") from None
     code_column = codes_column(rows)
@@ -161,11 +199,11 @@ def gradebook(text: str) -> Gradebook:
     header_cells = [inert(cell) for index, cell in enumerate(header or []) if index != code_column]
     names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     writer.writerow([*names, *COLUMNS])
     for who, lines in read:
         writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
-    return Gradebook(out.getvalue(), problems, len(read), notes)
+    return Gradebook(out.getvalue(), problems, len(read), notes, delimiter)
 
 
 NOT_THE_HEADER = " (its cell in the codes' column is empty, so it is not read as the header)"
