@@ -220,3 +220,12 @@ def test_a_file_neither_utf8_nor_windows_1251_is_one_line_asking_for_utf8(tmp_pa
     error = capsys.readouterr().err
     assert error == (f"zadachnik gradebook: cannot read {codes}: it is neither UTF-8 nor Windows-1251 text; save it "
                      "as a UTF-8 CSV file (Excel: 'CSV UTF-8')\n")
+
+
+def test_a_table_separated_by_semicolons_writes_its_scores_with_a_decimal_comma() -> None:
+    """A file separated by semicolons comes from a locale whose decimal mark is a comma: there a score written 0.5
+    is text, or a date, to the spreadsheet that reads the table back, and the scores could not be summed."""
+    code = VECTORS["codes"][0]["code"]
+    semicolons = list(csv.DictReader(io.StringIO(gradebook(f"Имя;Код\nАнна;{code}\n").table), delimiter=";"))
+    assert [row["score"] for row in semicolons[:3]] == ["1", "0,5", "0"]
+    assert [row["score"] for row in table(gradebook(f"Name,Code\nAnn,{code}\n").table)[:3]] == ["1", "0.5", "0"]

@@ -191,7 +191,7 @@ def gradebook(text: str) -> Gradebook:
         # All but the status, score and time come from the file or the code, which a learner can make of any text.
         read.append(([inert(cell) for index, cell in enumerate(row) if index != found[0]], [
             [inert(results.course), inert(results.module), inert(qid), "" if variant is None else inert(str(variant)),
-             status or "not checked", "" if score is None else f"{score:g}", inert(answer), handed_in]
+             status or "not checked", "" if score is None else score_text(score, delimiter), inert(answer), handed_in]
             for qid, variant, status, score, answer in results.questions]))
     # The columns that say who: the header's names for them, "column N" where it has none.
     others = max((len(who) for who, lines in read if lines), default=0)
@@ -204,6 +204,13 @@ def gradebook(text: str) -> Gradebook:
     for who, lines in read:
         writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
     return Gradebook(out.getvalue(), problems, len(read), notes, delimiter)
+
+
+def score_text(score: float, delimiter: str) -> str:
+    """A score as the spreadsheet that wrote the file reads a number: with a decimal comma when its cells are
+    separated by semicolons, as they are where the comma is the decimal mark."""
+    text = f"{score:g}"
+    return text.replace(".", ",") if delimiter == ";" else text
 
 
 NOT_THE_HEADER = " (its cell in the codes' column is empty, so it is not read as the header)"
