@@ -229,3 +229,48 @@ def test_a_table_separated_by_semicolons_writes_its_scores_with_a_decimal_comma(
     semicolons = list(csv.DictReader(io.StringIO(gradebook(f"Имя;Код\nАнна;{code}\n").table), delimiter=";"))
     assert [row["score"] for row in semicolons[:3]] == ["1", "0,5", "0"]
     assert [row["score"] for row in table(gradebook(f"Name,Code\nAnn,{code}\n").table)[:3]] == ["1", "0.5", "0"]
+
+
+# What a learner or a mail program puts around a whole code, and the invisible format characters (Unicode's Cf) a
+# word processor or a right-to-left page puts in: each was refused as a damaged code, or a row without one.
+AROUND = {"a full stop": "{}.", "words before": "My code: {}", "words after": "{} thanks!",
+          "both, on two lines": "Here it is:\n{}\nAnn", "straight quotes": '"{}"', "curly quotes": "“{}”",
+          "guillemets": "«{}»", "angle brackets": "<{}>"}
+FORMAT_CHARACTERS = ["\u00ad", "\u200e", "\u200f", "\u202a", "\u2066", "\u061c", "\u180e", "\u2063"]
+
+
+def read_in_a_file(cell: str) -> tuple[int, list[str]]:
+    source = io.StringIO()
+    csv.writer(source).writerows([["Name", "Code"], ["Ann", cell]])
+    book = gradebook(source.getvalue())
+    return book.codes, book.problems
+
+
+@pytest.mark.parametrize("around", AROUND.values(), ids=AROUND.keys())
+def test_a_whole_code_with_words_quotes_or_a_full_stop_around_it_is_read(around: str) -> None:
+    code = VECTORS["codes"][0]["code"]
+    assert read_code(around.format(code)) == read_code(code)
+    assert read_in_a_file(around.format(code)) == (1, [])
+
+
+@pytest.mark.parametrize("character", FORMAT_CHARACTERS, ids=lambda character: f"U+{ord(character):04X}")
+def test_an_invisible_format_character_in_or_around_a_code_is_ignored(character: str) -> None:
+    code = VECTORS["codes"][0]["code"]
+    marked = character + code[:3] + character + code[3:30] + character + code[30:] + character
+    assert read_code(marked) == read_code(code)
+    assert read_in_a_file(marked) == (1, [])
+
+
+def test_a_cell_with_two_codes_is_said_to_hold_more_than_one() -> None:
+    first, second = VECTORS["codes"][0]["code"], VECTORS["codes"][1]["code"]
+    for cell in (f"{first} {second}", f"{first}\n{VECTORS['damaged'][0]['code']}", f"1) {first}. 2) {second}."):
+        assert read_in_a_file(cell) == (0, ["row 2: more than one hand-in code in this row: give each its row"])
+        with pytest.raises(DamagedCode, match="more than one hand-in code"):
+            read_code(cell)
+
+
+@pytest.mark.parametrize("case", VECTORS["damaged"][:5], ids=lambda case: case["name"])
+def test_a_damaged_code_with_words_around_it_is_still_refused_with_what_is_wrong(case: dict) -> None:
+    for around in AROUND.values():
+        with pytest.raises(DamagedCode, match=REASONS[case["reason"]]):
+            read_code(around.format(case["code"]))

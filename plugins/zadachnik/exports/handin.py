@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,9 +24,14 @@ from typing import Any
 PREFIX = "ZDK1"
 # What is no part of a code wherever it stands: Unicode white space (a no-break space a form or a mail program put
 # in) and the invisible characters copying adds (zero-width spaces and joiners, byte-order marks). A code is ASCII.
+# Other invisible format characters (a soft hyphen, a direction mark) go too: see without_spacing.
 SPACING = re.compile(r"[\s\u200b-\u200d\u2060\ufeff]+")
-# A cell that holds a code, or what is left of one: it starts with the prefix, after any spacing.
-LOOKS_LIKE_CODE = re.compile(rf"^(?:{SPACING.pattern})?{PREFIX}\.")
+# Where a code, or what is left of one, starts in a cell's text without spacing: the prefix and a character of a
+# code ("ZDK1.…" in a form's question is no code).
+CODE_START = re.compile(rf"{PREFIX}\.[A-Za-z0-9_-]")
+# A code as far as it goes, from its prefix: the payload however changed, and the checksum's eight digits; what
+# follows them (a full stop, the learner's words) is no part of it.
+CODE_EXTENT = re.compile(rf"{PREFIX}\.[^.]*\.[0-9a-f]{{8}}")
 STATUSES = ("correct", "wrong", "partial", "unanswered", "unreadable")
 COLUMNS = ("course", "module", "question", "variant", "status", "score", "answer", "handed_in")
 # The longest code read (a form's cell is rarely larger): a bigger one is refused, not decoded into memory.
@@ -66,12 +72,36 @@ def hand_in_code(results: dict[str, Any]) -> str:
     return f"{PREFIX}.{payload}.{zlib.crc32(payload.encode('ascii')):08x}"
 
 
+def without_spacing(text: str) -> str:
+    """The text without spacing (SPACING) or any invisible format character (Unicode's Cf, such as a soft hyphen a
+    word processor put in, or a direction mark from a right-to-left page), none of which is part of a code."""
+    text = SPACING.sub("", text)
+    # Every format character is outside ASCII: a cell of ASCII, as a code is, has none to look for.
+    return text if text.isascii() else "".join(char for char in text if unicodedata.category(char) != "Cf")
+
+
+def code_text(text: str) -> str:
+    """The code in a cell's text without spacing (without_spacing), without what is around it: words and quotes
+    before it, and whatever follows its checksum (CODE_EXTENT). What cannot be told apart from a damaged code's end
+    (words after a code that lost its checksum) stays, and reads as damaged."""
+    start = CODE_START.search(text)
+    if start is None:
+        return text
+    text = text[start.start():]
+    whole = CODE_EXTENT.match(text)
+    # A full stop or a quote after a code without its checksum is not taken for a checksum left empty.
+    return whole[0] if whole else re.sub(r"[^A-Za-z0-9_-]+$", "", text)
+
+
 def read_code(code: str) -> Results:
     """The results a code holds; raises DamagedCode. Spaces, line breaks and invisible characters a form or a mail
-    program put in are ignored (SPACING)."""
+    program put in are ignored (without_spacing), and so are words, quotes or a full stop around it (code_text)."""
     if len(code) > LONGEST_CODE:
         raise DamagedCode(f"the code is {len(code):,} characters long, more than any page makes")
-    joined = SPACING.sub("", code)
+    text = without_spacing(code)
+    if len(CODE_START.findall(text)) > 1:
+        raise DamagedCode("this is more than one hand-in code")
+    joined = code_text(text)
     parts = joined.split(".")
     if len(parts) != 3 or parts[0] != PREFIX:
         raise DamagedCode(f"this is not a whole hand-in code (it should read {PREFIX}.…….xxxxxxxx)")
@@ -216,8 +246,14 @@ def score_text(score: float, delimiter: str) -> str:
 NOT_THE_HEADER = " (its cell in the codes' column is empty, so it is not read as the header)"
 
 
+def code_count(cell: str) -> int:
+    """How many codes, whole or not, a cell holds."""
+    return len(CODE_START.findall(without_spacing(cell)))
+
+
 def code_cells(row: list[str]) -> list[int]:
-    return [index for index, cell in enumerate(row) if LOOKS_LIKE_CODE.match(cell)]
+    """The index of the cell of each code in a row, once per code: a cell holding two is named twice."""
+    return [index for index, cell in enumerate(row) for _ in range(code_count(cell))]
 
 
 def codes_column(rows: list[list[str]]) -> int | None:
@@ -234,7 +270,7 @@ def header_row(row: list[str], code_column: int | None) -> bool:
         return False
     if code_column is None:
         return True
-    return code_column < len(row) and bool(SPACING.sub("", row[code_column]))
+    return code_column < len(row) and bool(without_spacing(row[code_column]))
 
 
 # What a spreadsheet takes for the start of a formula: a learner's text (or a form's cell) that starts so gets a
