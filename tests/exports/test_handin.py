@@ -274,3 +274,29 @@ def test_a_damaged_code_with_words_around_it_is_still_refused_with_what_is_wrong
     for around in AROUND.values():
         with pytest.raises(DamagedCode, match=REASONS[case["reason"]]):
             read_code(around.format(case["code"]))
+
+
+def test_a_code_or_a_learner_handed_in_twice_for_one_module_is_noted(tmp_path: Path, capsys) -> None:
+    """The same code in two rows, or two codes of one learner (the same cells saying who) for one module, went into
+    the table without a word: a sum over it counted that learner's module twice."""
+    first = VECTORS["codes"][0]
+    later = hand_in_code({**first["results"], "time": first["results"]["time"] + 600})
+    other_module = hand_in_code({**first["results"], "module": "2"})
+    codes = tmp_path / "codes.csv"
+    codes.write_text(f"Name,Code\nAnn,{first['code']}\nBen, {first['code']}.\n ann ,{later}\nAnn,{other_module}\n"
+                     f",{later}\n", encoding="utf-8")
+    assert main(["gradebook", str(codes)]) == 0
+    assert capsys.readouterr().err.splitlines()[1:-1] == [
+        f"{codes}: rows 2, 3 hold the same code: the table has its results once per row, so a sum over it counts "
+        "them more than once",
+        f"{codes}: rows 4, 6 hold the same code: the table has its results once per row, so a sum over it counts "
+        "them more than once",
+        f"{codes}: rows 2, 4 name the same learner (Ann) for course demo, module 1: the table has each code's "
+        "results, so a sum over it counts that module more than once"]
+
+
+def test_a_note_on_a_code_in_many_rows_names_ten_and_counts_the_rest() -> None:
+    code = VECTORS["codes"][0]["code"]
+    book = gradebook("".join(f"{code}\n" for _ in range(1_012)))
+    assert book.notes == ["rows 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 1,002 more hold the same code: the table has its "
+                          "results once per row, so a sum over it counts them more than once"]

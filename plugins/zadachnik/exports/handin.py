@@ -16,7 +16,7 @@ import json
 import re
 import unicodedata
 import zlib
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -149,7 +149,8 @@ class Gradebook:
     # "row N: what is wrong", for each row left out
     problems: list[str]
     codes: int
-    # What the reading decided that the teacher should know: which row it took for the header.
+    # What the reading decided that the teacher should know: which row it took for the header, and the codes
+    # handed in more than once (repeated_hand_ins).
     notes: list[str] = field(default_factory=list)
     # The input's separator, which the table keeps: the spreadsheet that wrote the file reads it back.
     delimiter: str = ","
@@ -186,7 +187,7 @@ def gradebook(text: str) -> Gradebook:
     """A CSV of hand-in codes (one per row, in any column; the row's other cells say who) as a table with one row
     per learner and question, separated as the input is (delimiter_of). The first row is the header when it names
     the columns (header_row), and a line says so; rows whose code is damaged, or that have none, are left out and
-    named."""
+    named; codes handed in more than once are noted (repeated_hand_ins)."""
     csv.field_size_limit(max(csv.field_size_limit(), LONGEST_CODE + 1))
     delimiter = delimiter_of(text)
     try:
@@ -203,6 +204,7 @@ def gradebook(text: str) -> Gradebook:
     problems: list[str] = []
     # Per code read: who handed it in (the row's other cells) and its table rows after them.
     read: list[tuple[list[str], list[list[str]]]] = []
+    hand_ins: list[HandIn] = []
     for number, row in enumerate(rows, start=first):
         if not any(cell.strip() for cell in row):
             continue
@@ -217,9 +219,11 @@ def gradebook(text: str) -> Gradebook:
         except DamagedCode as error:
             problems.append(f"row {number}: {error}; ask for the code again")
             continue
+        who = tuple(cell for index, cell in enumerate(row) if index != found[0])
+        hand_ins.append(HandIn(number, who, code_text(without_spacing(row[found[0]])), results.course, results.module))
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
         # All but the status, score and time come from the file or the code, which a learner can make of any text.
-        read.append(([inert(cell) for index, cell in enumerate(row) if index != found[0]], [
+        read.append(([inert(cell) for cell in who], [
             [inert(results.course), inert(results.module), inert(qid), "" if variant is None else inert(str(variant)),
              status or "not checked", "" if score is None else score_text(score, delimiter), inert(answer), handed_in]
             for qid, variant, status, score, answer in results.questions]))
@@ -233,7 +237,58 @@ def gradebook(text: str) -> Gradebook:
     writer.writerow([*names, *COLUMNS])
     for who, lines in read:
         writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
-    return Gradebook(out.getvalue(), problems, len(read), notes, delimiter)
+    return Gradebook(out.getvalue(), problems, len(read), [*notes, *repeated_hand_ins(hand_ins)], delimiter)
+
+
+@dataclass(frozen=True)
+class HandIn:
+    """A code read from a row: what tells the same hand-in, or the same learner's, in another row."""
+    row: int
+    who: tuple[str, ...]
+    code: str
+    course: str
+    module: str
+
+
+def same_learner(who: tuple[str, ...]) -> tuple[str, ...]:
+    """The cells saying who, as two rows of one learner have them: spacing and case aside, empty cells at the end
+    left out (a form's column filled in one row only)."""
+    cells = [" ".join(cell.split()).casefold() for cell in who]
+    while cells and not cells[-1]:
+        cells.pop()
+    return tuple(cells)
+
+
+def repeated_hand_ins(hand_ins: list[HandIn]) -> list[str]:
+    """A note for each code in several rows, and for each learner with several codes of one module: the table has
+    them all, so a sum over it would count them again. Rows that say nothing of who are no learner's."""
+    rows_of_code: dict[str, list[int]] = defaultdict(list)
+    # (who, course, module): each code of theirs, with the first row that holds it
+    codes_of_learner: dict[tuple[tuple[str, ...], str, str], dict[str, HandIn]] = defaultdict(dict)
+    for hand_in in hand_ins:
+        rows_of_code[hand_in.code].append(hand_in.row)
+        learner = same_learner(hand_in.who)
+        if learner:
+            codes_of_learner[learner, hand_in.course, hand_in.module].setdefault(hand_in.code, hand_in)
+    notes = [f"rows {row_list(rows)} hold the same code: the table has its results once per row, so a "
+             "sum over it counts them more than once" for rows in rows_of_code.values() if len(rows) > 1]
+    for (_, course, module), codes in codes_of_learner.items():
+        if len(codes) < 2:
+            continue
+        rows = [hand_in.row for hand_in in codes.values()]
+        who = ", ".join(cell for cell in next(iter(codes.values())).who if cell.strip())
+        notes.append(f"rows {row_list(rows)} name the same learner ({who}) for course {course}, module {module}: the "
+                     "table has each code's results, so a sum over it counts that module more than once")
+    return notes
+
+
+# Row numbers a note lists before it counts the rest: a file of one code copied a thousand times makes one short line.
+LISTED_ROWS = 10
+
+
+def row_list(rows: list[int]) -> str:
+    listed = ", ".join(map(str, rows[:LISTED_ROWS]))
+    return listed if len(rows) <= LISTED_ROWS else f"{listed} and {len(rows) - LISTED_ROWS:,} more"
 
 
 def score_text(score: float, delimiter: str) -> str:
