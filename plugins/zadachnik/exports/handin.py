@@ -164,11 +164,11 @@ def file_text(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         pass
     try:
-        text = data.decode(WINDOWS_1251)
+        text: str | None = data.decode(WINDOWS_1251)
     except UnicodeDecodeError:
-        text = "\0"
+        text = None
     # No text file holds a NUL: UTF-16 (Excel's "Unicode text") or a binary file decodes as Windows-1251, as nonsense.
-    if "\0" in text:
+    if text is None or "\0" in text:
         raise ValueError("it is neither UTF-8 nor Windows-1251 text; save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')")
     return text, WINDOWS_1251
 
