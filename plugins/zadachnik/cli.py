@@ -123,12 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     book = commands.add_parser(
         "gradebook", help="turn a CSV file of learners' hand-in codes into a table of their results", description=(
             "Read a CSV file with one hand-in code per row (a form's or a spreadsheet's export: the code in any "
-            "column, the row's other cells saying who handed it in) and write one row per learner and question: "
+            "column, the row's other cells saying who handed it in; separated by commas, semicolons or tabs, in "
+            "UTF-8 or Windows-1251) and write one row per learner and question, separated as the file is: "
             "who, course, module, question, variant, status, score, the learner's own text and when the code was "
             "made. A row whose code is damaged is left out and named with its row number; exits with 1 then."))
     book.add_argument("codes", metavar="CODES.csv", type=Path, help="the CSV file of hand-in codes")
     book.add_argument("--out", "-o", metavar="FILE", type=Path,
-                      help="the table's CSV file (default: the standard output)")
+                      help="the table's CSV file, UTF-8 with a byte-order mark for Excel (default: the standard "
+                           "output)")
     book.set_defaults(run=run_gradebook)
     return parser
 
