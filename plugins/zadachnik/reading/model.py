@@ -31,7 +31,16 @@ from zadachnik.reading.shuffle import (
     module_options,
     settle,
 )
-from zadachnik.reading.source import YAML_KEY, Block, LangBlock, Line, split_blocks, split_yaml_and_text, track_fence
+from zadachnik.reading.source import (
+    YAML_KEY,
+    Block,
+    LangBlock,
+    Line,
+    read_source,
+    split_blocks,
+    split_yaml_and_text,
+    track_fence,
+)
 from zadachnik.reading.values import (
     PlaceholderError,
     load_values,
@@ -450,7 +459,12 @@ class Loader:
         try:
             if not path.is_file():
                 raise ValueError(f"'values' names {name}, which is not in the module's folder")
+            # Python would refuse it too, but with a line of its own and no word of what to do.
+            read_source(path, self.shown(path))
             values = load_values(path, module.path, optional)
+        except SourceError as error:
+            self.errors.append(error)
+            return None
         except Exception as error:  # noqa: BLE001 - the author's code: any failure is reported, with its file
             self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
                                            getattr(error, "hint", "values() must return a dict of names to numbers")))
@@ -503,9 +517,12 @@ class Loader:
 
     def yaml_file(self, path: Path, keys: tuple[str, ...]) -> tuple[dict[str, Any], dict[KeyPath, int]] | None:
         try:
-            data, lines = load_with_lines(path.read_text(encoding="utf-8"))
+            data, lines = load_with_lines(read_source(path, self.shown(path)))
         except YamlProblem as problem:
             self.errors.append(SourceError(self.shown(path), problem.line_offset + 1, str(problem)))
+            return None
+        except SourceError as error:
+            self.errors.append(error)
             return None
         if not isinstance(data, dict):
             self.errors.append(SourceError(self.shown(path), 1, "expected YAML keys", f"write {', '.join(keys)}"))
@@ -520,7 +537,7 @@ class Loader:
 
     def blocks(self, path: Path) -> list[Block]:
         try:
-            return split_blocks(path.read_text(encoding="utf-8"), self.shown(path))
+            return split_blocks(read_source(path, self.shown(path)), self.shown(path))
         except SourceError as error:
             self.errors.append(error)
             return []

@@ -17,9 +17,11 @@ Nothing here knows what a question is; `model` gives the blocks their meaning.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from zadachnik.core.errors import SourceError
 
@@ -30,6 +32,11 @@ _LANG_CLOSE = re.compile(r"^////\s*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 BYTE_ORDER_MARK = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+# UTF-32's marks first: UTF-32 LE's starts with UTF-16 LE's.
+_WIDE_MARKS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+SAVE_AS_UTF8 = "in the editor's 'Save as', choose the encoding UTF-8; Notepad calls UTF-16 'Unicode'"
 # A line that starts a YAML key at the margin: `type: single`, `fields:`.
 YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s|$)")
 
@@ -67,6 +74,25 @@ class Block:
     @property
     def yaml_first_line(self) -> int:
         return self.yaml_lines[0].number if self.yaml_lines else self.line + 1
+
+
+def read_source(path: Path, shown: str) -> str:
+    """An author's file as text. Editors on Windows save UTF-16 (Notepad's "Unicode"), cp1251 or latin-1: a
+    SourceError at the line of the first byte that is not UTF-8, rather than a UnicodeDecodeError's traceback."""
+    data = path.read_bytes()
+    for mark, name in _WIDE_MARKS:
+        if data.startswith(mark):
+            raise SourceError(shown, 1, f"the file is not UTF-8 (it starts with a {name} byte order mark): save it "
+                              "as UTF-8", SAVE_AS_UTF8)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[:error.start]
+        line_start = max((match.end() for match in _BYTE_LINE_BREAK.finditer(before)), default=0)
+        column = len(before[line_start:].decode("utf-8")) + 1
+        line = len(_BYTE_LINE_BREAK.findall(before)) + 1
+        raise SourceError(shown, line, f"the file is not UTF-8 (byte 0x{data[error.start]:02x} in column {column}): "
+                          "save it as UTF-8", SAVE_AS_UTF8) from None
 
 
 def split_blocks(text: str, path: str) -> list[Block]:

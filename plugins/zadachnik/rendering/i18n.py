@@ -16,7 +16,9 @@ from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from zadachnik.core.errors import SourceError
 from zadachnik.core.formatting import format_number
+from zadachnik.reading.source import read_source
 
 WORDS_DIR = Path(__file__).parent / "words"
 # "editor": the code editor's own messages (Ace's), by Ace's ids, for the runtime to hand it.
@@ -128,7 +130,9 @@ def load_site_words(option: Mapping[str, Any], base: Path) -> dict[str, Mapping[
         if isinstance(value, str):
             path = base / value
             try:
-                value = yaml.safe_load(path.read_text(encoding="utf-8"))
+                value = yaml.safe_load(read_source(path, value))
+            except SourceError as error:
+                raise WordsError(f"words: {lang}: {error}") from None
             except OSError as error:
                 raise WordsError(f"words: {lang}: cannot read {value}: {error.strerror or error}") from None
             except yaml.YAMLError as error:
