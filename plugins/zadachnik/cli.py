@@ -429,7 +429,7 @@ def run_check(arguments: argparse.Namespace) -> int:
     if config_file is not None and not arguments.exercises:
         from zadachnik.reading.model import sources_folder_problem
 
-        problem = sources_folder_problem(base, site.exercises_dir)
+        problem = sources_folder_problem(base, site.exercises_dir, site.docs_dir)
         if problem:
             raise CommandError(f"{where}: {problem}")
     exercises = (arguments.exercises or base / site.exercises_dir).resolve()
@@ -506,6 +506,7 @@ class SiteConfig:
         self.custom_dir: str | None = options.custom_dir
         self.extensions: list[str] = options.markdown_extensions
         self.extension_configs: dict[str, dict[str, Any]] = options.mdx_configs
+        self.docs_dir: Path | None = Path(options.docs_dir) if options.docs_dir else None
 
 
 def read_site_config(path: Path | None) -> SiteConfig:

@@ -71,6 +71,8 @@ class SiteOptions:
     mdx_configs: dict[str, dict[str, Any]]
     # The theme's own `language`, as written (None: the theme's default).
     theme_language: Any = None
+    # MkDocs' docs_dir, absolute (None: it names no folder).
+    docs_dir: str | None = None
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -95,8 +97,10 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     site = loaded_site(config_file)
     # The extensions' `!relative $docs_dir` is the validated docs_dir. The course sources of a site without its
     # docs folder can still be checked: nothing is found in it either way.
+    docs_dir = None
     with contextlib.suppress(SiteOptionsError):
         validate_option(site, "docs_dir")
+        docs_dir = str(site["docs_dir"])
     validate_option(site, "markdown_extensions")
     # A bare `!relative` is the folder of the page being converted: the check converts generated pages, taken as
     # at the docs root, as MkDocs takes them while it validates the extensions.
@@ -120,7 +124,7 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         raise SiteOptionsError(offline_config_problems(False, True, True, [])[0])
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
-                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None)
+                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir)
 
 
 # Search is left out of a package: its results would lead to pages the package does not hold.

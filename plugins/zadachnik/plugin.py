@@ -181,7 +181,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.languages = Languages(list(self.config.languages))
         self.exercises_dir = self.base / self.config.exercises_dir
-        check_sources_folder(self.base, self.config.exercises_dir, self.shown(self.config_file))
+        check_sources_folder(self.base, self.config.exercises_dir, config.docs_dir, self.shown(self.config_file))
         self.attr_list = "attr_list" in config.markdown_extensions
         self.use_words()
         # The selector's names, in the words just chosen: the same on every page.
@@ -593,8 +593,8 @@ def check_offline_config(config: MkDocsConfig, options: ZadachnikConfig, shown_c
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
 
 
-def check_sources_folder(base: Path, written: str, shown_config: str) -> None:
-    problem = sources_folder_problem(base, written)
+def check_sources_folder(base: Path, written: str, docs_dir: str, shown_config: str) -> None:
+    problem = sources_folder_problem(base, written, Path(docs_dir))
     if problem:
         raise PluginError(f"Zadachnik: {shown_config}: {problem}")
 

@@ -87,6 +87,27 @@ def test_an_exercises_dir_that_is_no_folder_fails_the_build_and_the_check_alike(
     assert "fine" not in result.stdout and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("written", ["docs/exercises", "docs"])
+def test_an_exercises_dir_inside_docs_dir_fails_the_build_and_the_check(tmp_path: Path, caplog, written: str) -> None:
+    """MkDocs published every source there as a page, answer keys included, with a strict build and a fine check."""
+    import shutil
+
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    if written == "docs/exercises":
+        shutil.move(site / "exercises", site / "docs" / "exercises")
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("exercises_dir: exercises",
+                                                                 f"exercises_dir: {written}"), encoding="utf-8")
+    expected = (f"mkdocs.yml: the zadachnik plugin's 'exercises_dir': '{written}' is inside docs_dir (docs), "
+                "whose every file MkDocs publishes, answer keys included")
+    message = build_failure(config, tmp_path / "out", caplog)
+    assert expected in message and "move the folder beside docs/" in message, message
+    result = check(site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert expected in result.stderr and "move the folder beside docs/" in result.stderr, result.stderr
+    assert "fine" not in result.stdout and "Traceback" not in result.stderr
+
+
 def test_a_refused_code_names_guesses_and_zadachniks_languages_not_every_theme_code() -> None:
     [problem] = language_code_problems(["sp"], site_theme_dirs(None))
     assert "did you mean 'es'?" in problem and "de, en, es, fr, ru" in problem

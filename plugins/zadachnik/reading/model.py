@@ -1227,18 +1227,29 @@ def load_courses(root: Path, languages: list[str], base: Path) -> list[Course]:
     return Loader(root, languages, base).load()
 
 
-def sources_folder_problem(base: Path, written: str) -> str | None:
+def sources_folder_problem(base: Path, written: str, docs_dir: Path | None = None) -> str | None:
     """Why the `exercises_dir` option (`written`, relative to the folder of mkdocs.yml, `base`) names no folder of
-    course sources: a typo there would build a site without a single course."""
+    course sources: a typo there would build a site without a single course; a folder inside `docs_dir` would be
+    published by MkDocs, keys, solutions and hidden tests as pages."""
     import difflib
 
     if (base / written).is_dir():
-        return None
+        return None if docs_dir is None else published_sources_problem(base, written, docs_dir)
     folders = sorted(path.name for path in base.iterdir() if path.is_dir() and not path.name.startswith("."))
     close = difflib.get_close_matches(written, folders, n=1, cutoff=0.6)
     guess = f" (did you mean '{close[0]}'?)" if close else ""
     return (f"the zadachnik plugin's 'exercises_dir': '{written}' is no folder beside mkdocs.yml{guess}: write the "
             "folder that holds the courses' folders")
+
+
+def published_sources_problem(base: Path, written: str, docs_dir: Path) -> str | None:
+    sources, docs = (base / written).resolve(), (base / docs_dir).resolve()
+    if not sources.is_relative_to(docs):
+        return None
+    shown_docs = docs.relative_to(base.resolve()).as_posix() if docs.is_relative_to(base.resolve()) else str(docs)
+    return (f"the zadachnik plugin's 'exercises_dir': '{written}' is inside docs_dir ({shown_docs}), whose every file "
+            "MkDocs publishes, answer keys included: move the folder beside docs/ (e.g. to exercises/, next to "
+            "mkdocs.yml) and write 'exercises_dir: exercises'")
 
 
 def source_warnings(courses: list[Course]) -> list[str]:
