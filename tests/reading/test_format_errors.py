@@ -936,6 +936,42 @@ def test_part_word_inside_a_code_fence_stays_body_text(tmp_path: Path, fence: st
     assert question.explanation["ru"].markdown == "Потому что так."
 
 
+ONE_LANGUAGE_COURSE = "id: course\ntitle: Course\nmodules: 3\n"
+ONE_LANGUAGE_MODULE = "number: 1\ntitle: Module\n"
+
+
+def one_language_question(body: str, ident: str = "Q1") -> str:
+    """A question of a one-language site: no language parts, its title on the opener."""
+    return (f"/// question | {ident} | Prime\ntype: single\nanswer: B\n\n{body}\n\noptions:\nA. 21\nB. 29\n\n"
+            "explanation:\nSo.\n///\n")
+
+
+def load_one_language(base: Path, quiz: str) -> list:
+    exercises = write_course(base, quiz=quiz, course=ONE_LANGUAGE_COURSE, module=ONE_LANGUAGE_MODULE)
+    return load_courses(exercises, ["en"], base)
+
+
+@pytest.mark.parametrize("fence", ["```", "~~~"])
+def test_block_markers_inside_a_code_fence_of_a_one_language_question_are_code(tmp_path: Path, fence: str) -> None:
+    """Without language parts a '///' line in the question's code ended the block, and the author was told of text
+    outside a block at a later line."""
+    body = f"Which is prime?\n\n{fence}text\n///\noptions:\n////\n/// question | X\n{fence}"
+    quiz = one_language_question(body) + "\n" + one_language_question("Again?", "Q2")
+    questions = load_one_language(tmp_path, quiz)[0].modules[0].questions
+    assert [question.id for question in questions] == ["Q1", "Q2"]
+    assert questions[0].body["en"].markdown == body
+    assert [entry.key for entry in questions[0].lists["options"]] == ["A", "B"]
+
+
+def test_a_code_fence_never_closed_in_a_one_language_question_is_reported_at_its_line(tmp_path: Path) -> None:
+    quiz = one_language_question("Which is prime?\n\n```python\nprint(29)")
+    with pytest.raises(SourceErrors) as info:
+        load_one_language(tmp_path, quiz)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (QUIZ, line_with(quiz, "```python"))
+    assert error.message == "the code fence opened here is not closed" and "```" in error.hint
+
+
 def test_option_continued_on_an_indented_line(tmp_path: Path) -> None:
     quiz = block(en=EN_SINGLE.replace("B. Four", "B. Four,\n  as everyone knows"))
     question = load(tmp_path, quiz=quiz)[0].modules[0].questions[0]

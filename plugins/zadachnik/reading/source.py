@@ -135,6 +135,14 @@ def split_blocks(text: str, path: str) -> list[Block]:
             lang.lines.append(Line(number, raw))
             continue
         if block is not None:
+            if not block.langs:
+                # A block without language parts has its text here: a '///' line in its code is code, as in a part.
+                if fence is None:
+                    fence_line = number
+                fence = track_fence(line, fence)
+                if fence is not None:
+                    block.yaml_lines.append(Line(number, raw))
+                    continue
             if marker and _CLOSE.match(line):
                 blocks.append(block)
                 block = None
@@ -175,8 +183,8 @@ def split_blocks(text: str, path: str) -> list[Block]:
     if comment:
         raise SourceError(path, comment, "an HTML comment opened here is not closed",
                           "end it with '-->': until then it hides every block after it")
-    if lang is not None and fence is not None:
-        # It swallowed the part's '////' and everything after it.
+    if (lang is not None or block is not None) and fence is not None:
+        # It swallowed the part's '////' (or the block's '///') and everything after it.
         raise SourceError(path, fence_line, "the code fence opened here is not closed",
                           f"end the code with a line '{fence}'")
     if lang is not None:
