@@ -565,8 +565,25 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     if clashes:
         problems.append(("Zadachnik: the navigation can't tell the languages apart:",
                          [str(problem) for problem in clashes]))
+    replaced = replaced_pages(courses, languages, site.docs_dir, shown_here)
+    if replaced:
+        problems.append(("Zadachnik: pages of the site's own where the course pages go:", replaced))
     problems.extend(page_problems(courses, languages, base, site, shown_here))
     return problems
+
+
+def replaced_pages(courses: list[Any], languages: list[str], docs_dir: Path | None, shown_here: Any) -> list[str]:
+    """The build's refusal of a hand-written page at a generated page's address, from the docs folder's files."""
+    from zadachnik.rendering.render import hand_written_page_problems, plan_pages
+    from zadachnik.rendering.site import Languages
+
+    if docs_dir is None:
+        return []
+
+    def hand_written(uri: str) -> Path | None:
+        return docs_dir / uri if (docs_dir / uri).is_file() else None
+
+    return hand_written_page_problems(plan_pages(courses, Languages(languages)), hand_written, shown_here)
 
 
 def keep_only_what_finds_formulas(converter: Any) -> None:

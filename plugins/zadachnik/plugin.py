@@ -70,6 +70,7 @@ from zadachnik.rendering.render import (
     PagePlan,
     Renderer,
     attach_course_files,
+    hand_written_page_problems,
     math_error_line,
     plan_pages,
     searchable,
@@ -211,6 +212,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                            self.others_late)
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
+        self.no_hand_written_pages_replaced(files)
         for uri, plan in self.plans.items():
             files.append(File.generated(config, uri, content=plan.markdown()))
         self.zips = self.add_course_files(files, config)
@@ -231,6 +233,16 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         prefetch_formulas(self.page_texts(files))
         self.files = files
         return files
+
+    def no_hand_written_pages_replaced(self, files: Files) -> None:
+        def hand_written(uri: str) -> Path | None:
+            file = files.get_file_from_path(uri)
+            return Path(file.abs_src_path) if file is not None and file.abs_src_path else None
+
+        problems = hand_written_page_problems(self.plans, hand_written, self.shown)
+        if problems:
+            raise PluginError("Zadachnik: pages of the site's own where the course pages go:\n"
+                              + "\n".join(f"  {problem}" for problem in problems))
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         excluded = [uri for uri in self.plans

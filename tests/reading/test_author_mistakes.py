@@ -108,6 +108,23 @@ def test_an_exercises_dir_inside_docs_dir_fails_the_build_and_the_check(tmp_path
     assert "fine" not in result.stdout and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("page", ["quiz.md", "book.md"])
+def test_a_hand_written_page_where_a_generated_one_goes_fails_the_build_and_the_check(tmp_path: Path, caplog,
+                                                                                    page: str) -> None:
+    """The generated page replaced the author's own without a word (an INFO DeprecationWarning at most)."""
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    mine = site / "docs" / "units" / "01-measures" / page
+    mine.parent.mkdir(parents=True)
+    mine.write_text("# About this module\n", encoding="utf-8")
+    expected = (f"docs/units/01-measures/{page}: a hand-written page where Zadachnik puts a page of the module "
+                "exercises/units/01-measures")
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert expected in message and "rename or move your page" in message, message
+    result = check(site)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert expected in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
 def test_a_refused_code_names_guesses_and_zadachniks_languages_not_every_theme_code() -> None:
     [problem] = language_code_problems(["sp"], site_theme_dirs(None))
     assert "did you mean 'es'?" in problem and "de, en, es, fr, ru" in problem

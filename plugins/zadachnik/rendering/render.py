@@ -457,6 +457,23 @@ def plan_pages(courses: list[Course], languages: Languages) -> dict[str, PagePla
     return plans
 
 
+def hand_written_page_problems(plans: dict[str, PagePlan], hand_written: Callable[[str], Path | None],
+                               shown: Callable[[Path], str]) -> list[str]:
+    """A page of the author's own at the address of a generated one (`hand_written`: its file, or None): MkDocs
+    would quietly take the generated page instead, and the author's text would be gone from the site."""
+    problems = []
+    for uri, plan in plans.items():
+        mine = hand_written(uri)
+        if mine is None:
+            continue
+        modules = getattr(plan, "modules", None) or [plan.module]
+        maker = (f"the module {shown(plan.module.path)}" if len(modules) == 1 else
+                 f"the course {shown(plan.course.path)} (its problem book)")
+        problems.append(f"{shown(mine)}: a hand-written page where Zadachnik puts a page of {maker} (rename or move "
+                        f"your page, e.g. to {Path(uri).with_name('intro.md').as_posix()}, or delete it)")
+    return problems
+
+
 def attach_course_files(plans: dict[str, PagePlan], module: Module, archive: CourseFiles) -> None:
     """The module's zip is linked from its files page, in every language."""
     for plan in plans.values():
