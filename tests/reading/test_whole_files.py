@@ -73,9 +73,6 @@ def test_a_utf8_byte_order_mark_at_the_start_is_fine(tmp_path: Path) -> None:
     assert course.modules[0].questions[0].id == "Q1"
 
 
-assert one_error  # kept for the tests below
-
-
 def test_a_words_file_in_another_encoding_is_named_with_what_to_do(tmp_path: Path) -> None:
     from zadachnik.rendering.i18n import WordsError, load_site_words
 
@@ -83,3 +80,20 @@ def test_a_words_file_in_another_encoding_is_named_with_what_to_do(tmp_path: Pat
     with pytest.raises(WordsError) as info:
         load_site_words({"de": "words.yml"}, tmp_path)
     assert str(info.value).startswith("words: de: words.yml:1: the file is not UTF-8 (byte 0xfc in column 10)")
+
+
+# -- files with nothing in them ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "  \n\n\t\n", "<!-- Questions to come:\n  Q1 on units. -->\n"],
+                         ids=["empty", "blank", "comment"])
+@pytest.mark.parametrize(("name", "what", "opener"), [("quiz", "question", "/// question | ID"),
+                                                      ("exercises", "exercise", "/// exercise | ID")])
+def test_a_source_file_with_no_block_is_refused_with_what_to_write(tmp_path: Path, text: str, name: str, what: str,
+                                                                   opener: str) -> None:
+    """It built an empty page ("Checked 0 / 0") in the navigation, strictly and without a word."""
+    files = {"quiz": block(), name: text} if name == "exercises" else {name: text}
+    error = one_error(tmp_path, **files)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/{name}.md", 1)
+    assert error.message == f"{name}.md holds no {what}"
+    assert f"write a '{opener}' block" in error.hint and "or delete the file" in error.hint

@@ -535,17 +535,24 @@ class Loader:
 
     # -- quiz and exercises files -------------------------------------------------------------------
 
-    def blocks(self, path: Path) -> list[Block]:
+    def blocks(self, path: Path, kind: str) -> list[Block]:
+        """The file's blocks; none, and the problem noted, when it cannot be split or holds none (an empty page
+        in the navigation, never what its author meant); `kind` is the block it should hold."""
         try:
-            return split_blocks(read_source(path, self.shown(path)), self.shown(path))
+            blocks = split_blocks(read_source(path, self.shown(path)), self.shown(path))
         except SourceError as error:
             self.errors.append(error)
             return []
+        if not blocks:
+            self.errors.append(SourceError(self.shown(path), 1, f"{path.name} holds no {kind}",
+                                           f"write a '/// {kind} | ID' block, or delete the file: a module needs "
+                                           "only one of quiz.md and exercises.md"))
+        return blocks
 
     def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Section | Question]:
         items: list[Section | Question] = []
         section: Section | None = None
-        for block in self.blocks(path):
+        for block in self.blocks(path, "question"):
             reader = BlockReader(self, path, block)
             try:
                 if block.kind == "section":
@@ -565,7 +572,7 @@ class Loader:
 
     def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Exercise]:
         items: list[Exercise] = []
-        for block in self.blocks(path):
+        for block in self.blocks(path, "exercise"):
             reader = BlockReader(self, path, block)
             try:
                 if block.kind != "exercise":
