@@ -267,6 +267,28 @@ def test_every_unknown_reference_is_reported_and_a_missing_page_too(tmp_path: Pa
     assert all(error.path == QUIZ and error.hint for error in errors)
 
 
+def test_a_file_that_cannot_be_read_gets_no_unknown_references_to_it(tmp_path: Path) -> None:
+    """One structural mistake drops the whole quiz; the exercises' [[1.1.1]] and [[1.1]], which are there, were
+    reported as unknown too, with advice to write an id that exists."""
+    quiz = QUIZ_SOURCE.replace("So it is, see [[1.1.1]].\n////\n", "So it is, see [[1.1.1]].\n")
+    error, = errors_of(tmp_path, quiz=quiz)
+    assert error.message == "the 'en' part opened here is not closed", error
+
+
+def test_a_block_that_cannot_be_read_gets_no_unknown_references_to_it(tmp_path: Path) -> None:
+    quiz = QUIZ_SOURCE.replace("/// question | 1.1.1\ntype: single", "/// question | 1.1.1\ntype: singel")
+    error, = errors_of(tmp_path, quiz=quiz)
+    assert error.message.startswith("unknown question type 'singel'"), error
+
+
+def test_an_unknown_reference_beside_a_block_that_cannot_be_read_is_still_reported(tmp_path: Path) -> None:
+    quiz = QUIZ_SOURCE.replace("/// question | 1.1.1\ntype: single", "/// question | 1.1.1\ntype: singel")
+    exercises = EXERCISES_SOURCE.replace("Продолжите [[E1]].", "Продолжите [[E9]].")
+    errors = errors_of(tmp_path, quiz=quiz, exercises=exercises)
+    assert sorted(error.message.split(" (")[0] for error in errors) == [
+        "unknown question type 'singel'", "unknown reference [[E9]]"], errors
+
+
 def test_an_empty_reference_is_reported(tmp_path: Path) -> None:
     quiz = QUIZ_SOURCE.replace("So it is, see [[1.1.1]].", "So it is, see [[]].")
     error, = errors_of(tmp_path, quiz=quiz)

@@ -222,6 +222,19 @@ class Course:
 
 
 @dataclass
+class Unread:
+    """What of a module's sources could not be read, its problem reported: a reference to an id that may be in it
+    is not reported as unknown too (the id is likely there, and the advice to write another would be wrong)."""
+
+    ids: set[str] = field(default_factory=set)
+    # A file that could not be split into blocks: any id may be in it.
+    whole_file: bool = False
+
+    def may_hold(self, ref: str) -> bool:
+        return self.whole_file or ref in self.ids
+
+
+@dataclass
 class Loader:
     """Reads every course under one folder, collecting all problems before it reports them."""
 
@@ -346,18 +359,19 @@ class Loader:
         except SourceError as error:
             self.errors.append(error)
         ids: dict[str, tuple[Path, int, str]] = {}
+        unread = Unread()
         if quiz.is_file():
-            module.quiz = self.quiz_file(quiz, ids)
+            module.quiz = self.quiz_file(quiz, ids, unread)
             self.settle_questions(module, meta, data, lines)
         if exercises.is_file():
-            module.exercises = self.exercises_file(exercises, ids)
+            module.exercises = self.exercises_file(exercises, ids, unread)
         varied = [question for question in module.questions if question.variants is not None]
         values: dict[str, float] | None = {}
         self.placeholders_written_right(module, "values" in data)
         if "values" in data:
             values = self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1, bool(varied))
         self.named_keys(module, meta, values)
-        self.resolve_references(module)
+        self.resolve_references(module, unread)
         if varied and values is not None:
             values_file = module.path / str(data["values"]) if "values" in data else None
             expander = Expander(values_file, values, self.languages, self.shown(quiz), module.path)
@@ -414,7 +428,7 @@ class Loader:
             self.errors.extend(settle(question, defaults, quiz))
             self.errors.extend(place_gaps(question, quiz))
 
-    def resolve_references(self, module: Module) -> None:
+    def resolve_references(self, module: Module, unread: Unread) -> None:
         """`[[E1]]` in author text becomes the target's label in the page's language, linked to its anchor
         on this page or on the module's other page; an unknown one is reported with its line."""
         targets = reference_targets(module)
@@ -422,14 +436,16 @@ class Loader:
             # Only `[[…]]` is ever replaced: most text has none, and needs no pass of the pattern.
             if "[[" not in fragment.markdown:
                 continue
-            resolve = partial(self.reference, targets, page, lang, linked, source, fragment)
+            resolve = partial(self.reference, targets, unread, page, lang, linked, source, fragment)
             fragment.markdown = _REFERENCE.sub(resolve, fragment.markdown)
 
-    def reference(self, targets: dict[str, Target], page: str, lang: str, linked: bool, source: Path,
-                  fragment: Fragment, match: re.Match[str]) -> str:
+    def reference(self, targets: dict[str, Target], unread: Unread, page: str, lang: str, linked: bool,
+                  source: Path, fragment: Fragment, match: re.Match[str]) -> str:
         if match["ref"] is None:  # code or math, where [[…]] is not a reference
             return match[0]
         target = targets.get(match["ref"])
+        if target is None and unread.may_hold(match["ref"]):
+            return match[0]
         if target is None:
             line = fragment.line + fragment.markdown.count("\n", 0, match.start())
             self.errors.append(SourceError(self.shown(source), line, f"unknown reference {match[0]}",
@@ -535,13 +551,14 @@ class Loader:
 
     # -- quiz and exercises files -------------------------------------------------------------------
 
-    def blocks(self, path: Path, kind: str) -> list[Block]:
+    def blocks(self, path: Path, kind: str, unread: Unread) -> list[Block]:
         """The file's blocks; none, and the problem noted, when it cannot be split or holds none (an empty page
         in the navigation, never what its author meant); `kind` is the block it should hold."""
         try:
             blocks = split_blocks(read_source(path, self.shown(path)), self.shown(path))
         except SourceError as error:
             self.errors.append(error)
+            unread.whole_file = True
             return []
         if not blocks:
             self.errors.append(SourceError(self.shown(path), 1, f"{path.name} holds no {kind}",
@@ -549,10 +566,11 @@ class Loader:
                                            "only one of quiz.md and exercises.md"))
         return blocks
 
-    def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Section | Question]:
+    def quiz_file(self, path: Path, ids: dict[str, tuple[Path, int, str]], unread: Unread
+                  ) -> list[Section | Question]:
         items: list[Section | Question] = []
         section: Section | None = None
-        for block in self.blocks(path, "question"):
+        for block in self.blocks(path, "question", unread):
             reader = BlockReader(self, path, block)
             try:
                 if block.kind == "section":
@@ -568,11 +586,12 @@ class Loader:
                     )
             except SourceError as error:
                 self.errors.append(error)
+                unread.ids.add(block.arg)
         return items
 
-    def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int, str]]) -> list[Exercise]:
+    def exercises_file(self, path: Path, ids: dict[str, tuple[Path, int, str]], unread: Unread) -> list[Exercise]:
         items: list[Exercise] = []
-        for block in self.blocks(path, "exercise"):
+        for block in self.blocks(path, "exercise", unread):
             reader = BlockReader(self, path, block)
             try:
                 if block.kind != "exercise":
@@ -584,6 +603,7 @@ class Loader:
                 self.unique_id(ids, block, path)
             except SourceError as error:
                 self.errors.append(error)
+                unread.ids.add(block.arg)
         return items
 
     def unique_id(self, ids: dict[str, tuple[Path, int, str]], block: Block, path: Path) -> None:
