@@ -78,6 +78,15 @@ def test_checker_that_accepts_a_wrong_answer_stops_the_build_at_that_answers_lin
     assert problem.hint == "fix 'check', or remove that answer from 'wrong'"
 
 
+def test_a_wrong_answer_naming_a_field_the_question_lacks_is_reported_at_that_answer(tmp_path: Path) -> None:
+    """The checker's KeyError was reported at 'check: |', with the advice to fix the checker."""
+    quiz = checker_question(wrong='wrong:\n  - {x: "0.4"}\n  - {xx: "0.3"}\n')
+    [problem] = problems(tmp_path, quiz)
+    assert problem.line == line_with(quiz, '- {xx: "0.3"}')
+    assert problem.message == "question Q1: the answer under 'wrong' names a field 'xx' the question does not have"
+    assert problem.hint == "its fields: x"
+
+
 def test_checker_that_rejects_the_revealed_answer_stops_the_build(tmp_path: Path) -> None:
     check = CHECKER.replace("0.5, 1e-9", "0.7, 1e-9")
     [problem] = problems(tmp_path, checker_question(check=check, wrong=""))

@@ -139,6 +139,9 @@ def check_checker(question: Question, spec: dict, languages: list[str], path: Pa
                                f"question {question.id}: its checker rejects the answer its '{lang}' page reveals "
                                f"({answer}){problem_text(verdict)}", "fix 'check' or the answer key")
     for wrong, line in zip(checker.wrong, checker.wrong_lines, strict=True):
+        unknown = unknown_field(question, spec, wrong, line, path, shown)
+        if unknown is not None:
+            return unknown
         verdict = grade(spec, wrong, languages[0])
         failure = checker_failure(question, verdict, wrong, path, shown)
         if failure is not None:
@@ -148,6 +151,19 @@ def check_checker(question: Question, spec: dict, languages: list[str], path: Pa
                                f"question {question.id}: its checker accepts {wrong}, listed under 'wrong'",
                                "fix 'check', or remove that answer from 'wrong'")
     return None
+
+
+def unknown_field(question: Question, spec: dict, wrong: dict, line: int, path: Path, shown: callable):
+    """A `wrong:` answer naming a field (or gap) the question lacks: a typo of the answer, not of the checker, whose
+    KeyError on the field it asks for was blamed on 'check' at its own line."""
+    if "fields" not in wrong or "fields" not in spec:
+        return None
+    ids = [str(field["id"]) for field in spec["fields"]]
+    named = next((name for name in wrong["fields"] if name not in ids), None)
+    if named is None:
+        return None
+    return SourceError(shown(path), line, f"question {question.id}: the answer under 'wrong' names a field "
+                       f"'{named}' the question does not have", f"its fields: {', '.join(ids)}")
 
 
 def checker_failure(question: Question, verdict: dict, answer: dict, path: Path, shown: callable):
