@@ -470,7 +470,7 @@ def hand_written_page_problems(plans: dict[str, PagePlan], hand_written: Callabl
         maker = (f"the module {shown(plan.module.path)}" if len(modules) == 1 else
                  f"the course {shown(plan.course.path)} (its problem book)")
         problems.append(f"{shown(mine)}: a hand-written page where Zadachnik puts a page of {maker} (rename or move "
-                        f"your page, e.g. to {Path(uri).with_name('intro.md').as_posix()}, or delete it)")
+                        f"your page, e.g. to {shown(mine.with_name('intro.md'))}, or delete it)")
     return problems
 
 
