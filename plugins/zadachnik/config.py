@@ -117,6 +117,10 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         key, problem = found[0]
         raise SiteOptionsError(f"Config value 'plugins': Plugin '{PLUGIN_NAME}' option '{key}': {problem}")
     theme = site["theme"]
+    # Sources checked without a mkdocs.yml have MkDocs' default theme, which says nothing of the site's.
+    problem = theme_problem(theme.get("name") if isinstance(theme, dict) else theme) if config_file else None
+    if problem:
+        raise SiteOptionsError(problem)
     if plugin.offline_zip and not plugin.offline:
         from zadachnik.runtime.shipping import offline_config_problems
 
@@ -125,6 +129,14 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
                        site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir)
+
+
+def theme_problem(name: object) -> str | None:
+    """What is wrong with the site's theme: the pages are made for mkdocs-material's (its templates, its instant
+    navigation and search), and MkDocs' own themes load their scripts and highlighting from CDNs."""
+    if name == "material":
+        return None
+    return f"theme '{name}': Zadachnik's pages are made for mkdocs-material: write 'name: material' under 'theme:'"
 
 
 # Search is left out of a package: its results would lead to pages the package does not hold.

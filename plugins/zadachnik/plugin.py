@@ -15,13 +15,13 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url, get_theme_dir
 
-from zadachnik.config import ZadachnikConfig
+from zadachnik.config import ZadachnikConfig, theme_problem
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.incremental import reads
 from zadachnik.incremental.formulas import formula_store
@@ -175,6 +175,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # it has no words for would end the build there, in a Jinja traceback.
         self.config_file = Path(config.config_file_path or "mkdocs.yml").resolve()
         self.base = self.config_file.parent
+        if problem := theme_problem(config.theme.name):
+            raise PluginError(f"Zadachnik: {self.shown(self.config_file)}: {problem}")
         check_languages(list(self.config.languages), config.theme.get("language"), config.theme.dirs,
                         self.shown(self.config_file))
         return config
@@ -214,7 +216,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.plans = plan_pages(self.courses, self.languages)
         self.no_hand_written_pages_replaced(files)
         for uri, plan in self.plans.items():
-            files.append(File.generated(config, uri, content=plan.markdown()))
+            files.append(File.generated(config, uri, content=plan.markdown(),
+                                        inclusion=generated_inclusion(uri, config)))
         self.zips = self.add_course_files(files, config)
         with_python = any(q.python for course in self.courses for module in course.modules for q in module.questions)
         use_minified(self.site_cache.minified_kept)
@@ -615,6 +618,16 @@ def check_languages(codes: list[str], theme_language: Any, theme_dirs: list[str]
     problems = site_language_problems(codes, theme_language, theme_dirs)
     if problems:
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
+
+
+def generated_inclusion(uri: str, config: MkDocsConfig) -> InclusionLevel:
+    """A generated page's inclusion as MkDocs' set_exclusions would judge it (a draft or excluded one is refused in
+    on_nav), but never in MkDocs' own navigation: each language's has its pages (on_nav), so an explicit `nav:` need
+    not list them, and MkDocs is not to report them missing from it."""
+    for level, patterns in ((InclusionLevel.EXCLUDED, config.exclude_docs), (InclusionLevel.DRAFT, config.draft_docs)):
+        if patterns and patterns.match_file(uri):
+            return level
+    return InclusionLevel.NOT_IN_NAV
 
 
 def keep_fonts_local(config: MkDocsConfig) -> None:

@@ -476,3 +476,16 @@ def test_help_of_each_command(command: str, tmp_path: Path) -> None:
     result = zadachnik(command, "--help", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stdout.startswith(f"usage: zadachnik {command}") and "--languages" in result.stdout
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "readthedocs"])
+def test_a_theme_other_than_material_fails_the_build_and_the_check(theme: str, tmp_path: Path, caplog) -> None:
+    """MkDocs' own themes built without a word, and their pages loaded highlight.js from a CDN: the pages are made
+    for mkdocs-material."""
+    site = sample_copy(tmp_path / "site")
+    edit(site / "mkdocs.yml", "  name: material\n", f"  name: {theme}\n")
+    said = f"theme '{theme}': Zadachnik's pages are made for mkdocs-material: write 'name: material' under 'theme:'"
+    assert said in build_failure(site / "mkdocs.yml", tmp_path / "built", caplog)
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert said in result.stderr

@@ -466,3 +466,23 @@ def test_an_offline_copy_that_could_not_work_from_disk_is_refused(tmp_path: Path
     message = build_failure(config, tmp_path / "out", caplog)
     assert f"mkdocs.offline.yml: {expected}" in message
     assert not (site / "build" / "fixture-offline.zip").exists()
+
+
+def test_an_explicit_nav_of_every_languages_pages_builds_each_languages_navigation_quietly(tmp_path: Path,
+                                                                                            caplog) -> None:
+    """With `nav:` listing the hand-written pages, MkDocs listed every generated page as 'not included in the nav'
+    (they are, in each language's navigation), in a long block of the build's log."""
+    import logging
+
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    config = source / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "docs_dir: docs\n", "docs_dir: docs\nnav:\n  - index.md\n  - authoring.md\n  - en/index.md\n"
+        "  - en/authoring.md\n"), encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="mkdocs"):
+        site = build_site(config, tmp_path / "site")
+    assert "not included in the \"nav\"" not in caplog.text, caplog.text
+    en = page(site, "en/" + QUIZ).select_one("nav.md-nav--primary").get_text(" ", strip=True)
+    assert "Demo course" in en and "Демокурс" not in en
+    ru = page(site, QUIZ).select_one("nav.md-nav--primary").get_text(" ", strip=True)
+    assert "Демокурс" in ru and "Demo course" not in ru
