@@ -426,6 +426,12 @@ def run_check(arguments: argparse.Namespace) -> int:
     site = read_site_config(config_file)
     base = config_file.resolve().parent if config_file is not None else Path.cwd().resolve()
     where = shown(config_file, base) if config_file else "the defaults"
+    if config_file is not None:
+        from zadachnik.config import theme_problem
+
+        # As the build refuses it (sources checked without a mkdocs.yml have no theme of the site's).
+        if problem := theme_problem(site.theme_name):
+            raise CommandError(f"{where}: {problem}")
     if config_file is not None and not arguments.exercises:
         from zadachnik.reading.model import sources_folder_problem
 
@@ -507,6 +513,7 @@ class SiteConfig:
         self.extensions: list[str] = options.markdown_extensions
         self.extension_configs: dict[str, dict[str, Any]] = options.mdx_configs
         self.docs_dir: Path | None = Path(options.docs_dir) if options.docs_dir else None
+        self.theme_name: Any = options.theme_name
 
 
 def read_site_config(path: Path | None) -> SiteConfig:
@@ -568,6 +575,9 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     replaced = replaced_pages(courses, languages, site.docs_dir, shown_here)
     if replaced:
         problems.append(("Zadachnik: pages of the site's own where the course pages go:", replaced))
+    homeless = missing_homes(languages, site.docs_dir, shown_here)
+    if homeless:
+        problems.append(("Zadachnik: languages without their home page:", homeless))
     problems.extend(page_problems(courses, languages, base, site, shown_here))
     return problems
 
@@ -584,6 +594,16 @@ def replaced_pages(courses: list[Any], languages: list[str], docs_dir: Path | No
         return docs_dir / uri if (docs_dir / uri).is_file() else None
 
     return hand_written_page_problems(plan_pages(courses, Languages(languages)), hand_written, shown_here)
+
+
+def missing_homes(languages: list[str], docs_dir: Path | None, shown_here: Any) -> list[str]:
+    """The build's warning of a language without its home page, from the docs folder's files."""
+    from zadachnik.rendering.site import Languages, missing_home_pages
+
+    if docs_dir is None:
+        return []
+    return missing_home_pages(Languages(languages), lambda uri: (docs_dir / uri).is_file(),
+                              lambda uri: shown_here(docs_dir / uri))
 
 
 def keep_only_what_finds_formulas(converter: Any) -> None:

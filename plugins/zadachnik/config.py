@@ -73,6 +73,8 @@ class SiteOptions:
     theme_language: Any = None
     # MkDocs' docs_dir, absolute (None: it names no folder).
     docs_dir: str | None = None
+    # The theme's name, as written (MkDocs' default when mkdocs.yml names none).
+    theme_name: Any = None
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -117,10 +119,6 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         key, problem = found[0]
         raise SiteOptionsError(f"Config value 'plugins': Plugin '{PLUGIN_NAME}' option '{key}': {problem}")
     theme = site["theme"]
-    # Sources checked without a mkdocs.yml have MkDocs' default theme, which says nothing of the site's.
-    problem = theme_problem(theme.get("name") if isinstance(theme, dict) else theme) if config_file else None
-    if problem:
-        raise SiteOptionsError(problem)
     if plugin.offline_zip and not plugin.offline:
         from zadachnik.runtime.shipping import offline_config_problems
 
@@ -128,7 +126,8 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         raise SiteOptionsError(offline_config_problems(False, True, True, [])[0])
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
-                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir)
+                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir,
+                       theme.get("name") if isinstance(theme, dict) else theme)
 
 
 def theme_problem(name: object) -> str | None:

@@ -83,6 +83,7 @@ from zadachnik.rendering.site import (
     alternate_sitemaps,
     course_id_problems,
     left_out_pages,
+    missing_home_pages,
     write_shared,
 )
 from zadachnik.runtime.offline import EMBED_NAME, without_translation_links, zip_site
@@ -215,6 +216,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.courses = self.load_courses()
         self.plans = plan_pages(self.courses, self.languages)
         self.no_hand_written_pages_replaced(files)
+        for problem in missing_home_pages(self.languages, lambda uri: files.get_file_from_path(uri) is not None,
+                                          lambda uri: self.shown(Path(config.docs_dir) / uri)):
+            log.warning(problem)
         for uri, plan in self.plans.items():
             files.append(File.generated(config, uri, content=plan.markdown(),
                                         inclusion=generated_inclusion(uri, config)))

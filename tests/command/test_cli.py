@@ -63,6 +63,7 @@ def test_check_finds_the_config_above_the_exercises_it_is_given(tmp_path: Path) 
     # Run from elsewhere: the languages come from the mkdocs.yml beside the exercises folder.
     site = sample_copy(tmp_path / "site")
     edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: [en, ru]")
+    second_home(site)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     result = zadachnik("check", str(site / "exercises"), cwd=elsewhere)
@@ -75,6 +76,12 @@ def test_languages_option_overrides_the_config() -> None:
     result = zadachnik("check", "--languages", "en", cwd=ROOT)
     assert result.returncode == 1
     assert f"{INFRA}/quiz.md:" in result.stderr and "unknown language 'ru'" in result.stderr
+
+
+def second_home(site: Path) -> None:
+    """The home page of ru as the second language, for a site whose languages were turned round to [en, ru]."""
+    (site / "docs" / "ru").mkdir()
+    shutil.copy(site / "docs" / "index.md", site / "docs" / "ru" / "index.md")
 
 
 def new_site(folder: Path) -> Path:
@@ -97,6 +104,7 @@ def test_check_reads_the_config_as_mkdocs_does(tmp_path: Path, monkeypatch) -> N
         "      exercises_dir: !ENV [ZQ_TEST_EXERCISES, exercises]\n      languages: [en, ru]\n"
         "      cache: !ENV [ZQ_TEST_CACHE, true]\n")), encoding="utf-8")
     (site / "mkdocs.yml").write_text("INHERIT: base.yml\nsite_name: Inherited\n", encoding="utf-8")
+    second_home(site)
     shutil.copytree(site / "exercises", site / "course")
     monkeypatch.delenv("ZQ_TEST_EXERCISES", raising=False)
     monkeypatch.delenv("ZQ_TEST_CACHE", raising=False)

@@ -486,3 +486,20 @@ def test_an_explicit_nav_of_every_languages_pages_builds_each_languages_navigati
     assert "Demo course" in en and "Демокурс" not in en
     ru = page(site, QUIZ).select_one("nav.md-nav--primary").get_text(" ", strip=True)
     assert "Демокурс" in ru and "Demo course" not in ru
+
+
+def test_a_language_without_its_home_page_fails_the_strict_build_and_the_check(tmp_path: Path, caplog) -> None:
+    """Without docs/en/index.md the language selector led to a missing page, the English course list was nowhere,
+    and `mkdocs build --strict` passed."""
+    import subprocess
+    import sys
+
+    source = copy_site(FIXTURE_SITE, tmp_path / "src")
+    (source / "docs" / "en" / "index.md").unlink()
+    said = ("docs/en/index.md is missing: the en pages have no home page, and the language selector leads to none "
+            "(copy docs/index.md there and translate it, with its course list)")
+    assert said in build_failure(source / "mkdocs.yml", tmp_path / "site", caplog) + caplog.text
+    result = subprocess.run([sys.executable, "-m", "zadachnik", "check"], cwd=source, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert said in result.stdout + result.stderr

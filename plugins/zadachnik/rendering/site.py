@@ -42,6 +42,18 @@ class Languages:
         return self.prefix(lang) + self.neutral(src_uri)
 
 
+def missing_home_pages(languages: Languages, has_page: Callable[[str], bool],
+                       shown: Callable[[str], str]) -> list[str]:
+    """Each language's home page the docs folder lacks, on a site of several languages: the language selector
+    leads there, and the language's course list is on it. (`shown`: a docs path as messages name it.)"""
+    if len(languages.codes) < 2:
+        return []
+    homes = {lang: f"{languages.prefix(lang)}index.md" for lang in languages.codes}
+    return [f"{shown(uri)} is missing: the {lang} pages have no home page, and the language selector leads to none "
+            f"(copy {shown(homes[languages.default])} there and translate it, with its course list)"
+            for lang, uri in homes.items() if not has_page(uri)]
+
+
 def module_page_uri(course: Course, module: Module, kind: str, lang: str, languages: Languages) -> str:
     return f"{languages.prefix(lang)}{course.id}/{module.slug}/{kind}.md"
 
