@@ -244,6 +244,15 @@ def test_hostile_checkers(tmp_path: Path, monkeypatch, body: str, expected: tupl
     assert (offset, message) == expected
 
 
+@pytest.mark.parametrize("body, hint", [
+    ("raise SystemExit", "remove the exit: check() returns its verdict"),
+    ("return input() == '0.5'", "a checker reads no input: the answer is its argument"),
+], ids=["exit", "input"])
+def test_a_checkers_hint_speaks_of_the_checker(tmp_path: Path, body: str, hint: str) -> None:
+    """It spoke of a code exercise's tests, which a checker has none of."""
+    assert checker_problem(tmp_path, body)[2] == hint
+
+
 def test_checker_that_kills_its_runner(tmp_path: Path) -> None:
     offset, message, hint = checker_problem(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
     assert message == ("question Q1: its checker crashed the Python process running it (killed by SIGKILL: out of "

@@ -105,13 +105,18 @@ def test_message(test: dict, lang: str) -> str:
     return test["message"].get(lang) or next(iter(test["message"].values()))
 
 
-def error_text(error: dict, hint: str) -> tuple[str, str]:
-    """What an error the runner reports says to the author, and what to do about it."""
+def error_text(error: dict, hint: str, checker: bool = False) -> tuple[str, str]:
+    """What an error the runner reports says to the author, and what to do about it (of a `checker`, or of code
+    that tests call)."""
     code = error.get("code")
     if code == "exit":
-        return f"exits instead of returning ({error['text']})", "remove the exit: the tests call the functions"
+        return f"exits instead of returning ({error['text']})", (
+            "remove the exit: check() returns its verdict" if checker
+            else "remove the exit: the tests call the functions")
     if code == "no_input":
-        return f"reads input ({error['text']})", "exercises read no input: take the data as arguments"
+        return f"reads input ({error['text']})", (
+            "a checker reads no input: the answer is its argument" if checker
+            else "exercises read no input: take the data as arguments")
     if code == "died":
         return f"crashed the Python process running it ({error['message']})", (
             "it may use too much memory, or end the process itself")
@@ -178,7 +183,7 @@ def checker_failure(question: Question, verdict: dict, answer: dict, path: Path,
         return None
     if error.get("code") == "bad_verdict":
         return SourceError(shown(path), line, f"question {question.id}: {error['message']}")
-    what, hint = error_text(error, "fix 'check'")
+    what, hint = error_text(error, "fix 'check'", checker=True)
     # Lines of the error count from the first line of the checker's code, the line under 'check: |'.
     where = line + error["lines"][-1] if error.get("lines") else line
     return SourceError(shown(path), where, f"question {question.id}: its checker {what} on {answer}", hint)
