@@ -430,6 +430,12 @@ def test_new_site_passes_the_check(starter_site: tuple[list[str], Path, Path]) -
     assert f"are fine ({', '.join(languages)})" in result.stdout
 
 
+def test_new_sites_gitignore_names_what_the_commands_write(starter_site: tuple[list[str], Path, Path]) -> None:
+    """`zadachnik pdf` writes build/pdf by default, which git then offered to commit next to the sources."""
+    _, site, _ = starter_site
+    assert set((site / ".gitignore").read_text(encoding="utf-8").split()) == {"site/", ".cache/", "build/"}
+
+
 def test_the_starter_comes_in_every_shipped_language() -> None:
     # Adding a language to the package is adding its page words and its starter texts, one file each.
     from zadachnik.starter import SUPPORTED

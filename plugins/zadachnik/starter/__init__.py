@@ -59,7 +59,8 @@ plugins:
       languages: [{languages}]
 """
 
-GITIGNORE = "site/\n.cache/\n"
+# What the build and the commands write: the site, the cache, and build/ (zadachnik pdf's default).
+GITIGNORE = "site/\n.cache/\nbuild/\n"
 
 MEAN_PY = '''\
 """The mean of a list of numbers, as question Q7 asks for it."""
