@@ -6,7 +6,7 @@
 // Without an LMS the launch page simply opens the module, as the offline copy would.
 import { COUNTED, scoreOf } from "./grading.js";
 import { moduleSummary } from "./progress.js";
-import { EXPORT_FORMAT, PREFIX, QUARANTINE_PREFIX, Store, entryKey, variantId } from "./storage.js";
+import { EXPORT_FORMAT, PREFIX, Store, asideKey, entryKey, isObject, variantId } from "./storage.js";
 import { SEED_KEY } from "./seed.js";
 
 // What each version calls the same things; `limit` is cmi.suspend_data's size.
@@ -137,7 +137,6 @@ export function response(answer, notes, version) {
   return { type: version === "scorm12" ? "fill-in" : "long-fill-in", text };
 }
 
-const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 
 // What the LMS is told of the module's result, as (element, value) pairs: `total` auto-checked questions, `points`
 // earned, `checked` of them checked, `done` when every one is (or, with none, when the pages are). A module of
@@ -218,7 +217,7 @@ class Bridge {
     const exported = this.store.exportAll();
     const keys = new Set(this.moduleKeys());
     const entries = Object.fromEntries(Object.entries(exported.entries).filter(([key]) => keys.has(key)));
-    const aside = QUARANTINE_PREFIX + entryKey(this.config.course, this.config.module, "").slice(PREFIX.length);
+    const aside = asideKey(entryKey(this.config.course, this.config.module, ""));
     const quarantined = Object.fromEntries(Object.entries(exported.quarantined || {})
       .filter(([key]) => key.startsWith(aside)));
     const seed = this.store.read(SEED_KEY);
@@ -255,7 +254,7 @@ class Bridge {
       try {
         this.store.importAll({ format: EXPORT_FORMAT, entries: { [key]: entry } });
       } catch {
-        if (key.startsWith(PREFIX)) refused[QUARANTINE_PREFIX + key.slice(PREFIX.length)] = JSON.stringify(entry);
+        if (key.startsWith(PREFIX)) refused[asideKey(key)] = JSON.stringify(entry);
       }
     }
     try {

@@ -29,6 +29,9 @@ export function variantId(id, variant) {
   return variant ? `${id}@${variant}` : id;
 }
 
+// Where an entry (or, for a key's beginning, a page's entries) is kept when it is set aside.
+export const asideKey = (key) => QUARANTINE_PREFIX + key.slice(PREFIX.length);
+
 export function isEntryKey(key) {
   return typeof key === "string" && ENTRY_KEY.test(key);
 }
@@ -47,7 +50,7 @@ export const STATUSES = ["correct", "wrong", "partial", "unanswered", "unreadabl
 
 // -- shapes: what is wrong is {field, expected}, so an import can tell the learner exactly that ---------------
 
-const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const KINDS = {
   object: isObject,
   text: (value) => typeof value === "string",
@@ -247,7 +250,7 @@ export class Store {
   quarantine(key, text) {
     this.setAsideCount += 1;
     this.report("corrupt");
-    const base = QUARANTINE_PREFIX + key.slice(PREFIX.length);
+    const base = asideKey(key);
     const existing = this.read(base);
     if (existing === text) {
       this.erase(key);
@@ -288,7 +291,7 @@ export class Store {
 
   // Removes entries and whatever of theirs was set aside (a reset erases everything of a page).
   removeAll(keys) {
-    const asideOf = new Set(keys.map((key) => QUARANTINE_PREFIX + key.slice(PREFIX.length)));
+    const asideOf = new Set(keys.map(asideKey));
     const belongs = (target) => asideOf.has(target.replace(/~\d+$/, ""));
     for (const key of keys) {
       this.unsaved.delete(key);
