@@ -200,17 +200,6 @@ def moodle_gives_shares(question: Question) -> bool:
                and len(concrete.auto_key.correct) > 1 for concrete in question.variant_questions)
 
 
-def moodle_cloze_marks(question: Question) -> int:
-    """What a question weighs in a Moodle quiz: Moodle XML makes a cloze question of several numeric fields or of a
-    text with gaps, and Moodle adds up its parts' marks, one each (its import reads no <defaultgrade> for cloze, and
-    a part's mark is a whole number); any other question weighs 1, as every question does on the site."""
-    if question.auto_type == "numeric":
-        return len(question.auto_key.fields)
-    if question.auto_type == "blanks":
-        return len(question.auto_key.gaps)
-    return 1
-
-
 def moodle_grading_notes(question: Question, lms: str) -> list[str]:
     """What Moodle grades otherwise than the site, whichever of its formats (`lms`: "Moodle XML", "GIFT")
     carries the question there."""
@@ -223,14 +212,6 @@ def moodle_grading_notes(question: Question, lms: str) -> list[str]:
                      "option ticked (a wrong one takes it all); the site gives the mark only when exactly the right "
                      "options are")
     return lines
-
-
-def cloze_marks_note(question: Question) -> str:
-    marks = moodle_cloze_marks(question)
-    parts = "boxes" if question.auto_type == "numeric" else "gaps"
-    return (f"{question.id}: in Moodle XML its {marks} {parts} are worth a mark each, {marks} marks in a quiz where "
-            "the site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark "
-            "of 1 in the quiz")
 
 
 def no_hints_note(question: Question, lms: str) -> list[str]:

@@ -17,9 +17,7 @@ from zadachnik.exports.common import (
     absolute_tolerance,
     auto_part,
     choice_fractions,
-    cloze_marks_note,
     matching_pairs,
-    moodle_cloze_marks,
     moodle_grading_notes,
     number_text,
     numeric_fields,
@@ -112,7 +110,7 @@ def header(export: ModuleExport, question: Question, qtype: str, name: str, idnu
     text(etree.SubElement(element, "name"), name[:NAME_LIMIT])
     text(etree.SubElement(element, "questiontext", format="html"), question_text)
     text(etree.SubElement(element, "generalfeedback", format="html"), export.explanation(question))
-    # Moodle reads none for cloze: its mark is its parts' (common.moodle_cloze_marks, which a line reports).
+    # Moodle reads none for cloze: its mark is its parts' (moodle_cloze_marks, which a line reports).
     if qtype != "cloze":
         etree.SubElement(element, "defaultgrade").text = "1"
     etree.SubElement(element, "penalty").text = PENALTY
@@ -248,3 +246,22 @@ def notes(export: ModuleExport, question: Question) -> list[str]:
         lines.append(f"{question.id}: its explanation box goes into Moodle XML as {box_id}: "
                      f"{question.id}-explanation is another question's id")
     return lines
+
+
+def moodle_cloze_marks(question: Question) -> int:
+    """What a question weighs in a Moodle quiz: Moodle XML makes a cloze question of several numeric fields or of a
+    text with gaps, and Moodle adds up its parts' marks, one each (its import reads no <defaultgrade> for cloze, and
+    a part's mark is a whole number); any other question weighs 1, as every question does on the site."""
+    if question.auto_type == "numeric":
+        return len(question.auto_key.fields)
+    if question.auto_type == "blanks":
+        return len(question.auto_key.gaps)
+    return 1
+
+
+def cloze_marks_note(question: Question) -> str:
+    marks = moodle_cloze_marks(question)
+    parts = "boxes" if question.auto_type == "numeric" else "gaps"
+    return (f"{question.id}: in Moodle XML its {marks} {parts} are worth a mark each, {marks} marks in a quiz where "
+            "the site counts one (a cloze question's mark is its parts', which the file cannot set): give it a mark "
+            "of 1 in the quiz")
