@@ -179,15 +179,20 @@ def run_gradebook(arguments: argparse.Namespace) -> int:
 
 
 def run_new(arguments: argparse.Namespace) -> int:
+    from zadachnik.rendering.i18n import guessed_languages
     from zadachnik.starter import SUPPORTED, starter_files
 
-    languages = language_list(arguments.languages)
+    # The starter writes the codes into mkdocs.yml itself, so 'EN' may become the 'en' it plainly means.
+    by_case = {code.casefold(): code for code in SUPPORTED}
+    languages = language_list(",".join(by_case.get(code.casefold(), code) for code in
+                                       arguments.languages.split(",")))
     unsupported = [code for code in languages if code not in SUPPORTED]
     if unsupported:
-        raise CommandError(f"no starter course in the language '{unsupported[0]}': the starter is written in "
-                           f"{', '.join(SUPPORTED)}, the languages whose page words the package ships (write e.g. "
-                           "--languages en; a site in another language gives its page words with the plugin's "
-                           "'words:' option)")
+        guesses = guessed_languages(unsupported[0], set(SUPPORTED))
+        guess = f"did you mean '{guesses[0]}'? " if guesses else ""
+        raise CommandError(f"no starter course in the language '{unsupported[0]}' ({guess}the starter is written in "
+                           f"{', '.join(SUPPORTED)}, the languages whose page words the package ships; a site in "
+                           "another language gives its page words with the plugin's 'words:' option)")
     target: Path = arguments.directory
     if target.exists() and not target.is_dir():
         raise CommandError(f"{target} is a file, not a folder: give the name of a new or empty folder")

@@ -475,6 +475,19 @@ def test_new_refuses_a_language_without_starter_texts(tmp_path: Path) -> None:
     assert not (tmp_path / "course").exists()
 
 
+def test_new_takes_a_code_in_capitals_as_the_language_it_names(tmp_path: Path) -> None:
+    result = zadachnik("new", "course", "--languages", "EN", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "languages: [en]" in (tmp_path / "course" / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_new_guesses_the_language_meant_by_its_name(tmp_path: Path) -> None:
+    result = zadachnik("new", "course", "--languages", "en,german", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "'german'" in result.stderr and "did you mean 'de'?" in result.stderr
+    assert not (tmp_path / "course").exists()
+
+
 # -- version and help --------------------------------------------------------------------------------------------
 
 

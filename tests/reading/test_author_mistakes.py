@@ -388,3 +388,52 @@ def test_a_values_figure_that_breaks_an_answer_is_reported_at_the_answer(tmp_pat
     [error] = load_errors(tmp_path)
     assert error.startswith("exercises/c/01-m/quiz.md:4: 'L/(parts-2)' divides by zero"), error
     assert "values() returns" in error
+
+
+# -- characters an author cannot see ---------------------------------------------------------------------------
+
+CHOICE = """/// question | Q1 | Un primo
+type: single
+answer: B
+
+¿Cuál es primo?
+
+options:
+A. 21
+B. 23
+C. 27
+
+explanation:
+23 solo se divide entre 1 y 23.
+///
+"""
+
+
+@pytest.mark.parametrize(("quiz", "line", "named"), [
+    # A Russian keyboard's С and В look like the Latin C and B.
+    (CHOICE.replace("C. 27", "\u0421. 27"), 10, "'\u0421' is cyrillic capital letter es (U+0421), not a Latin letter"),
+    (CHOICE.replace("answer: B", "answer: \u0412"), 3, "'\u0412' is cyrillic capital letter ve (U+0412), not a Latin"),
+    (CHOICE.replace("type: single", "type: singl\u0435"), 2,
+     "'singl\u0435' mixes Latin letters with \u0435, cyrillic small letter ie (U+0435)"),
+    (CHOICE.replace("type: single", "typ\u0435: single"), 2,
+     "'typ\u0435' mixes Latin letters with \u0435, cyrillic small letter ie (U+0435)"),
+    (CHOICE.replace("| Q1 |", "| Q1\u200b |"), 1, "'Q1\u200b' holds an invisible zero width space (U+200B) after 'Q1'"),
+    (NUMERIC.replace("  x1: {field}", "  x\u04371: {answer: 4.75, atol: 0.01}"), 4,
+     "'x\u04371' mixes Latin letters with \u0437, cyrillic small letter ze (U+0437)"),
+])
+def test_a_look_alike_or_invisible_character_is_named(tmp_path: Path, quiz: str, line: int, named: str) -> None:
+    [error] = source_errors(tmp_path, quiz)
+    assert error.startswith(f"exercises/c/01-m/quiz.md:{line}: "), error
+    assert named in error, error
+
+
+def test_a_misspelt_type_key_is_named_rather_than_a_missing_type(tmp_path: Path) -> None:
+    [error] = source_errors(tmp_path, CHOICE.replace("type: single", "tipe: single"))
+    assert error.startswith("exercises/c/01-m/quiz.md:2: unknown key 'tipe'"), error
+    assert "did you mean 'type'?" in error
+
+
+def test_a_label_in_another_script_is_not_called_a_look_alike(tmp_path: Path) -> None:
+    quiz = NUMERIC.replace("- x1: Longitud", "- x2: Длина v")
+    [error] = source_errors(tmp_path, quiz)
+    assert "mixes" not in error and "U+" not in error, error

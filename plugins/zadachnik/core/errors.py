@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,9 +20,46 @@ class SourceError(Exception):
     def __str__(self) -> str:
         # Problems with a whole file or folder have no line.
         text = f"{self.path}:{self.line}: {self.message}" if self.line > 0 else f"{self.path}: {self.message}"
-        if self.hint:
-            text += f" ({self.hint})"
+        hint = "; ".join([*([self.hint] if self.hint else []), *unseen_characters(self.message)])
+        if hint:
+            text += f" ({hint})"
         return text
+
+
+# A name, key or marker the message quotes; a label with spaces is free text, in whatever script.
+_QUOTED = re.compile(r"'([^'\s]{1,60})'")
+
+
+def unseen_characters(message: str) -> list[str]:
+    """What an author cannot see in the names a message quotes: an invisible character (a zero-width space pasted
+    with an id), a letter of another script among Latin ones (a Cyrillic е in 'typе'), or alone where markers
+    are Latin (a Cyrillic С). Without it, "unknown type 'singlе'" names what looks like a known type."""
+    notes = []
+    for name in dict.fromkeys(_QUOTED.findall(message)):
+        invisible = [index for index, char in enumerate(name) if _invisible(char)]
+        foreign = list(dict.fromkeys(char for char in name if char.isalpha() and _script(char) != "LATIN"))
+        if invisible:
+            where = f" after '{name[:invisible[0]]}'" if invisible[0] else " before its first character"
+            notes.append(f"'{name}' holds an invisible {_described(name[invisible[0]])}{where}")
+        elif foreign and any(_script(char) == "LATIN" for char in name if char.isalpha()):
+            listed = ", ".join(f"{char}, {_described(char)}" for char in foreign[:3])
+            notes.append(f"'{name}' mixes Latin letters with {listed}")
+        elif len(name) == 1 and foreign:
+            notes.append(f"'{name}' is {_described(name)}, not a Latin letter")
+    return notes
+
+
+def _invisible(char: str) -> bool:
+    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cn", "Zl", "Zp") or (
+        unicodedata.category(char) == "Zs")
+
+
+def _script(char: str) -> str:
+    return unicodedata.name(char, "UNKNOWN").split()[0]
+
+
+def _described(char: str) -> str:
+    return f"{unicodedata.name(char, 'unnamed character').lower()} (U+{ord(char):04X})"
 
 
 # The words of the report that the build and `zadachnik check` print alike.

@@ -7,6 +7,7 @@ SourceError with the file, the line and what to write instead.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -67,6 +68,8 @@ PART_NAMES = ("options", "items", "fields", "explanation", "solution", "criteria
 _PART_LINE = re.compile(rf"^(?P<name>{'|'.join(PART_NAMES)}):\s*$")
 # A word alone on its line before a colon: a part heading written nearly right ("hint:", "Explanation :").
 _NEAR_PART_LINE = re.compile(r"^\s*(?P<word>[A-Za-z]+)\s*:\s*$")
+# A marker typed on another keyboard layout: a Cyrillic А, В, С looks like the Latin one.
+_FOREIGN_MARKER = re.compile(r"^(?P<key>[^\W\d_A-Z])[.)]\s")
 _MARKER = re.compile(r"^(?P<key>[A-Z]|\d{1,3})[.)]\s+(?P<text>\S.*)$")
 _LABEL = re.compile(r"^[-*]\s+(?P<key>[\w.\-]+):\s+(?P<text>\S.*)$")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -707,8 +710,6 @@ def referring_fragments(module: Module) -> Iterator[tuple[str, Path, str, Fragme
 
 
 def reference_hint(written: str, targets: dict[str, Target]) -> str:
-    import difflib
-
     by_label = [target.id for target in targets.values() if written in target.label.values()]
     if by_label:
         return f"'{written}' is how a page shows {by_label[0]}: write [[{by_label[0]}]]"
@@ -723,8 +724,6 @@ def reference_hint(written: str, targets: dict[str, Target]) -> str:
 
 
 def unknown_key(path: str, line: int, key: str, allowed: tuple[str, ...]) -> SourceError:
-    import difflib
-
     close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'? " if close else ""
     return SourceError(path, line, f"unknown key '{key}'", f"{hint}allowed here: {', '.join(allowed)}")
@@ -885,6 +884,10 @@ class BlockReader:
         self.no_yaml_in_text(question_keys(types))
         type_name = data.get("type")
         if type_name is None:
+            misspelt = [key for key in data if difflib.get_close_matches(str(key), ["type"], cutoff=0.6)]
+            if misspelt:
+                raise unknown_key(self.shown, self.line_of((str(misspelt[0]),)), str(misspelt[0]),
+                                  question_keys(types))
             raise self.fail(f"question {question_id} has no type", self.block.line,
                             f"add 'type:' with one of {', '.join(types)}")
         if not isinstance(type_name, str) or type_name not in types:
@@ -1163,6 +1166,9 @@ class BlockReader:
                 entries.append((match["key"], [Line(line.number, match["text"])], line.number))
             elif entries and line.text.startswith(("  ", "\t")):
                 entries[-1][1].append(Line(line.number, line.text.strip()))
+            elif (slip := _FOREIGN_MARKER.match(line.text)) and name != "fields":
+                raise self.fail(f"the marker '{slip['key']}' is not a Latin capital or a number", line.number,
+                                "type the markers A, B, C … on a Latin keyboard layout, or number them 1, 2, 3 …")
             else:
                 raise self.fail(f"cannot read this line of '{name}:'", line.number,
                                 f"write '{example}'; continue a long one on lines indented by two spaces")
@@ -1258,8 +1264,6 @@ def sources_folder_problem(base: Path, written: str, docs_dir: Path | None = Non
     """Why the `exercises_dir` option (`written`, relative to the folder of mkdocs.yml, `base`) names no folder of
     course sources: a typo there would build a site without a single course; a folder inside `docs_dir` would be
     published by MkDocs, keys, solutions and hidden tests as pages."""
-    import difflib
-
     if (base / written).is_dir():
         return None if docs_dir is None else published_sources_problem(base, written, docs_dir)
     folders = sorted(path.name for path in base.iterdir() if path.is_dir() and not path.name.startswith("."))
