@@ -383,7 +383,7 @@ def build_package_site(config_file: Path, site: Path) -> None:
 def exported_count(export: ModuleExport) -> str:
     """'12 questions', and how many items the file holds when variants go out one item each."""
     items, questions = export.item_count(), len(export.questions)
-    counted = f"{questions} questions"
+    counted = f"{questions} question{'s' if questions != 1 else ''}"
     return counted if items == questions else f"{counted}, {items} items with their variants"
 
 

@@ -4,6 +4,7 @@ question/format/xml/format.php and question/format/gift/format.php, the QTI 2.1 
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import math
@@ -195,7 +196,9 @@ def test_moodle_xml_holds_every_exportable_question_with_its_type_key_and_tolera
             elif kind == "matching":
                 assert first.get("type") == "matching"
                 plain = TextRenderer().plain
-                options = {entry.key: plain(entry.text[lang].markdown) for entry in question.lists["options"]}
+                # As HTML: Moodle shows the text through format_string, which strips tags.
+                options = {entry.key: html.escape(plain(entry.text[lang].markdown), quote=False)
+                           for entry in question.lists["options"]}
                 subquestions = first.findall("subquestion")
                 # The items with their options, in order, then the options no item takes, with no text.
                 distractors = [options[marker] for marker in options if marker not in key.pairs.values()]
@@ -248,7 +251,7 @@ def test_moodle_xml_keeps_signs_and_braces_and_math_for_mathjax(tmp_path: Path,
     assert "a &amp;lt; b &amp;amp; {c}" in raw
     matching = questions["S4"][0]
     assert [(text_of(sub), text_of(sub, "answer")) for sub in matching.findall("subquestion")] == [
-        ("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"), ("", "unused ~ distractor")]
+        ("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less &amp; {more}"), ("", "unused ~ distractor")]
     [answer] = questions["S3"][0].findall("answer")
     assert (answer.findtext("text"), answer.findtext("tolerance")) == ("-12.5", "0.25")
 
@@ -320,7 +323,7 @@ def test_gift_round_trip_keeps_reserved_characters_signs_and_math(tmp_path: Path
     assert single.general_feedback == r"<p>Because \(\{x : x &lt; 1\}\) &amp; {y}.</p>"
     assert questions["S3"].answers == [(-12.5, 0.25)]
     assert "<p>Speed {v} &lt; 0 (m/s)</p>" in questions["S3"].text
-    assert questions["S4"].answers == [("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less & {more}"),
+    assert questions["S4"].answers == [("a -&gt; b {1}", "arrow = #1"), ("c &lt; d", "less &amp; {more}"),
                                        ("", "unused ~ distractor")]
     assert questions["S5"].qtype == "essay"
 
@@ -1248,3 +1251,52 @@ def test_the_same_questions_make_the_same_qti_package(tmp_path: Path, capsys: py
     time.sleep(2.1)  # a zip entry's time counts in steps of two seconds
     _, second = exported(tmp_path / "two", "qti", quiz, capsys)
     assert (first / "c-m-en.qti21.zip").read_bytes() == (second / "c-m-en.qti21.zip").read_bytes()
+
+
+def moodle_shows(stored: str) -> str:
+    """A matching choice as Moodle's format_string shows it (question/type/match/renderer.php format_choices):
+    tags stripped as PHP's strip_tags does (a '<' before a letter opens a tag, which runs to '>' or to the end),
+    then the HTML's references read."""
+    return html.unescape(re.sub(r"<[^\s<][^>]*(>|$)", "", stored))
+
+
+def test_a_matching_option_that_looks_like_a_tag_is_shown_by_moodle_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    written = ["`List<int>`", "x<y", "AT&T", "`<br>` tag"]
+    listed = "\n".join(f"{chr(65 + index)}. {text}" for index, text in enumerate(written))
+    quiz = ("/// question | M1\ntype: matching\nanswer: {1: A, 2: B, 3: C, 4: D}\n\n//// en | Match\nMatch.\n\n"
+            "items:\n1. one\n2. two\n3. three\n4. four\n\noptions:\n" + listed + "\n\nexplanation:\nE.\n////\n///\n")
+    shown_as = ["List<int>", "x<y", "AT&T", "<br> tag"]
+    _, out = exported(tmp_path, "moodle", quiz, capsys)
+    _, questions = moodle_questions(out / "c-m-en.moodle.xml")
+    stored = [text_of(sub, "answer") for sub in questions["M1"][0].findall("subquestion")]
+    assert [moodle_shows(text) for text in stored] == shown_as
+    _, out = exported(tmp_path, "gift", quiz, capsys)
+    _, [match] = parse_gift((out / "c-m-en.gift.txt").read_text(encoding="utf-8"))
+    assert [moodle_shows(str(option)) for _, option in match.answers] == shown_as
+
+
+@pytest.mark.parametrize(("field", "noted"), [
+    ("{answer: 2e-15}", True),
+    ("{answer: 1.6e-19, rtol: 0.01}", True),
+    ("{answer: 0.5}", False),
+    ("{answer: 3e-9, atol: 1e-10}", False),
+    ("{answer: 1e6, rtol: 1e-20}", False),
+])
+def test_an_answer_so_small_that_moodles_own_margin_swamps_it_gets_a_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, noted: bool) -> None:
+    quiz = ("/// question | N1\ntype: numeric\nfields:\n  x: " + field + "\n\n//// en | Tiny\nHow much?\n\n"
+            "fields:\n- x: Amount\n\nexplanation:\nE.\n////\n///\n")
+    [question] = load_courses(one_module(tmp_path / "source", quiz), ["en"], tmp_path / "source")[0].modules[0].quiz
+    [numeric] = question.key.fields
+    # What Moodle accepts that the site refuses: 0, or an answer off by a millionth of itself and more.
+    wrong = [0.0, numeric.value * (1 + 2e-6)]
+    swamped = any(moodle_accepts(value, numeric.value, absolute_tolerance(numeric))
+                  and abs(value - numeric.value) > absolute_tolerance(numeric) for value in wrong)
+    assert swamped == noted
+    for fmt in ("moodle", "gift"):
+        err, _ = exported(tmp_path / str(noted), fmt, quiz, capsys)
+        assert "(1 question)" in err
+        assert ("N1: Moodle accepts any answer within 1e-14" in err) == noted, err
+    err, _ = exported(tmp_path / str(noted), "qti", quiz, capsys)
+    assert "1e-14" not in err

@@ -211,7 +211,33 @@ def moodle_grading_notes(question: Question, lms: str) -> list[str]:
         lines.append(f"{question.id}: {lms} gives 1/{len(question.auto_key.correct)} of the mark for each right "
                      "option ticked (a wrong one takes it all); the site gives the mark only when exactly the right "
                      "options are")
+    if any(moodle_margin_swamps(numeric) for numeric in number_fields(question)):
+        lines.append(f"{question.id}: Moodle accepts any answer within 1e-14 of the right one (its margin for "
+                     "rounding), which for an answer this small takes answers the site refuses, 0 among them: "
+                     "give it in units that make it larger (2 fs rather than 2e-15 s)")
     return lines
+
+
+# Moodle's numerical question widens every tolerance by 10^-precision·max(1, |answer|), PHP's default precision
+# being 14 (question/type/numerical/question.php, get_tolerance_interval).
+MOODLE_MARGIN = 1e-14
+
+
+def moodle_margin_swamps(numeric: NumericField) -> bool:
+    """Whether Moodle's own margin accepts answers the site refuses that are off by more than a millionth."""
+    margin = MOODLE_MARGIN * max(1.0, abs(numeric.value))
+    return margin > absolute_tolerance(numeric) and margin > 1e-6 * abs(numeric.value)
+
+
+def number_fields(question: Question) -> list[NumericField]:
+    """The boxes for numbers of a question's checked part, in every variant."""
+    fields = []
+    for variant in question.variant_questions or [question]:
+        if variant.auto_type == "numeric":
+            fields += numeric_fields(variant.auto_key)
+        elif variant.auto_type == "blanks":
+            fields += [gap for gap in variant.auto_key.gaps if isinstance(gap, NumericField)]
+    return fields
 
 
 def no_hints_note(question: Question, lms: str) -> list[str]:
@@ -286,6 +312,13 @@ def auto_part(question: Question) -> tuple[str, Any]:
 # an import stops at any other.
 MOODLE_FRACTIONS = (1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
                     0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0)
+
+
+def moodle_choice(export: ModuleExport, question: Question, option: str) -> str:
+    """A matching question's option as both Moodle formats store it: plain text, which Moodle shows through
+    format_string, stripping what looks like a tag (`List<int>` showed as `List`); written as HTML, it shows as
+    written."""
+    return html.escape(export.entry_plain(question, "options", option), quote=False)
 
 
 def moodle_refuses(question: Question) -> str | None:

@@ -16,6 +16,7 @@ from zadachnik.exports.common import (
     auto_part,
     choice_fractions,
     matching_pairs,
+    moodle_choice,
     moodle_grading_notes,
     moodle_refuses,
     no_hints_note,
@@ -139,8 +140,8 @@ def question_blocks(export: ModuleExport, question: Question) -> list[tuple[str,
     elif auto_type == "matching":
         pairs = matching_pairs(key)
         lines = [f"\t={html(export.entry_html(question, 'items', item))} -> "
-                 f"{escape(export.entry_plain(question, 'options', option))}" for item, option in pairs.items()]
-        lines += [f"\t= -> {escape(export.entry_plain(question, 'options', option))}"
+                 f"{escape(moodle_choice(export, question, option))}" for item, option in pairs.items()]
+        lines += [f"\t= -> {escape(moodle_choice(export, question, option))}"
                   for option in export.markers(question, "options") if option not in pairs.values()]
         blocks = [("", block(question.id, name, body, "\n".join(lines), feedback))]
     else:

@@ -18,6 +18,7 @@ from zadachnik.exports.common import (
     auto_part,
     choice_fractions,
     matching_pairs,
+    moodle_choice,
     moodle_grading_notes,
     number_text,
     numeric_fields,
@@ -211,13 +212,13 @@ def matching(export: ModuleExport, question: Question) -> etree.Element:
     for item, option in pairs.items():
         subquestion = etree.SubElement(element, "subquestion", format="html")
         text(subquestion, export.entry_html(question, "items", item))
-        text(etree.SubElement(subquestion, "answer"), export.entry_plain(question, "options", option))
+        text(etree.SubElement(subquestion, "answer"), moodle_choice(export, question, option))
     # Options no item takes: Moodle's distractors, a subquestion without text.
     for option in export.markers(question, "options"):
         if option not in pairs.values():
             subquestion = etree.SubElement(element, "subquestion", format="html")
             text(subquestion, "")
-            text(etree.SubElement(subquestion, "answer"), export.entry_plain(question, "options", option))
+            text(etree.SubElement(subquestion, "answer"), moodle_choice(export, question, option))
     return element
 
 
