@@ -304,3 +304,25 @@ def test_on_a_phone_a_question_mark_stays_on_its_formulas_line(shapes_site: Path
         assert any(page.evaluate(QUESTION_MARK_BELOW))
     finally:
         server.shutdown()
+
+
+def test_on_a_right_to_left_page_a_formula_still_reads_left_to_right(shapes_site: Path, page) -> None:
+    """Arabic, Hebrew or Persian pages have dir="rtl", which KaTeX's boxes inherited: `27 = 3^3` showed as
+    `3^3 = 27`, the superscripts before their bases."""
+    url, server = serve(shapes_site)
+    try:
+        page.goto(url + "shapes/")
+        page.evaluate("document.body.dir = 'rtl'")  # where mkdocs-material sets it
+        # KaTeX breaks a formula into boxes after each relation: `a_1 =` and `1`, which must stay in that order.
+        order = page.evaluate("""() => [...document.querySelectorAll("article .katex-html")].map(formula =>
+          [...formula.querySelectorAll(":scope > .katex-base")].map(box => box.getBoundingClientRect().left))
+          .filter(lefts => lefts.length > 1).map(lefts => lefts[0] < lefts[lefts.length - 1])""")
+        assert len(order) == len(DISPLAY_SHAPES) - 1 and all(order), order
+        # Code is typed left to right too (the editor, which loads later, always was).
+        page.goto(url + "demo/01-basics/quiz/")
+        page.evaluate("document.body.dir = 'rtl'")
+        directions = page.evaluate("""() => [...document.querySelectorAll(".zq-code__source, .zq-handin__code")]
+          .map(box => getComputedStyle(box).direction)""")
+        assert directions and set(directions) == {"ltr"}, directions
+    finally:
+        server.shutdown()

@@ -193,6 +193,10 @@ BATCH_SIZE = 200
 # Search indexes the visible rendering once; MathML and its TeX annotation stay for screen readers.
 _MATHML_OPEN = '<span class="katex-mathml">'
 _MATHML_EXCLUDED = '<span class="katex-mathml" data-search-exclude>'
+# A formula reads left to right on a right-to-left page too: its boxes would inherit the page's direction and
+# come out mirrored (`27 = 3^3` as `3^3 = 27`). The attribute also isolates it from the text around it.
+_FORMULA_OPEN = '<span class="katex">'
+_FORMULA_LTR = '<span class="katex" dir="ltr">'
 
 FormulaKey = tuple[str, bool]
 _log = logging.getLogger("mkdocs.plugins.zadachnik")
@@ -269,7 +273,7 @@ class Katex:
         holds every setting, macros and limits included), the nesting limit, the HTML's touch-up and the format."""
         if self._engine_key is None:
             digest = hashlib.sha256(self.katex_js.read_bytes())
-            for part in (_RENDER_JS, str(MAX_NESTING), _MATHML_EXCLUDED):
+            for part in (_RENDER_JS, str(MAX_NESTING), _MATHML_EXCLUDED, _FORMULA_LTR):
                 digest.update(b"\0" + part.encode())
             self._engine_key = digest.hexdigest()
         return self._engine_key
@@ -387,7 +391,7 @@ class Katex:
                 message = "nested too deeply for KaTeX: write it flatter"
             raise MathError(tex, message, display, result.get("position"))
         self.renders += 1
-        rendered = result["html"].replace(_MATHML_OPEN, _MATHML_EXCLUDED, 1)
+        rendered = result["html"].replace(_MATHML_OPEN, _MATHML_EXCLUDED, 1).replace(_FORMULA_OPEN, _FORMULA_LTR, 1)
         self.cache[(tex, display)] = rendered
         return rendered
 
