@@ -450,7 +450,8 @@ def run_check(arguments: argparse.Namespace) -> int:
     languages = language_list(arguments.languages) if arguments.languages else site.languages
     check_language_codes(languages, site, base, where, "--languages" if arguments.languages else None)
     kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
-    problems = [*words_problems(languages, site, base, where), *check_sources(exercises, languages, base, site, kept)]
+    problems = [*language_warnings(languages, site, bool(arguments.languages)),
+                *words_problems(languages, site, base, where), *check_sources(exercises, languages, base, site, kept)]
     for heading, lines in problems:
         print(heading, file=sys.stderr)
         for line in lines:
@@ -471,6 +472,15 @@ def check_language_codes(languages: list[str], site: SiteConfig, base: Path, whe
     for problem in site_language_problems(languages, site.theme_language, theme_dirs):
         given = codes_from if codes_from and not problem.startswith("the theme's") else where
         raise CommandError(f"{given}: {problem}")
+
+
+def language_warnings(languages: list[str], site: SiteConfig, given: bool) -> Problems:
+    """The build's warning for a theme language that is not the site's first (plugin.follow_site_language);
+    none when --languages (`given`) checks other languages than the build's."""
+    from zadachnik.rendering.i18n import theme_language_warnings
+
+    warnings = [] if given else theme_language_warnings(site.theme_language, languages, site.languages_written)
+    return [(f"Zadachnik: {len(warnings)} warning about the site's languages:", warnings)] if warnings else []
 
 
 def words_problems(languages: list[str], site: SiteConfig, base: Path, where: str) -> Problems:
@@ -519,6 +529,7 @@ class SiteConfig:
         self.extension_configs: dict[str, dict[str, Any]] = options.mdx_configs
         self.docs_dir: Path | None = Path(options.docs_dir) if options.docs_dir else None
         self.theme_name: Any = options.theme_name
+        self.languages_written: bool = options.languages_written
 
 
 def read_site_config(path: Path | None) -> SiteConfig:

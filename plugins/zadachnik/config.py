@@ -75,6 +75,8 @@ class SiteOptions:
     docs_dir: str | None = None
     # The theme's name, as written (MkDocs' default when mkdocs.yml names none).
     theme_name: Any = None
+    # Whether the plugin's `languages` is written, or left at its default.
+    languages_written: bool = False
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -109,7 +111,8 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     site._current_page = SimpleNamespace(file=SimpleNamespace(src_path=""))  # type: ignore[assignment]
     plugin = ZadachnikConfig(config_file_path=site.config_file_path)
     try:
-        plugin.load_dict(plugin_options(site["plugins"]))
+        written = plugin_options(site["plugins"])
+        plugin.load_dict(written)
     except ValidationError as error:
         raise SiteOptionsError(f"Config value 'plugins': {error}") from None
     errors, warnings = plugin.validate()
@@ -127,7 +130,19 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
                        site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir,
-                       theme.get("name") if isinstance(theme, dict) else theme)
+                       theme.get("name") if isinstance(theme, dict) else theme, "languages" in written)
+
+
+def written_language_choices(config_file: Path) -> tuple[Any, bool]:
+    """The theme's `language` as mkdocs.yml writes it (None: not written, so mkdocs-material's default), and
+    whether the plugin's `languages` is written: what validated options cannot tell from their defaults."""
+    try:
+        site = loaded_site(config_file)
+        languages_written = "languages" in plugin_options(site.get("plugins", []))
+    except (SiteOptionsError, ValidationError):
+        return None, True
+    theme = site.get("theme")
+    return theme.get("language") if isinstance(theme, dict) else None, languages_written
 
 
 def theme_problem(name: object) -> str | None:

@@ -21,7 +21,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url, get_theme_dir
 
-from zadachnik.config import ZadachnikConfig, theme_problem
+from zadachnik.config import ZadachnikConfig, theme_problem, written_language_choices
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
 from zadachnik.incremental import reads
 from zadachnik.incremental.formulas import formula_store
@@ -51,6 +51,7 @@ from zadachnik.rendering.i18n import (
     load_site_words,
     missing_words_warnings,
     site_language_problems,
+    theme_language_warnings,
     use_words,
 )
 from zadachnik.rendering.mathtex import (
@@ -180,6 +181,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
             raise PluginError(f"Zadachnik: {self.shown(self.config_file)}: {problem}")
         check_languages(list(self.config.languages), config.theme.get("language"), config.theme.dirs,
                         self.shown(self.config_file))
+        follow_site_language(config, list(self.config.languages), self.config_file)
         return config
 
     def _config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -622,6 +624,16 @@ def check_languages(codes: list[str], theme_language: Any, theme_dirs: list[str]
     problems = site_language_problems(codes, theme_language, theme_dirs)
     if problems:
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
+
+
+def follow_site_language(config: MkDocsConfig, languages: list[str], config_file: Path) -> None:
+    """The theme's language is the site's first, which the 404 page and search are in, unless mkdocs.yml names
+    one: then a different one is warned of (a strict build stops)."""
+    written, languages_written = written_language_choices(config_file)
+    if written is None:
+        config.theme["language"] = languages[0]
+    for warning in theme_language_warnings(written, languages, languages_written):
+        log.warning(warning)
 
 
 def generated_inclusion(uri: str, config: MkDocsConfig) -> InclusionLevel:

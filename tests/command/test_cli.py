@@ -63,6 +63,7 @@ def test_check_finds_the_config_above_the_exercises_it_is_given(tmp_path: Path) 
     # Run from elsewhere: the languages come from the mkdocs.yml beside the exercises folder.
     site = sample_copy(tmp_path / "site")
     edit(site / "mkdocs.yml", "languages: [ru, en]", "languages: [en, ru]")
+    edit(site / "mkdocs.yml", "  language: ru\n", "  language: en\n")
     second_home(site)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -100,7 +101,7 @@ def test_check_reads_the_config_as_mkdocs_does(tmp_path: Path, monkeypatch) -> N
     base = (site / "mkdocs.yml").read_text(encoding="utf-8")
     options = "      exercises_dir: exercises\n      languages: [ru, en]\n"
     assert options in base
-    (site / "base.yml").write_text(base.replace(options, (
+    (site / "base.yml").write_text(base.replace("  language: ru\n", "  language: en\n").replace(options, (
         "      exercises_dir: !ENV [ZQ_TEST_EXERCISES, exercises]\n      languages: [en, ru]\n"
         "      cache: !ENV [ZQ_TEST_CACHE, true]\n")), encoding="utf-8")
     (site / "mkdocs.yml").write_text("INHERIT: base.yml\nsite_name: Inherited\n", encoding="utf-8")

@@ -14,11 +14,13 @@ from zadachnik.reading.model import load_courses
 from zadachnik.reading.yamlsource import YamlProblem, load_with_lines
 from zadachnik.rendering.i18n import (
     WORDS_DIR,
+    Vocabulary,
     language_code_problems,
     number_examples,
     quiz_instruction,
     shipped_languages,
     site_theme_dirs,
+    theme_language_warnings,
 )
 
 MONOLINGUAL = ROOT / "tests" / "fixtures" / "lang-en"
@@ -30,9 +32,11 @@ def check(site: Path) -> subprocess.CompletedProcess[str]:
 
 
 def with_languages(site: Path, codes: str) -> None:
+    """The site in `codes` ("[it]"), its theme in the first of them, as a site in those languages has it."""
     config = site / "mkdocs.yml"
-    config.write_text(config.read_text(encoding="utf-8").replace("languages: [en]", f"languages: {codes}"),
-                      encoding="utf-8")
+    first = codes.strip("[]").split(",")[0].strip()
+    config.write_text(config.read_text(encoding="utf-8").replace("languages: [en]", f"languages: {codes}")
+                      .replace("  language: en\n", f"  language: {first}\n"), encoding="utf-8")
 
 
 # -- languages ---------------------------------------------------------------------------------------------------
@@ -437,3 +441,46 @@ def test_a_label_in_another_script_is_not_called_a_look_alike(tmp_path: Path) ->
     quiz = NUMERIC.replace("- x1: Longitud", "- x2: Длина v")
     [error] = source_errors(tmp_path, quiz)
     assert "mixes" not in error and "U+" not in error, error
+
+
+# -- the theme's language and the site's (the languages audit) ---------------------------------------------------
+
+
+def test_a_regional_code_takes_the_words_of_its_language() -> None:
+    vocabulary = Vocabulary.of(["es-MX", "de_AT"])
+    assert vocabulary.missing == {}
+    assert vocabulary.words["es-MX"]["page"]["check"] == Vocabulary.of(["es"]).words["es"]["page"]["check"]
+    # Its own name, not its language's: a site in es and es-MX tells them apart in the selector.
+    assert "language_name" not in vocabulary.words["es-MX"]["page"]
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("zh-Hans", "zh"), ("zh-CN", "zh"), ("zh_CN", "zh"), ("en-GB", "en"), ("en_GB", "en"), ("en-US", "en"),
+    ("de-DE", "de"), ("fr-CA", "fr"), ("ar-EG", "ar"), ("pt_BR", "pt-BR"), ("pt-br", "pt-BR"), ("zh_TW", "zh-TW"),
+])
+def test_a_code_with_a_region_the_theme_lacks_is_told_its_language(written: str, meant: str) -> None:
+    [problem] = language_code_problems([written], site_theme_dirs(None))
+    assert f"did you mean '{meant}'?" in problem, problem
+
+
+@pytest.mark.parametrize(("theme", "languages", "written", "says"), [
+    ("de", ["ru", "en"], False, "write 'languages: [de]'"),
+    ("en", ["de"], True, "write 'language: de' under 'theme:'"),
+    ("ru", ["ru", "en"], True, None),
+    ("ru", ["ru", "en"], False, None),
+    (None, ["de"], True, None),
+    ("custom", ["de"], True, None),
+])
+def test_a_theme_language_that_is_not_the_sites_first_is_named(theme: str | None, languages: list[str],
+                                                               written: bool, says: str | None) -> None:
+    warnings = theme_language_warnings(theme, languages, written)
+    assert (warnings[0] if warnings else None) is None if says is None else says in warnings[0]
+
+
+def test_the_check_names_a_theme_language_the_default_languages_ignore(tmp_path: Path) -> None:
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    config = site / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("      languages: [en]\n", "")
+    config.write_text(text.replace("  language: en\n", "  language: de\n", 1), encoding="utf-8")
+    result = check(site)
+    assert result.returncode == 1 and "write 'languages: [de]'" in result.stderr, result.stderr

@@ -576,3 +576,26 @@ def test_a_page_gets_the_words_its_question_types_ask_for_and_no_others() -> Non
                     assert words["editor"]["text-input.aria-roledescription"] == "editor"
                 seen.add(has_code)
     assert seen == {True, False}
+
+
+def test_the_404_page_is_in_the_sites_first_language_when_the_theme_names_none(tmp_path: Path, caplog) -> None:
+    source = copy_site(FIXTURES / "lang-en-de", tmp_path / "src")
+    config = source / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8").replace("  language: en\n", "")
+    config.write_text(text.replace("languages: [en, de]", "languages: [de, en]"), encoding="utf-8")
+    # German at the root now, English under en/.
+    docs = source / "docs"
+    docs.joinpath("en").mkdir()
+    docs.joinpath("index.md").rename(docs / "en" / "index.md")
+    docs.joinpath("de", "index.md").rename(docs / "index.md")
+    site = build_site(config, tmp_path / "site")
+    assert '<html lang="de"' in (site / "404.html").read_text(encoding="utf-8")
+    # A theme language written against the site's first is warned of, which stops a strict build.
+    config.write_text(text.replace("languages: [en, de]", "languages: [de, en]").replace(
+        "  name: material\n", "  name: material\n  language: en\n", 1), encoding="utf-8")
+    from mkdocs.exceptions import Abort
+
+    with pytest.raises(Abort):
+        build_site(config, tmp_path / "site2")
+    warnings = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
+    assert any("the theme's 'language' is 'en', but the site's first language is 'de'" in line for line in warnings)

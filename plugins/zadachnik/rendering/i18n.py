@@ -43,6 +43,23 @@ def shipped(lang: str) -> dict[str, dict[str, Any]] | None:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+def base_language(code: str) -> str:
+    """The language of a code with a region or script: 'es-MX' and 'es_MX' → 'es'."""
+    return code.replace("_", "-").split("-")[0]
+
+
+def regional(lang: str) -> dict[str, dict[str, Any]] | None:
+    """The words shipped for `lang`, or for its language ('es-MX' takes Spanish's), less the language's name,
+    which Babel gives the regional code ("español (México)"), so that a site in both tells them apart."""
+    own = shipped(lang)
+    if own is not None or base_language(lang) == lang:
+        return own
+    words = shipped(base_language(lang))
+    if words is None:
+        return None
+    return {**words, "page": {key: text for key, text in words["page"].items() if key != "language_name"}}
+
+
 def shipped_languages() -> list[str]:
     return sorted(path.stem for path in WORDS_DIR.glob("*.yml"))
 
@@ -61,7 +78,7 @@ class Vocabulary:
         assert fallback is not None, "the package ships English words"
         vocabulary = cls()
         for lang in languages:
-            own = merged(shipped(lang) or {}, sectioned((overrides or {}).get(lang) or {}, fallback, lang))
+            own = merged(regional(lang) or {}, sectioned((overrides or {}).get(lang) or {}, fallback, lang))
             words = {section: {**fallback[section], **own.get(section, {})} for section in SECTIONS}
             vocabulary.words[lang] = words
             missing = [key for section in SECTIONS for key in fallback[section] if key not in own.get(section, {})]
@@ -349,6 +366,21 @@ def site_language_problems(codes: Iterable[str], theme_language: Any, theme_dirs
             *(f"the theme's 'language': {problem}" for problem in theme_language_problems(theme_language, folders))]
 
 
+def theme_language_warnings(theme_language: Any, languages: list[str], languages_written: bool) -> list[str]:
+    """The theme's own `language` (as written; None when it is left to the plugin) against the site's first one:
+    mkdocs-material's words on a page of no language (the 404 page) are in the theme's, and a site that left
+    `languages` at its default may have meant the theme's language."""
+    if theme_language in (None, "custom") or str(theme_language) == languages[0]:
+        return []
+    if not languages_written:
+        return [f"the zadachnik plugin's 'languages' is not set, so the site is in {', '.join(languages)} (its "
+                f"default), while the theme's 'language' is '{theme_language}': write 'languages: "
+                f"[{theme_language}]' under the plugin for a site in that language"]
+    return [f"the theme's 'language' is '{theme_language}', but the site's first language is '{languages[0]}', so "
+            f"mkdocs-material's own words on the 404 page would be in '{theme_language}': write 'language: "
+            f"{languages[0]}' under 'theme:' (or leave it out: the plugin then sets it)"]
+
+
 def missing_words_warnings(missing: Mapping[str, list[str]]) -> list[str]:
     """The build's warning (which `mkdocs build --strict` stops at, and `zadachnik check` reports) for each
     language that takes some of its page words from English: `missing` as use_words returns it."""
@@ -366,7 +398,10 @@ def guessed_languages(written: str, known: set[str], most: int = 3) -> list[str]
     names = Locale("en").languages
     start = written.strip().lower()
     guesses: list[str] = []
-    if len(start) >= 2:
+    # The same code with other capitals or '_' ('pt_br' → pt-BR), then its language ('en-GB' → en, 'zh-Hans' → zh).
+    guesses += [code for code in sorted(known) if code.lower() == start.replace("_", "-")]
+    guesses += [code for code in sorted(known) if code == base_language(start) and code not in guesses]
+    if len(start) >= 2 and not guesses:
         by_name = sorted(code for code in known if names.get(code.replace("-", "_"), "").lower().startswith(start))
         guesses += [code for code in by_name if code in shipped_languages()]
         guesses += [code for code in by_name if code not in guesses]
