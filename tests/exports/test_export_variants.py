@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as etree
 import zipfile
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -294,14 +295,16 @@ def qti_test_and_items(package: Path) -> tuple[etree.Element, dict[str, etree.El
 
 def qti_numbers(item: etree.Element) -> list[tuple[float, float]]:
     """Each field's correct value and the tolerance its response rule compares with."""
-    rules = {rule.find(f"{QTI}variable").get("identifier"): rule for rule in item.iter(f"{QTI}equal")}
+    # The upper bound's digits are the value's plus the tolerance's, in decimal (qti.tolerance_rule); no bound: exact.
+    upper = {rule.find(f"{QTI}variable").get("identifier"): rule.find(f"{QTI}baseValue").text
+             for rule in item.iter(f"{QTI}lte")}
     numbers = []
     for declaration in item.findall(f"{QTI}responseDeclaration"):
         if declaration.get("baseType") != "float":
             continue
         [value] = qti_value(declaration)
-        rule = rules[declaration.get("identifier")]
-        allowed = float(rule.get("tolerance")) if rule.get("toleranceMode") == "absolute" else 0.0
+        bound = upper.get(declaration.get("identifier"))
+        allowed = float(Decimal(bound) - Decimal(value)) if bound else 0.0
         numbers.append((float(value), allowed))
     return numbers
 

@@ -186,8 +186,11 @@ def qti_score(item: etree.Element, responses: dict[str, object]) -> tuple[float,
             return sum(value(child) for child in children)
         if tag == "and":
             return all(value(child) for child in children)
-        if tag == "gt":
-            return value(children[0]) > value(children[1])
+        if tag in ("gt", "gte", "lte"):
+            given, bound = (value(child) for child in children)
+            if given is None:
+                return False
+            return {"gt": given > bound, "gte": given >= bound, "lte": given <= bound}[tag]
         if tag == "match":
             given, right = (value(child) for child in children)
             return given is not None and given == right
@@ -214,3 +217,17 @@ def qti_score(item: etree.Element, responses: dict[str, object]) -> tuple[float,
 
     run(list(item.find(f"{QTI}responseProcessing")))
     return outcomes["SCORE"], outcomes["MAXSCORE"]
+
+
+def qti_bounds(item: etree.Element) -> dict[str, tuple[float, float]]:
+    """Each number response's accepted interval, as the export writes it: `equal` to a value (exact), or `gte` and
+    `lte` bounds (qti.tolerance_rule)."""
+    bounds: dict[str, list[float]] = {}
+    for rule in item.iter():
+        tag = rule.tag.removeprefix(QTI)
+        if tag in ("equal", "gte", "lte"):
+            name = rule.find(f"{QTI}variable").get("identifier")
+            number = float(rule.find(f"{QTI}baseValue").text)
+            assert tag != "equal" or rule.get("toleranceMode") == "exact"
+            bounds.setdefault(name, []).append(number)
+    return {name: (min(numbers), max(numbers)) for name, numbers in bounds.items()}

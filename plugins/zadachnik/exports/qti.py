@@ -9,6 +9,10 @@ inlineChoiceInteraction (its words), each gap right earning its share of the mar
 open → extendedTextInteraction with the explanation in a rubric for the scorer; mixed → its checked part and an
 extendedTextInteraction in one item. The explanation is the item's modal feedback, shown after an answer.
 
+Canvas reads a package by its own rules (gems/plugins/qti_exporter in canvas-lms): the manifest tells it which of
+its question types takes each item (item_metadata), a tolerance is written as its lower and upper bounds, which
+Canvas reads as a range, and what Canvas still grades otherwise gets a line (canvas_notes).
+
 A question with variants is one item per variant, grouped in the test by an invisible assessmentSection that
 selects one of them (`<selection select="1"/>`), so each candidate gets one variant; an LMS that does not honour
 selection still imports every variant as an item of its own, named P02-v1, P02-v2 …"""
@@ -20,6 +24,7 @@ import math
 import re
 import xml.etree.ElementTree as etree
 import zipfile
+from decimal import Decimal
 
 from zadachnik.core.zips import add_entry
 from zadachnik.exports.common import (
@@ -34,6 +39,7 @@ from zadachnik.exports.common import (
     parse_html,
 )
 from zadachnik.qtypes.blanks import BlanksKey, ChoiceGap, Gap
+from zadachnik.qtypes.numeric import NumericField
 from zadachnik.reading.model import Question
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
@@ -61,6 +67,9 @@ GAP_INTERACTIONS = {"textEntryInteraction", "inlineChoiceInteraction"}
 # What an NCName may hold after its first character (letters and digits of any script among them): each id the
 # sources allow (fields like ρ and σ) keeps a name of its own.
 _NOT_IDENTIFIER = re.compile(r"[^\w.\-]")
+# The explanation's modalFeedback: Canvas keeps a feedback only by its identifier (assessment_item_converter.rb,
+# get_feedback), and one starting "general_" is its neutral comment, shown to every student after an answer.
+EXPLANATION_FEEDBACK = "general_explanation"
 
 
 
@@ -81,19 +90,19 @@ def file_name(export: ModuleExport) -> str:
 
 def qti_package(export: ModuleExport) -> bytes:
     # Each question with the items it becomes: itself, or one per variant (their ids unique in the module, and so
-    # their files: common.unique_variant_ids).
-    groups = [(question, {item_href(variant): assessment_item(export, variant)
+    # their files: common.unique_variant_ids), each with the question it was made of.
+    groups = [(question, {item_href(variant): (variant, assessment_item(export, variant))
                           for variant in export.variant_questions(question)}) for question in export.questions]
-    items = {href: item for _, members in groups for href, item in members.items()}
+    items = {href: made for _, members in groups for href, made in members.items()}
     if len(items) != export.item_count():
         raise ValueError(f"{export.module.slug}: two items would share one file: every item must have its own")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         # Dated entries of their own: the same questions make the same package (they carried the time of export).
-        add_entry(package, "imsmanifest.xml", xml_bytes(manifest(export, list(items)), indented=True), 6)
+        add_entry(package, "imsmanifest.xml", xml_bytes(manifest(export, items), indented=True), 6)
         add_entry(package, "test.xml", xml_bytes(
             assessment_test(export, [(question, list(members)) for question, members in groups]), indented=True), 6)
-        for href, item in items.items():
+        for href, (_, item) in items.items():
             add_entry(package, href, xml_bytes(item), 6)
     return buffer.getvalue()
 
@@ -112,9 +121,10 @@ def xml_bytes(root: etree.Element, indented: bool = False) -> bytes:
 # -- the package -------------------------------------------------------------------------------------------------
 
 
-def manifest(export: ModuleExport, hrefs: list[str]) -> etree.Element:
+def manifest(export: ModuleExport, items: dict[str, tuple[Question, etree.Element]]) -> etree.Element:
     root = etree.Element("manifest", {
-        "xmlns": CP_NS, "identifier": identifier("M-", f"{export.course.id}-{export.module.slug}-{export.lang}"),
+        "xmlns": CP_NS, "xmlns:imsqti": QTI_NS,
+        "identifier": identifier("M-", f"{export.course.id}-{export.module.slug}-{export.lang}"),
         f"{{{XSI_NS}}}schemaLocation": f"{CP_NS} {CP_XSD}"})
     metadata = etree.SubElement(root, "metadata")
     etree.SubElement(metadata, "schema").text = "QTIv2.1 Package"
@@ -124,27 +134,75 @@ def manifest(export: ModuleExport, hrefs: list[str]) -> etree.Element:
     test = etree.SubElement(resources, "resource", identifier="R-test", type="imsqti_test_xmlv2p1",
                             href="test.xml")
     etree.SubElement(test, "file", href="test.xml")
-    for href in hrefs:
-        name = href.removeprefix("items/").removesuffix(".xml")
-        etree.SubElement(test, "dependency", identifierref=f"R-{name}")
-    for href in hrefs:
-        name = href.removeprefix("items/").removesuffix(".xml")
-        resource = etree.SubElement(resources, "resource", identifier=f"R-{name}", type="imsqti_item_xmlv2p1",
+    for href in items:
+        etree.SubElement(test, "dependency", identifierref=resource_id(href))
+    for href, (question, item) in items.items():
+        resource = etree.SubElement(resources, "resource", identifier=resource_id(href), type="imsqti_item_xmlv2p1",
                                     href=href)
+        resource.append(item_metadata(question, item))
         etree.SubElement(resource, "file", href=href)
     return root
 
 
+def resource_id(href: str) -> str:
+    return "R-" + href.removeprefix("items/").removesuffix(".xml")
+
+
+def item_metadata(question: Question, item: etree.Element) -> etree.Element:
+    """What other tools and Canvas read of an item before the item itself. QTI's own metadata lists the item's
+    interactions (qtiMetadata/interactionType, in QTI's namespace, one of those Canvas looks in). Canvas's
+    instructureMetadata, which other tools ignore, pins the converter Canvas takes the item with: the first
+    interactionType in the manifest's own namespace comes before QTI's (get_interaction_type), and with the
+    question_type field chooses the converter (create_instructure_question); with neither, Canvas guesses from
+    the item and sends any item with a text box to fill-in-the-blank."""
+    metadata = etree.Element("metadata")
+    qti = etree.SubElement(metadata, "imsqti:qtiMetadata")
+    for interaction in dict.fromkeys(element.tag for element in item.iter() if element.tag.endswith("Interaction")):
+        etree.SubElement(qti, "imsqti:interactionType").text = interaction
+    interaction, question_type = canvas_route(question)
+    canvas = etree.SubElement(metadata, "instructureMetadata")
+    etree.SubElement(canvas, "interactionType").text = interaction
+    if question_type is not None:
+        etree.SubElement(canvas, "instructureField", name="question_type", value=question_type)
+    return metadata
+
+
+def canvas_route(question: Question) -> tuple[str, str | None]:
+    """The interaction type and question_type Canvas's create_instructure_question needs to take a question with
+    the converter nearest its meaning. A lone number: "textInteraction" is a name its NumericInteraction branch
+    matches (QTI's "textEntryInteraction" does not), and numerical_question picks it, which reads the bounds as a
+    range. Several numbers, or numbers in gaps: fill-in-the-blank with each value as text (process_text_entry,
+    the route Canvas's guesser gives them; notes() says what is lost). Gaps of words alone: the guesser's
+    dropdowns (process_inline), since QTI's "inlineChoiceInteraction" would match Canvas's choice branch."""
+    auto_type, key = auto_part(question)
+    if question.type == "open":
+        return "extendedTextInteraction", None
+    if auto_type in CANVAS_INTERACTIONS:
+        return CANVAS_INTERACTIONS[auto_type], None
+    if auto_type == "numeric" and len(numeric_fields(key)) == 1:
+        return "textInteraction", "numerical_question"
+    if auto_type == "blanks" and all(isinstance(gap, ChoiceGap) for gap in key.gaps):
+        return "multiple_dropdowns_question", "inline_choice"
+    return "textEntryInteraction", "text_entry_interaction"
+
+
+# The types whose own interaction Canvas's create_instructure_question takes with the right converter.
+CANVAS_INTERACTIONS = {"single": "choiceInteraction", "multiple": "choiceInteraction", "matching": "matchInteraction",
+                       "ordering": "orderInteraction", "parsons": "orderInteraction"}
+
+
 def assessment_test(export: ModuleExport, groups: list[tuple[Question, list[str]]]) -> etree.Element:
     """One section of the module's items in order; a question with variants is a section within it that
-    selects one of its variants' items (invisible: its item shows as one of the module's)."""
+    selects one of its variants' items (invisible: its item shows as one of the module's). The module's section is
+    invisible too: the test's title already names the module, and Canvas makes a visible section's title a
+    text-only question (assessment_test_converter.rb, process_section)."""
     title = export.module.title[export.lang]
     root = etree.Element(q("assessmentTest"), {
         "xmlns": QTI_NS, "identifier": identifier("T-", f"{export.course.id}-{export.module.slug}"), "title": title,
         f"{{{XSI_NS}}}schemaLocation": f"{QTI_NS} {QTI_XSD}"})
     part = etree.SubElement(root, q("testPart"), identifier="P-1", navigationMode="nonlinear",
                             submissionMode="individual")
-    section = etree.SubElement(part, q("assessmentSection"), identifier="S-1", title=title, visible="true")
+    section = etree.SubElement(part, q("assessmentSection"), identifier="S-1", title=title, visible="false")
     for question, hrefs in groups:
         parent = section
         if question.variants is not None:
@@ -216,7 +274,7 @@ def assessment_item(export: ModuleExport, question: Question) -> etree.Element:
     item.append(body)
     item.append(response_processing(score_rules))
     feedback = etree.SubElement(item, q("modalFeedback"), outcomeIdentifier="FEEDBACK", showHide="show",
-                                identifier="EXPLANATION")
+                                identifier=EXPLANATION_FEEDBACK)
     feedback.append(content("div", parse_html(export.explanation(question, letters=False))))
     return item
 
@@ -237,7 +295,7 @@ def response_processing(score_rules: list[etree.Element]) -> etree.Element:
     processing = etree.Element(q("responseProcessing"))
     processing.extend(score_rules)
     show = etree.SubElement(processing, q("setOutcomeValue"), identifier="FEEDBACK")
-    etree.SubElement(show, q("baseValue"), baseType="identifier").text = "EXPLANATION"
+    etree.SubElement(show, q("baseValue"), baseType="identifier").text = EXPLANATION_FEEDBACK
     return processing
 
 
@@ -384,14 +442,32 @@ def numeric_interactions(export: ModuleExport, question: Question) -> etree.Elem
     return fields
 
 
-def tolerance_rule(field) -> etree.Element:
+def tolerance_rule(field: NumericField) -> etree.Element:
+    """A number right within its absolute tolerance, written as its bounds: lower <= answer <= upper is the rule
+    QTI's `equal` with toleranceMode="absolute" states (both bounds included), and the one form Canvas reads as a
+    range (numeric_interaction.rb, get_answer_values: `gte` and `lte` with a baseValue each; it ignores `equal`'s
+    tolerance and took the value as exact). Without a tolerance, `equal` to the value itself, Canvas's exact answer.
+    The bounds are the decimal sums of the value's and tolerance's shortest digits, as the author reads them."""
+    response = field_response(field.id)
     tolerance = absolute_tolerance(field)
-    attributes = {"toleranceMode": "absolute", "tolerance": number_text(tolerance)} if tolerance else {
-        "toleranceMode": "exact"}
-    rule = etree.Element(q("equal"), attributes)
-    etree.SubElement(rule, q("variable"), identifier=field_response(field.id))
-    etree.SubElement(rule, q("correct"), identifier=field_response(field.id))
+    if not tolerance:
+        rule = etree.Element(q("equal"), toleranceMode="exact")
+        etree.SubElement(rule, q("variable"), identifier=response)
+        rule.append(float_value(number_text(field.value)))
+        return rule
+    value, allowed = Decimal(number_text(field.value)), Decimal(number_text(tolerance))
+    rule = etree.Element(q("and"))
+    for operator, bound in (("gte", value - allowed), ("lte", value + allowed)):
+        comparison = etree.SubElement(rule, q(operator))
+        etree.SubElement(comparison, q("variable"), identifier=response)
+        comparison.append(float_value(decimal_text(bound)))
     return rule
+
+
+def decimal_text(number: Decimal) -> str:
+    """A bound as plain decimal digits, without trailing zeros (importers read plain decimals)."""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 # -- matching ----------------------------------------------------------------------------------------------------
@@ -518,7 +594,66 @@ def notes(export: ModuleExport, question: Question) -> list[str]:
     if auto_type == "parsons" and key.indent:
         lines.append(f"{question.id}: QTI asks the order alone: its lines go without indentation, which the site "
                      "asks the learner to set as well")
+    return lines + canvas_notes(question)
+
+
+def canvas_notes(question: Question) -> list[str]:
+    """What Canvas, which the guide names for QTI, takes otherwise than the site: the converter canvas_route
+    chooses keeps the most Canvas's question types can hold, and each line says what is still lost."""
+    auto_type, key = auto_part(question)
+    lines = [f"{question.id}: {line}" for line in choice_lines(question) + CANVAS_LOSSES.get(auto_type, [])]
+    if auto_type == "numeric" and len(numeric_fields(key)) > 1:
+        lines.append(f"{question.id}: Canvas's numerical question holds one number: its {len(numeric_fields(key))} "
+                     "boxes go into Canvas as a fill-in-the-blanks question, each right only when typed exactly as "
+                     "the number in the file, without the tolerance")
+    if auto_type == "blanks" and not all(isinstance(gap, ChoiceGap) for gap in key.gaps):
+        lines.append(f"{question.id}: {number_gaps_line(key)}")
+    if auto_type == "parsons" and not key.indent and any(line.depth for line in key.lines):
+        lines.append(f"{question.id}: Canvas shows each line without the indentation the site shows it with")
+    if question.type == "mixed":
+        lines.append(f"{question.id}: Canvas takes one answer a question: it keeps the checked part and leaves out "
+                     "the explanation box (its label stays in the text); ask for the explanation in an essay "
+                     "question of its own")
     return lines
+
+
+# What Canvas grades otherwise, by the type Canvas takes a question as (its quiz_question models grade a matching
+# question, and so an order, by the share of answers right).
+CANVAS_LOSSES = {
+    "matching": ["Canvas gives a share of the mark for each item matched right; the site and QTI give the mark only "
+                 "when every item is"],
+    "ordering": ["Canvas takes the order as a matching question, each position (1, 2 …) matched with an entry "
+                 "from a list, and gives a share of the mark for each position right; QTI gives the mark only for "
+                 "the whole order"],
+}
+CANVAS_LOSSES["parsons"] = CANVAS_LOSSES["ordering"]
+
+
+def choice_lines(question: Question) -> list[str]:
+    """Canvas makes a choice question of several right options a multiple-answers one, which gives a share for
+    each right option ticked and takes one back for each wrong one: the site's net-correct, not all-or-nothing.
+    One right option makes a multiple-choice one, whose round buttons let a student pick a single option."""
+    concrete = [variant.auto_key for variant in question.variant_questions if variant.auto_type == "multiple"]
+    lines = []
+    if any(key.scoring == "all-or-nothing" and len(key.correct) > 1 for key in concrete):
+        lines.append("Canvas gives a share of the mark for each right option ticked and takes one back for each "
+                     "wrong one (it has no all-or-nothing); the site gives the mark only when exactly the right "
+                     "options are")
+    if any(len(key.correct) == 1 for key in concrete):
+        lines.append("Canvas makes a question with one right option a multiple-choice one, whose round buttons let "
+                     "a student pick a single option and so tell them only one is right")
+    return lines
+
+
+def number_gaps_line(key: BlanksKey) -> str:
+    """Canvas's fill-in-the-blanks compares text (process_text_entry takes each correct value as it is written);
+    its dropdowns are a question type of their own, so words and numbers in one text cannot both stay."""
+    line = ("Canvas has no gap that takes a number with a tolerance: its gaps go into Canvas as a fill-in-the-blanks "
+            "question, each number right only when typed exactly as in the file")
+    if any(isinstance(gap, ChoiceGap) for gap in key.gaps):
+        line += ("; its word gaps lose their lists of words and expect the code of the right one (W-…): set them "
+                 "again in Canvas")
+    return line
 
 
 # -- content -----------------------------------------------------------------------------------------------------
