@@ -1464,3 +1464,13 @@ def test_an_answer_so_small_that_moodles_own_margin_swamps_it_gets_a_line(
         assert ("N1: Moodle accepts any answer within 1e-14" in err) == noted, err
     err, _ = exported(tmp_path / str(noted), "qti", quiz, capsys)
     assert "1e-14" not in err
+
+
+def test_the_manifest_lists_each_items_interactions_in_qtis_metadata(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = exported(tmp_path, "qti", choice("S1", "A", ["yes", "no"]), capsys)
+    with zipfile.ZipFile(out / "c-m-en.qti21.zip") as package:
+        manifest = etree.fromstring(package.read("imsmanifest.xml"))
+    metadata = "{http://www.imsglobal.org/xsd/imsqti_metadata_v2p1}"
+    [resource] = [found for found in manifest.iter(f"{CP}resource") if found.get("href") == "items/Q-S1.xml"]
+    assert [kind.text for kind in resource.iter(f"{metadata}interactionType")] == ["choiceInteraction"]

@@ -43,6 +43,8 @@ from zadachnik.qtypes.numeric import NumericField
 from zadachnik.reading.model import Question
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+# QTI 2.1's metadata for a package's items (imsqti_metadata_v2p1.xsd), in the manifest.
+QTI_METADATA_NS = "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1"
 QTI_XSD = "http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
 CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"
 CP_XSD = "http://www.imsglobal.org/xsd/qti/qtiv2p1/qtiv2p1_imscpv1p2_v1p0.xsd"
@@ -123,7 +125,7 @@ def xml_bytes(root: etree.Element, indented: bool = False) -> bytes:
 
 def manifest(export: ModuleExport, items: dict[str, tuple[Question, etree.Element]]) -> etree.Element:
     root = etree.Element("manifest", {
-        "xmlns": CP_NS, "xmlns:imsqti": QTI_NS,
+        "xmlns": CP_NS, "xmlns:imsqti": QTI_METADATA_NS,
         "identifier": identifier("M-", f"{export.course.id}-{export.module.slug}-{export.lang}"),
         f"{{{XSI_NS}}}schemaLocation": f"{CP_NS} {CP_XSD}"})
     metadata = etree.SubElement(root, "metadata")
@@ -150,7 +152,7 @@ def resource_id(href: str) -> str:
 
 def item_metadata(question: Question, item: etree.Element) -> etree.Element:
     """What other tools and Canvas read of an item before the item itself. QTI's own metadata lists the item's
-    interactions (qtiMetadata/interactionType, in QTI's namespace, one of those Canvas looks in). Canvas's
+    interactions (qtiMetadata/interactionType, in the namespace of QTI 2.1's metadata binding). Canvas's
     instructureMetadata, which other tools ignore, pins the converter Canvas takes the item with: the first
     interactionType in the manifest's own namespace comes before QTI's (get_interaction_type), and with the
     question_type field chooses the converter (create_instructure_question); with neither, Canvas guesses from
