@@ -214,3 +214,28 @@ def test_precision_note_agrees_with_its_count(page, one_decimal_server, lang: st
     check(page, "Q3", {"ratio": "2", "mem": "7"})
     assert message(page, "Q3", "ratio").endswith(note), "2 is 16/7 = 2.29 to the nearest unit"
     assert message(page, "Q3", "mem") == "", "7 is wrong at any precision"
+
+
+@pytest.fixture(scope="module")
+def two_decimals_server(tmp_path_factory):
+    """The ratio field at ±0.005 (two decimal places), and the site's own Russian word for a count in CLDR's
+    "few" category (2, 3, 4 …), which the plain word served before."""
+    source = copy_site(FIXTURE_SITE, tmp_path_factory.mktemp("two-decimals") / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    text = quiz.read_text(encoding="utf-8")
+    quiz.write_text(text.replace('ratio: {answer: "16/7", atol: 0.0001}', 'ratio: {answer: "16/7", atol: 0.005}'),
+                    encoding="utf-8")
+    config = source / "mkdocs.yml"
+    own_word = '      words:\n        ru: {decimals_few: "{count} знаков (few)"}\n'
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "      languages: [ru, en]\n", "      languages: [ru, en]\n" + own_word), encoding="utf-8")
+    url, server = serve(build_site(config, source / "site"))
+    yield url
+    server.shutdown()
+
+
+def test_a_count_takes_the_form_of_its_plural_category(page, two_decimals_server) -> None:
+    page.goto(two_decimals_server + "demo/01-basics/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    check(page, "Q3", {"ratio": "2.3", "mem": "7"})
+    assert message(page, "Q3", "ratio").endswith("нужно не меньше 2 знаков (few)."), message(page, "Q3", "ratio")

@@ -15,6 +15,7 @@ from zadachnik.reading.yamlsource import YamlProblem, load_with_lines
 from zadachnik.rendering.i18n import (
     WORDS_DIR,
     Vocabulary,
+    WordsError,
     language_code_problems,
     number_examples,
     quiz_instruction,
@@ -484,3 +485,23 @@ def test_the_check_names_a_theme_language_the_default_languages_ignore(tmp_path:
     config.write_text(text.replace("  language: en\n", "  language: de\n", 1), encoding="utf-8")
     result = check(site)
     assert result.returncode == 1 and "write 'languages: [de]'" in result.stderr, result.stderr
+
+
+def test_a_counted_word_takes_a_form_for_each_plural_category() -> None:
+    """Polish says 4 "cyfry" but 5 "cyfr": a word the page counts with may be given for each of CLDR's
+    categories, and every category the browser may ask for is on the page, the word's plain form otherwise."""
+    vocabulary = Vocabulary.of(["pl", "ru"], {"pl": {"significant": "{count} cyfr znaczących",
+                                                   "significant_one": "{count} cyfry znaczącej",
+                                                   "significant_few": "{count} cyfry znaczące"}})
+    polish, russian = vocabulary.words["pl"]["runtime"], vocabulary.words["ru"]["runtime"]
+    assert polish["significant_few"] == "{count} cyfry znaczące"
+    assert polish["significant_many"] == polish["significant_other"] == "{count} cyfr znaczących"
+    assert polish["significant_one"] == "{count} cyfry znaczącej"
+    for category in ("zero", "one", "two", "few", "many", "other"):
+        assert f"decimals_{category}" in russian and f"correct_after_hints_{category}" in russian
+    assert russian["decimals_few"] == russian["decimals"]
+
+
+def test_a_plural_form_of_a_word_that_is_not_counted_is_refused() -> None:
+    with pytest.raises(WordsError, match="'check_few' is not a Zadachnik word"):
+        Vocabulary.of(["pl"], {"pl": {"check_few": "Sprawdź"}})

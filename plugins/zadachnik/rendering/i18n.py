@@ -80,6 +80,7 @@ class Vocabulary:
         for lang in languages:
             own = merged(regional(lang) or {}, sectioned((overrides or {}).get(lang) or {}, fallback, lang))
             words = {section: {**fallback[section], **own.get(section, {})} for section in SECTIONS}
+            words["runtime"] = with_plural_forms(words["runtime"])
             vocabulary.words[lang] = words
             missing = [key for section in SECTIONS for key in fallback[section] if key not in own.get(section, {})]
             if missing:
@@ -109,7 +110,8 @@ def sectioned(words: Mapping[str, Any], fallback: Mapping[str, Any], lang: str) 
         if key == "language_name":
             result["page"][key] = str(value)
             continue
-        section = next((name for name in SECTIONS if key in fallback[name]), None)
+        section = next((name for name in SECTIONS if key in fallback[name] or counted_form(key, fallback[name])),
+                       None)
         if section is None:
             raise WordsError(f"words: {lang}: '{key}' is not a Zadachnik word; the words are the keys of "
                              f"{WORDS_DIR.name}/{FALLBACK}.yml in the package, e.g. check, reveal, correct")
@@ -117,7 +119,32 @@ def sectioned(words: Mapping[str, Any], fallback: Mapping[str, Any], lang: str) 
     return result
 
 
+# CLDR's plural categories (the browser's Intl.PluralRules names the one a count is in).
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+def counted_form(key: str, words: Mapping[str, Any]) -> str | None:
+    """The word `key` is a plural form of ('decimals_few' → 'decimals'), when the page counts with that word
+    (English gives its singular, 'decimals_one')."""
+    base, _, category = key.rpartition("_")
+    return base if category in PLURAL_CATEGORIES and f"{base}_one" in words and base in words else None
+
+
+def with_plural_forms(words: dict[str, Any]) -> dict[str, Any]:
+    """Every category's form of each counted word, so the browser finds whichever its count is in: the form
+    given, else the word's singular for 'one' and its plain form for the rest."""
+    complete = dict(words)
+    for key in words:
+        if key.endswith("_one") and key[:-4] in words:
+            base = key[:-4]
+            for category in PLURAL_CATEGORIES:
+                complete.setdefault(f"{base}_{category}", words[key] if category == "one" else words[base])
+    return complete
+
+
 def checked_word(lang: str, section: str, key: str, value: Any, fallback: Mapping[str, Any]) -> Any:
+    if key not in fallback[section] and (base := counted_form(key, fallback[section])):
+        return checked_word(lang, section, base, value, fallback)
     if key not in fallback[section]:
         raise WordsError(f"words: {lang}: {section}: '{key}' is not a Zadachnik word")
     if section == "file_kinds":

@@ -106,11 +106,10 @@ function fieldMessage(say, field, text, verdict) {
   return "";
 }
 
-// The words for `count` things: "1 знака", "21 знака", "1 decimal place": the page's language decides which
-// counts take the singular (the word `name`_one).
+// The words for `count` things: "1 знака", "4 cyfry", "5 cyfr": the form of the count's plural category in the
+// page's language (the word `name`_few; the build gives every category a form, i18n.with_plural_forms).
 function counted(say, name, count) {
-  const one = new Intl.PluralRules(document.documentElement.lang || "en").select(count) === "one";
-  return say(one ? `${name}_one` : name, { count });
+  return say(`${name}_${new Intl.PluralRules(document.documentElement.lang || "en").select(count)}`, { count });
 }
 
 function questionMessage(say, verdict) {
