@@ -19,7 +19,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_relative_url, get_theme_dir
+from mkdocs.utils import DuplicateFilter, get_relative_url, get_theme_dir
 
 from zadachnik.config import ZadachnikConfig, theme_problem, written_language_choices
 from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
@@ -408,6 +408,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
 
     def on_build_error(self, error: Exception) -> None:
         reads.stop()
+        say_again(str(error))
 
     def on_shutdown(self) -> None:
         reads.stop()
@@ -624,6 +625,15 @@ def check_languages(codes: list[str], theme_language: Any, theme_dirs: list[str]
     problems = site_language_problems(codes, theme_language, theme_dirs)
     if problems:
         raise PluginError(f"Zadachnik: {shown_config}: {problems[0]}")
+
+
+def say_again(message: str) -> None:
+    """Let MkDocs log a build's error even when an earlier build logged the same: the `mkdocs` command drops a
+    message its build logger has said once (DuplicateFilter), so under `mkdocs serve` an author who broke a file
+    twice the same way, or saved another file while it was broken, saw only "Aborted with a BuildError!"."""
+    for given in logging.getLogger("mkdocs.commands.build").filters:
+        if isinstance(given, DuplicateFilter):
+            given.msgs.discard(message)
 
 
 def follow_site_language(config: MkDocsConfig, languages: list[str], config_file: Path) -> None:
