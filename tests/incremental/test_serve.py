@@ -141,3 +141,33 @@ def test_rebuild_reports_a_broken_module_until_it_is_mended(tmp_path: Path, capl
     finally:
         build.log.removeFilter(duplicates)
         serving.close()
+
+
+def test_a_rebuild_after_a_snippet_changes_writes_its_books_as_a_fresh_build_does(tmp_path: Path) -> None:
+    """A question that pastes a shared file (pymdownx.snippets) into its text: after the file changes, the quiz
+    page is made afresh, and so must be the module's part of the problem books, which a serving process kept
+    by a key that knew nothing of the file (the serve audit: the book kept the old text until the sources
+    changed)."""
+    site = two_module_site(tmp_path)
+    (site / "snippets").mkdir()
+    note = site / "snippets/note.md"
+    note.write_text("SNIPPET-ONE\n")
+    config = site / "mkdocs.yml"
+    snippets = f"  - pymdownx.snippets:\n      base_path: [{site / 'snippets'}]\n"
+    config.write_text(config.read_text().replace("markdown_extensions:\n", "markdown_extensions:\n" + snippets, 1))
+    quiz = site / "exercises/demo/02-more/quiz.md"
+    quiz.write_text(quiz.read_text().replace("What is $2+2$?\n", 'What is $2+2$?\n\n--8<-- "note.md"\n', 1))
+    serving = Serving(site, tmp_path / "served")
+    try:
+        serving.build()
+        note.write_text("SNIPPET-TWO\n")
+        serving.build()
+    finally:
+        serving.close()
+    shutil.rmtree(site / ".cache", ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(tmp_path / "fresh")],
+                   cwd=site, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=True)
+    served, fresh = site_files(tmp_path / "served"), site_files(tmp_path / "fresh")
+    different = [name for name in fresh if served.get(name) != fresh[name]]
+    assert not different, different
+    assert b"SNIPPET-TWO" in served["en/demo/book/index.html"]

@@ -178,7 +178,7 @@ class PageCache:
         of changed; rendered (and kept) otherwise."""
 
         def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> str:
-            key = self.part_keys.get((uri, module.number))
+            key = self.part_key(uri, module)
             kept = self.parts.get((uri, name, module.number))
             if key is not None and kept is not None and kept[0] == key:
                 return Markup(kept[1])
@@ -188,6 +188,15 @@ class PageCache:
             return html
 
         return part
+
+    def part_key(self, uri: str, module: Module) -> str | None:
+        """A book's part of a module is its sources' as they are now: their keys, and what their making read (a
+        snippet pasted into a question), found when each source was made, in this build or kept from one before."""
+        key = self.part_keys.get((uri, module.number))
+        sources = [self.kept(source) for source in self.sources.get(uri, ()) if self.plans[source].module is module]
+        if key is None or any(source is None or source.reads is None for source in sources):
+            return None
+        return digest(key, json.dumps([source.reads for source in sources], sort_keys=True))
 
     def unchanged(self, uri: str) -> CachedPage | None:
         """The page as a build made it, if this build may take it: its key is this build's, and whatever its
