@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -209,7 +210,7 @@ def run_new(arguments: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(f"cannot write the starter site: {error}") from None
     print(f"A course site in {', '.join(languages)} is in {target}:")
-    print(f"  cd {target}")
+    print(f"  cd {shlex.quote(str(target))}")
     print("  zadachnik check      # checks the sources in exercises/")
     print("  mkdocs serve         # previews the site, rebuilt on every save")
     return 0
@@ -443,10 +444,15 @@ def run_check(arguments: argparse.Namespace) -> int:
         problem = sources_folder_problem(base, site.exercises_dir, site.docs_dir)
         if problem:
             raise CommandError(f"{where}: {problem}")
+    if config_file is not None and not site.uses_plugin:
+        raise CommandError(f"{where} does not use the zadachnik plugin, so its build makes no course pages: add "
+                           "'- zadachnik' under 'plugins:' (see the guide), or give --config another file")
     exercises = (arguments.exercises or base / site.exercises_dir).resolve()
     if not exercises.is_dir():
         raise CommandError(f"{exercises} is not a folder of course sources: give EXERCISES_DIR"
                            + ("" if config_file else ", or run in the folder of mkdocs.yml"))
+    if problem := not_the_courses_folder(exercises):
+        raise CommandError(problem)
     languages = language_list(arguments.languages) if arguments.languages else site.languages
     check_language_codes(languages, site, base, where, "--languages" if arguments.languages else None)
     kept = kept_modules(config_file if not arguments.no_cache else None, base, site, exercises, languages)
@@ -458,8 +464,23 @@ def run_check(arguments: argparse.Namespace) -> int:
             print(f"  {line}", file=sys.stderr)
     if problems:
         return 1
+    if not any(path.is_file() for path in exercises.glob("*/course.yml")):
+        print(f"zadachnik check: {shown(exercises, base)} holds no course yet (a course is a folder with "
+              "course.yml: 'zadachnik new' writes one to start from)", file=sys.stderr)
+        return 1
     print(f"zadachnik check: the course sources in {shown(exercises, base)} are fine ({', '.join(languages)})")
     return 0
+
+
+def not_the_courses_folder(folder: Path) -> str | None:
+    """A course's or a module's folder given where the folder of courses is meant: each of its folders would be
+    called a course without course.yml."""
+    for place, kind, up in ((folder, "a course's", 1), (folder, "a module's", 2), (folder.parent, "a module's", 3)):
+        if (place / ("course.yml" if kind == "a course's" else "module.yml")).is_file():
+            holder = folder.parents[up - 1]
+            return (f"{folder} is {kind} folder: give the folder that holds the courses, {holder} (the check "
+                    "reads every course in it)")
+    return None
 
 
 def check_language_codes(languages: list[str], site: SiteConfig, base: Path, where: str,
@@ -530,6 +551,7 @@ class SiteConfig:
         self.docs_dir: Path | None = Path(options.docs_dir) if options.docs_dir else None
         self.theme_name: Any = options.theme_name
         self.languages_written: bool = options.languages_written
+        self.uses_plugin: bool = options.uses_plugin
 
 
 def read_site_config(path: Path | None) -> SiteConfig:

@@ -4,6 +4,7 @@ for the `zadachnik` commands as MkDocs reads it, with these options judged by th
 from __future__ import annotations
 
 import contextlib
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -77,6 +78,8 @@ class SiteOptions:
     theme_name: Any = None
     # Whether the plugin's `languages` is written, or left at its default.
     languages_written: bool = False
+    # Whether mkdocs.yml names the plugin at all (none: a command runs on its defaults).
+    uses_plugin: bool = True
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -130,7 +133,8 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
                        site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir,
-                       theme.get("name") if isinstance(theme, dict) else theme, "languages" in written)
+                       theme.get("name") if isinstance(theme, dict) else theme, "languages" in written,
+                       config_file is None or names_plugin(site["plugins"]))
 
 
 def written_language_choices(config_file: Path) -> tuple[Any, bool]:
@@ -188,14 +192,23 @@ def validate_option(site: MkDocsConfig, key: str) -> None:
     option.post_validation(site, key)
 
 
+def plugin_entries(plugins: object) -> list[tuple[str, Any]]:
+    """`plugins:` as MkDocs' own option parses it, on a copy: the parsing empties the mappings it is given."""
+    if not isinstance(plugins, (list, tuple, dict)):
+        raise ValidationError("Invalid Plugins configuration. Expected a list or dict.")
+    # "/zadachnik" is the name without the theme's namespace: the same plugin.
+    return [(name.lstrip("/"), options) for name, options in opt.Plugins._parse_configs(copy.deepcopy(plugins))]
+
+
+def names_plugin(plugins: object) -> bool:
+    return any(name == PLUGIN_NAME for name, _ in plugin_entries(plugins))
+
+
 def plugin_options(plugins: object) -> dict[str, Any]:
     """The zadachnik plugin's options in `plugins:` (a list or a mapping, parsed by MkDocs' own option); none when
     the site does not use it."""
-    if not isinstance(plugins, (list, tuple, dict)):
-        raise ValidationError("Invalid Plugins configuration. Expected a list or dict.")
-    for name, options in opt.Plugins._parse_configs(plugins):
-        # "/zadachnik" is the name without the theme's namespace: the same plugin.
-        if name.lstrip("/") == PLUGIN_NAME:
+    for name, options in plugin_entries(plugins):
+        if name == PLUGIN_NAME:
             if options is not None and not isinstance(options, dict):
                 raise ValidationError(f"Invalid config options for the '{PLUGIN_NAME}' plugin.")
             return options or {}

@@ -170,6 +170,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         # Defining this hook keeps one plugin instance across `mkdocs serve` rebuilds (MkDocs ≥ 1.4), and with it
         # what a rebuild can take from the build before: unchanged modules and pages.
         self.serving = command == "serve"
+        if self.serving and dirty:
+            log.info("--dirty rebuilds only the pages MkDocs thinks changed: the home pages' course list and the "
+                     "search index go stale. A plain 'mkdocs serve' takes what did not change from its cache.")
 
     @event_priority(10000)
     def _config_first(self, config: MkDocsConfig) -> MkDocsConfig:

@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -476,6 +477,45 @@ def test_new_refuses_a_language_without_starter_texts(tmp_path: Path) -> None:
     assert not (tmp_path / "course").exists()
 
 
+@pytest.mark.parametrize(("given", "kind"), [
+    ("exercises/first-course", "a course's folder"),
+    ("exercises/first-course/01-first-steps", "a module's folder"),
+    ("exercises/first-course/01-first-steps/files", "a module's folder"),
+])
+def test_check_given_a_course_or_module_folder_names_the_folder_to_give(tmp_path: Path, given: str,
+                                                                       kind: str) -> None:
+    site = new_site(tmp_path)
+    result = zadachnik("check", given, cwd=site)
+    assert result.returncode == 2, result.stderr
+    assert f"{kind}" in result.stderr and "give the folder that holds the courses" in result.stderr, result.stderr
+    assert "without course.yml" not in result.stderr
+
+
+def test_check_of_a_folder_without_courses_says_so(tmp_path: Path) -> None:
+    (tmp_path / "stuff").mkdir()
+    result = zadachnik("check", "stuff", cwd=tmp_path)
+    assert result.returncode == 1 and "holds no course" in result.stderr, result.stdout + result.stderr
+    assert "fine" not in result.stdout
+
+
+def test_check_of_a_site_whose_mkdocs_yml_lacks_the_plugin_says_so(tmp_path: Path) -> None:
+    site = new_site(tmp_path)
+    config = site / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    start = text.index("  - zadachnik:")
+    end = text.index("\n", text.index("languages:", start)) + 1
+    config.write_text(text[:start] + text[end:], encoding="utf-8")
+    result = zadachnik("check", cwd=site)
+    assert result.returncode == 2, result.stderr
+    assert "does not use the zadachnik plugin" in result.stderr and "has no language parts" not in result.stderr
+
+
+def test_new_quotes_a_folder_name_the_shell_would_split(tmp_path: Path) -> None:
+    result = zadachnik("new", "курс с пробелом", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "cd 'курс с пробелом'" in result.stdout
+
+
 def test_new_takes_a_code_in_capitals_as_the_language_it_names(tmp_path: Path) -> None:
     result = zadachnik("new", "course", "--languages", "EN", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -517,3 +557,16 @@ def test_a_theme_other_than_material_fails_the_build_and_the_check(theme: str, t
     result = zadachnik("check", cwd=site)
     assert result.returncode == 2, result.stdout + result.stderr
     assert said in result.stderr
+
+
+def test_a_zip_written_into_the_site_it_packs_leaves_itself_out(tmp_path: Path) -> None:
+    """`zadachnik pdf site --zip site/copy.zip`, run twice: the second zip held the first (the serve audit)."""
+    from zadachnik.runtime.offline import zip_site
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>home</p>", encoding="utf-8")
+    for _ in range(2):
+        zip_site(site, site / "copy.zip", "site")
+    with zipfile.ZipFile(site / "copy.zip") as archive:
+        assert archive.namelist() == ["site/index.html"]

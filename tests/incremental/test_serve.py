@@ -171,3 +171,15 @@ def test_a_rebuild_after_a_snippet_changes_writes_its_books_as_a_fresh_build_doe
     different = [name for name in fresh if served.get(name) != fresh[name]]
     assert not different, different
     assert b"SNIPPET-TWO" in served["en/demo/book/index.html"]
+
+
+def test_serving_dirty_is_told_what_goes_stale(caplog) -> None:
+    import logging
+
+    from zadachnik.plugin import ZadachnikPlugin
+
+    with caplog.at_level(logging.INFO):
+        ZadachnikPlugin().on_startup(command="serve", dirty=True)
+        ZadachnikPlugin().on_startup(command="serve", dirty=False)
+    said = [record.getMessage() for record in caplog.records if "--dirty" in record.getMessage()]
+    assert len(said) == 1 and "course list" in said[0]

@@ -70,8 +70,10 @@ def pyodide_embed(pyodide_dir: Path, python_files: dict[str, str], worker_script
 def zip_site(site_dir: Path, target: Path, top: str) -> None:
     """The built site as a deterministic zip whose entries sit under one folder named `top`."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    paths = sorted(path for path in site_dir.rglob("*") if path.is_file())
     temporary = target.with_suffix(".zip.part")
+    # A zip written into the folder it packs leaves itself out: it held the previous run's copy.
+    itself = {target.resolve(), temporary.resolve()}
+    paths = sorted(path for path in site_dir.rglob("*") if path.is_file() and path.resolve() not in itself)
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
         for path in paths:
             add_entry(archive, f"{top}/{path.relative_to(site_dir).as_posix()}", path.read_bytes(), compresslevel=6)
