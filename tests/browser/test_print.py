@@ -354,14 +354,19 @@ def test_the_book_prints_each_round_of_hints_and_the_answers_from_a_new_page(pag
     assert not found("nearly the answer")[0] < rounds[2][0]
 
 
+def poppler(tool: str) -> str:
+    """A poppler-utils program, or the test fails saying how to get it (`make test` installs it)."""
+    program = shutil.which(tool)
+    if program is None:
+        pytest.fail(f"{tool} is missing: install Debian's poppler-utils ('make poppler', or "
+                    "apt-get install -y poppler-utils) and run the test again")
+    return program
+
+
 def pdf_text(path: Path) -> str:
     import subprocess
 
-    program = shutil.which("pdftotext")
-    if program is None:
-        pytest.fail("pdftotext is missing: install Debian's poppler-utils ('make poppler', or "
-                    "apt-get install -y poppler-utils) and run the test again")
-    return subprocess.run([program, "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+    return subprocess.run([poppler("pdftotext"), "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
 
 
@@ -399,8 +404,7 @@ def page_size(path: Path) -> str:
     import re
     import subprocess
 
-    info = subprocess.run([shutil.which("pdfinfo") or "pdfinfo", str(path)], capture_output=True, text=True,
-                          check=True).stdout
+    info = subprocess.run([poppler("pdfinfo"), str(path)], capture_output=True, text=True, check=True).stdout
     return re.search(r"^Page size:.*\((\w+)\)", info, re.MULTILINE)[1]
 
 
