@@ -1,7 +1,8 @@
 """A page's own JS and CSS as the site ships them, counted as tests/rendering/test_page_weight.py and the
 benchmark (bench/run.py) count them: the scripts and stylesheets its HTML names under assets/zadachnik/, every
 module they import, statically or by `import("./x.js")`, and the stylesheets they @import; except the optional
-parts whose markup the page lacks (zadachnik.js's: variants, shuffled options, hints, an exam). A page names its
+parts whose markup the page lacks (zadachnik.js's: variants, shuffled options, hints, an exam; progress.js's: the
+home page's course list). A page names its
 question types' modules as scripts of its own; zadachnik.js's `import(`./types/${name}.js`)`, for a page reached
 by instant navigation, is not counted on a page that names its types.
 tests/browser/test_browser_runtime.py checks that a page loads nothing this leaves out."""
@@ -18,7 +19,8 @@ SAMPLE_PAGES = ("en/rl-for-llm/12-infrastructure/quiz/index.html", "en/modern-ll
 # `import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"` and `import("./x.js")`, minified or not.
 JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 CSS_IMPORT = re.compile(r"""@import\s*(?:url\(\s*)?["']?([^"')\s]+)""")
-# zadachnik.js: `["[data-zq-hints]", async () => await import("./hints.js")]`, a part loaded where its markup is.
+# zadachnik.js: `["[data-zq-hints]", async () => await import("./hints.js")]`, a part loaded where its markup is
+# (progress.js's home page part too).
 PART_LOADER = re.compile(
     r"""\[\s*["']\[(data-zq-[\w-]+)\]["']\s*,\s*async\s*\(\)\s*=>\s*await\s+import\(\s*["'](\./[\w-]+\.js)["']\s*\)""")
 

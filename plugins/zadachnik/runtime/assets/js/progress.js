@@ -3,18 +3,19 @@
 // languages of a page share; each module's totals and pages come from the site's manifest, course-progress.js,
 // written at build. The manifest is a classic script: a page opened from disk may load one, while a fetch of a
 // JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
-// does not carry it.
+// does not carry it; the home page's lines and "Continue" are home.js's, which only the home page loads.
 import { COUNTED } from "./grading.js";
 import { LAST_PLACE_KEY, entryKey, isEntryKey, variantId } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
 // The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
-const ROOT = new URL("../../", MANIFEST);
-// A question's or an exercise's id on its page: the anchor "Continue" leads to.
-const ANCHOR_PREFIX = { quiz: "q-", exercises: "e-" };
+export const ROOT = new URL("../../", MANIFEST);
 // What a mark shows; the words say it too, for screen readers and on hover: never the symbol or a colour alone.
 const SYMBOLS = { new: "○", started: "◐", done: "✓" };
 const STATE_WORDS = { new: "progress_not_started", started: "progress_in_progress", done: "progress_done" };
+
+// The home page's course list (home.py) always has the "Continue" paragraph.
+const HOME = ["[data-zq-continue]", async () => await import("./home.js")];
 
 let manifest = null;
 let listening = false;
@@ -33,10 +34,6 @@ function loadManifest() {
     document.head.append(script);
   });
   return manifest;
-}
-
-function format(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
 // A page's address as both the navigation's links and the manifest give it: no hash or query, no index.html.
@@ -114,62 +111,6 @@ function markNavigation(summaries, words) {
   }
 }
 
-function moduleLine(module, summary, words, lang) {
-  const pages = module.pages[lang] || Object.values(module.pages)[0] || {};
-  const parts = [];
-  if (pages.quiz) {
-    const { checked, correct } = summary;
-    parts.push(format(words.progress, { checked, total: module.auto.length, correct }));
-  }
-  if (pages.exercises) {
-    parts.push(format(words.progress_solutions, { opened: summary.opened, total: module.exercises.length }));
-  }
-  return parts.join(" · ");
-}
-
-// The place the learner touched last, if it is still a question or an exercise of this site.
-function lastPlace(store, data) {
-  let place;
-  try {
-    place = JSON.parse(store.read(LAST_PLACE_KEY));
-  } catch {
-    return null;
-  }
-  if (!place || typeof place !== "object" || typeof place.anchor !== "string") return null;
-  if (!Object.hasOwn(ANCHOR_PREFIX, place.kind)) return null;
-  const module = data.modules.find((candidate) => candidate.course === place.course
-    && candidate.module === place.module);
-  if (!module) return null;
-  const ids = place.kind === "quiz" ? module.questions : module.exercises;
-  return ids.some((id) => ANCHOR_PREFIX[place.kind] + id === place.anchor) ? { ...place, module } : null;
-}
-
-function showHome(store, data, summaries, words, lang) {
-  const byModule = new Map([...summaries].map(([module, summary]) => [`${module.course}/${module.module}`,
-    [module, summary]]));
-  for (const line of document.querySelectorAll("[data-zq-progress-of]")) {
-    const found = byModule.get(line.dataset.zqProgressOf);
-    if (found) line.textContent = moduleLine(...found, words, lang);
-  }
-  const place = lastPlace(store, data);
-  for (const paragraph of document.querySelectorAll("[data-zq-continue]")) {
-    const url = place && place.module.pages[paragraph.dataset.zqLang || lang];
-    const address = url && url[place.kind] ? new URL(url[place.kind], ROOT) : null;
-    if (address) {
-      address.hash = place.anchor;
-      paragraph.querySelector("a").href = address.href;
-    }
-    paragraph.hidden = !address;
-  }
-  // Storage that can't be read leaves the counts at nothing: the home page says why, as the quiz pages do.
-  if (!store.problems.has("unavailable")) return;
-  for (const note of document.querySelectorAll("[data-zq-storage]")) {
-    if (note.closest(".zq-page")) continue;
-    note.textContent = words.storage_unavailable;
-    note.hidden = false;
-  }
-}
-
 // Shows the progress of every module, or of `only` ({course, module}: the one whose entries just changed), on the
 // page as it is now (called again after each instant navigation, and on another tab's change).
 export async function showProgress(store, only = null) {
@@ -190,5 +131,7 @@ export async function showProgress(store, only = null) {
     : data.modules;
   const summaries = new Map(modules.map((module) => [module, moduleSummary(store, module)]));
   markNavigation(summaries, words);
-  showHome(store, data, summaries, words, lang);
+  // The home page's part (its course list's lines and "Continue"), loaded where its markup is.
+  const [marker, load] = HOME;
+  if (document.querySelector(marker)) (await load()).showHome(store, data, summaries, words, lang);
 }
