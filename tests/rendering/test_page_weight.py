@@ -15,7 +15,9 @@ the page and a field note's aria-describedby set once; 2026-12-07, ordering's, P
 hints' rules moved from zadachnik.css into their own modules (look.js), 355 bytes, which made room for two
 audits' fixes): demo quiz 23.75 KiB, module 9 27.7, module 12 29.95 (30,700 bytes). 2026-12-07, the home page's
 course list lines and "Continue" moved from progress.js into home.js, which progress.js loads where that markup is
-(469 bytes on every page but the home page): demo quiz 23.32 KiB, module 9 27.30, module 12 29.52 (30,231 bytes).
+(469 bytes on every page but the home page): demo quiz 23.32 KiB, module 9 27.30, module 12 29.52 (30,231 bytes);
+then the hand-in code's module joined into zadachnik.js too, 125 bytes: demo quiz 23.20 KiB, module 9 27.17,
+module 12 29.40 (30,106 bytes).
 Module 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""

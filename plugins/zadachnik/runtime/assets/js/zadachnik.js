@@ -5,6 +5,7 @@ import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
 import { printButtons } from "./print.js";
+import { handInCode } from "./handin.js";
 import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey, variantId } from "./storage.js";
 
 let store = null;
@@ -554,7 +555,6 @@ class Page {
       setTimeout(() => URL.revokeObjectURL(link.href), 0);
     });
     tools.querySelector("[data-zq-handin]").addEventListener("click", async () => {
-      const { handInCode } = await import("./handin.js");
       const box = this.root.querySelector("[data-zq-handin-box]");
       const field = box.querySelector("[data-zq-handin-code]");
       field.value = handInCode(this.results());
