@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
@@ -283,7 +284,7 @@ for text in [
     "abc", "five", "5 kg", "5kg", "kg 5", "1,5 m", "2+2", "2-1", "1-", "2*3", "(2)", "$5", "5%",
     "1.2.3", "1,2,3", "3.14.", "--2", "++2", "+-2", "-+2", MINUS + "-2", "-" + MINUS + "2",
     "NaN", "nan", "Infinity", "-Infinity", "inf", "\u221e", "0x10", "0b101", "0o17",
-    "\uff11\uff12\uff13", "\uff11.\uff15", "\u0663", "\u00bd", "2\u00b2", "\u03c0", "\u221a2",
+    "\u00bd", "2\u00b2", "\u03c0", "\u221a2",
     "e", ".", ",", "+", "-", MINUS, "/", "e5", "E5", "2,5e", "1e", "1e+", "1e3.5", "1ee3", "1e--3", "2e3e4",
 ]:
     err(text, "unreadable")
@@ -310,7 +311,7 @@ err(long((" ", 200_001)), "too_long")
 dec(long(("1", 1), (" ", 199_999)), "1", 0, 1)
 err(long(("1", 1), (" ", 200_000)), "too_long")
 # Two UTF-16 units each: the browser must count code points, as Python does.
-err(long(("\U0001d7d9", 200_000)), "unreadable")
+err(long(("\U0001d7d9", 200_000)), "too_large")  # 200 000 ones (README rule 2a)
 err(long(("\U0001d7d9", 200_001)), "too_long")
 err(long(("5", 1), ("\U0001f600", 100_000)), "unreadable")
 
@@ -380,10 +381,29 @@ dec("5\u2028", "5", 0, 1)
 dec("\u20005\u200a", "5", 0, 1)
 for text in [
     "\x1c5", "5\x85", "5\x1f", "\u180e5", "\u200b5", "1\u2000234", "1\u205f234", "1\u3000234", "1\u2028234",
-    "1\u0662", "\u0663/\u0664", "\U0001d7d9", "5\u0301", "\uff15e3", "1e\uff13", "1/\uff17", "\u00b2",
-    "10\u00b2\u00b2x",
+    "5\u0301", "\u00b2", "10\u00b2\u00b2x", "\u0663\u066b\u066b5", "\uff11\uff0e\uff0e5",
 ]:
     err(text, "unreadable")
+
+# --- digits and signs of the learner's own keyboard (README rule 2a) --------------------------------------------
+dec("\uff11\uff12\uff13", "123", 0, 3)  # full-width, as a Chinese input method types
+dec("\uff11.\uff15", "1.5", 1, 2)
+dec("\uff13\uff15\uff10\uff10\uff0e\uff15", "3500.5", 1, 5)
+dec("\uff15\uff45\uff13", "5e3", -3, 1)
+dec("\uff15e3", "5e3", -3, 1)
+dec("1e\uff13", "1e3", -3, 1)
+frac("1/\uff17", "1", "7")
+frac("\uff11\uff0f\uff17", "1", "7")
+dec("\u0663", "3", 0, 1)  # Arabic-Indic
+dec("1\u0662", "12", 0, 2)
+frac("\u0663/\u0664", "3", "4")
+dec("\u0663\u066b\u0665", "3.5", 1, 2)  # with the Arabic decimal separator
+dec("\u0663\u066c\u0665\u0660\u0660\u066b\u0665", "3500.5", 1, 5)  # and its thousands separator
+dec("\u06f3\u066b\u06f5", "3.5", 1, 2)  # Persian
+dec("\u0969\u096b\u0966\u0966.\u096b", "3500.5", 1, 5)  # Devanagari
+dec("\U0001d7d9", "1", 0, 1)  # mathematical double-struck one
+dec("\U0001d7ce\U0001d7ff", "09", 0, 1)  # the first and last of five runs of ten in a row
+dec("-\u0662\u00b7\u0661\u0660^\u0663", "-2e3", -3, 1)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -816,8 +836,13 @@ group(fld(1.5), [
     ("3/-2", "!unreadable", "u"),
     ("NaN", "!unreadable", "u"),
     ("Infinity", "!unreadable", "u"),
-    ("\uff11.\uff15", "!unreadable", "u"),
     ("1 5", "!unreadable", "u"),
+])
+# the learner's own digits (README rule 2a)
+group(fld(1.5), [
+    ("\uff11.\uff15", "1.5", "c"),
+    ("\u0661\u066b\u0665", "1.5", "c"),
+    ("\u0661\u066b\u0666", "1.6", "w", False),
 ])
 
 
@@ -1087,6 +1112,13 @@ ldec("ru", "2629,07", "2629.07", 2, 6)
 ldec("ru", "2629.07", "2629.07", 2, 6)
 ldec("ru", "13" + NBSP + "983" + NBSP + "816", "13983816", 0, 8)
 ldec("ru", "1,538", "1.538", 3, 4)  # no '.' or ',' groups here: never ambiguous
+# The Arabic decimal separator is the page's decimal sign, its thousands separator a group (README rule 2a):
+# never ambiguous, on any page.
+ldec("de", "\u0663\u066b\u0665\u0660\u0660", "3.500", 3, 4)
+ldec("en", "\u0663\u066b\u0665\u0660\u0660", "3.500", 3, 4)
+ldec("en", "\u0663\u066c\u0665\u0660\u0660", "3500", 0, 4)
+ldec("de", "\u0663\u066c\u0665\u0660\u0660\u066b\u0665", "3500.5", 1, 5)
+ldec("de", "\uff13\uff0c\uff15", "3.5", 1, 2)  # a full-width comma is a comma
 ldec("ru", "1.538", "1.538", 3, 4)
 ldec("ru", "2,629.07", "2629.07", 2, 6)
 ldec("ru", "2.629,07", "2629.07", 2, 6)
@@ -1233,8 +1265,16 @@ def loose_separators(text: str) -> str:
     return text.replace(",", ".")
 
 
+def keyboard(text: str) -> str:
+    """README rule 2a, crudely: other scripts' digits, full-width forms and the Arabic separators in ASCII."""
+    text = "".join(str(unicodedata.decimal(char)) if char.isdecimal() else char for char in text)
+    text = "".join(chr(ord(char) - 0xFEE0) if "\uff01" <= char <= "\uff5e" else char for char in text)
+    return text.replace("\u066b", ".").replace("\u066c", "")
+
+
 def loose(text: str) -> str:
     """A crude rewrite of an accepted input into plain text, used only to catch mismatched table rows."""
+    text = keyboard(text)
     text = "/".join(map(loose_separators, text.strip(JS_SPACES).replace(MINUS, "-").split("/")))
     text = re.sub("10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)$", lambda m: "10^" + m[1].translate(SUPERSCRIPT_DIGITS), text)
     for space in (" ", NBSP, THIN, NNBSP):
@@ -1265,7 +1305,7 @@ def remember(text: str, hint) -> None:
         assert hint[1:] in KINDS, hint
         return
     if isinstance(hint, tuple):
-        assert "/" in text and float(hint[1]) != 0, text
+        assert "/" in keyboard(text) and float(hint[1]) != 0, text
         num, den = loose(text).split("/")
         assert float(num) == float(hint[0]) and float(den) == float(hint[1]), text
         return
@@ -1410,7 +1450,8 @@ for lang, text, hint, decimals, significant in LOCALE_READINGS:
         reading = reading_of(hint)
         if "decimals" in reading:
             assert (reading["decimals"], reading["significant"]) == (decimals, significant), f"{lang} {text!r}"
-            assert ascii_digits(text.replace("10¹²", "")) == ascii_digits(hint.replace("e12", "")), f"{lang} {text!r}"
+            assert ascii_digits(keyboard(text).replace("10¹²", "")) == ascii_digits(hint.replace("e12", "")), \
+                f"{lang} {text!r}"
     LOCALE_READ[lang, text] = reading
     locale_reading_cases.append({"lang": lang, "input": text, **reading})
 

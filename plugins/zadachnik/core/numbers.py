@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,6 +53,9 @@ _TIMES_TEN = re.compile(rf"^([+-]?)(?:({_MANTISSA})[*·×x])?10\^([+-]?[0-9]+)\Z
 _FRACTION = re.compile(rf"^([+-]?)({_MANTISSA})/({_MANTISSA})\Z")
 # Exponents are clamped for the digit count only, so absurd ones can't blow up integer conversion.
 _EXPONENT_LIMIT = 10**9
+# A decimal digit of another script (`\d` is Unicode's Nd), and the full-width forms of ASCII's printable signs.
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 
 Reading = dict[str, Any]
 
@@ -66,6 +70,7 @@ def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Read
     if not s:
         return {"error": "empty"}
     group_sign = (conventions or {}).get("group", "")
+    s = _keyboard(s, (conventions or {}).get("decimal", "."))
     s = s.replace("\u2212", "-")
     s = _SUPERSCRIPT_POWER.sub(lambda m: "10^" + m.group(1).translate(_FROM_SUPERSCRIPT), s)
     s = _SPACE_RUN.sub(_drop_by_operator, s)
@@ -80,6 +85,13 @@ def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Read
     if _ANY_SPACE.search(s):
         return {"error": "unreadable"}
     return _read_form(s)
+
+
+def _keyboard(s: str, decimal_sign: str) -> str:
+    """What the learner's own keyboard typed, in ASCII (README rule 2a): other scripts' digits, full-width forms,
+    and the Arabic separators as the page's decimal sign and as a group."""
+    s = _OTHER_DIGIT.sub(lambda digit: str(unicodedata.decimal(digit.group())), s.translate(_FULL_WIDTH))
+    return s.replace("\u066b", decimal_sign).replace("\u066c", "\u2009")
 
 
 def _separators(s: str, group_sign: str) -> str | Reading:

@@ -45,6 +45,7 @@ export function readNumber(text, conventions = null) {
   let s = typed.trim();
   if (!s) return { error: "empty" };
   const groupSign = (conventions && conventions.group) || "";
+  s = keyboard(s, (conventions && conventions.decimal) || ".");
   s = s.replaceAll("\u2212", "-");
   s = s.replace(SUPERSCRIPT_POWER, (_, digits) => "10^" + [...digits].map((c) => FROM_SUPERSCRIPT[c]).join(""));
   s = s.replace(SPACE_RUN, dropByOperator);
@@ -55,6 +56,19 @@ export function readNumber(text, conventions = null) {
   if (grouped) s = grouped[1] + grouped[2].replace(GROUP_CHARS, "") + s.slice(grouped[0].length);
   if (/\s/.test(s)) return { error: "unreadable" };
   return readForm(s);
+}
+
+// What the learner's own keyboard typed, in ASCII (README rule 2a): full-width forms, other scripts' digits (a run
+// of ten from its zero: the digit is the distance from it), the Arabic separators as the page's decimal sign and
+// as a group.
+function keyboard(s, decimalSign) {
+  return s.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/(?![0-9])\p{Nd}/gu, (digit) => {
+      let zero = digit.codePointAt(0);
+      while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+      return (digit.codePointAt(0) - zero) % 10;
+    })
+    .replaceAll("\u066b", decimalSign).replaceAll("\u066c", "\u2009");
 }
 
 // `s` with thousands groups written with '.' or ',' taken out and its decimal sign made '.', or the error (as
