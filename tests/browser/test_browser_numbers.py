@@ -239,3 +239,22 @@ def test_a_count_takes_the_form_of_its_plural_category(page, two_decimals_server
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     check(page, "Q3", {"ratio": "2.3", "mem": "7"})
     assert message(page, "Q3", "ratio").endswith("нужно не меньше 2 знаков (few)."), message(page, "Q3", "ratio")
+
+
+def test_a_number_is_read_as_the_page_it_was_typed_on_read_it(page, sample_server) -> None:
+    """Answers are shared by a page's languages: "1,655" typed on the Russian page is 1.655 there, and the
+    English page, where it could mean 1655, reads it as typed, until the learner types there (the languages
+    audit: it was asked about, and the question's saved ✓ and progress went)."""
+    open_quiz(page, sample_server, "ru")
+    check_until(page, "P05", {"seq": "1200", "pipe": "725", "speedup": "1,655"}, "correct")
+    page.goto(sample_server + "en/" + QUIZ)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert page.locator("#zq-P05-speedup").input_value() == "1,655"
+    assert reading(page, "P05", "speedup") == "read as 1.655"
+    # Checked here (no Python: graded before the click returns), it stays right, read as it was typed.
+    page.click("#q-P05 [data-zq-check]")
+    assert page.locator("#q-P05").get_attribute("data-zq-status") == "correct"
+    assert message(page, "P05", "speedup") == ""
+    # Typed again here, it is this page's: 1,655 could be 1655.
+    check_until(page, "P05", {"speedup": "1,655"}, "unreadable")
+    assert message(page, "P05", "speedup").startswith("“1,655” could mean 1655 or 1.655.")

@@ -191,7 +191,7 @@ export function setup(page, store) {
     const unreadable = questions.filter((question) => {
       const spec = page.specs[question.dataset.zqQuestion];
       if (needsPython(spec) || !answered(page, question)) return false;
-      const verdict = grade(spec, moduleFor(spec).collect(question), page.say.conventions);
+      const verdict = grade(spec, moduleFor(spec).collect(question), question.zqTyped || page.say.conventions);
       return verdict.status === "unreadable" && (!verdict.fields
         || Object.values(verdict.fields).some((field) => field.status === "unreadable" && field.error !== "empty"));
     }).map((question) => question.dataset.zqQuestion);

@@ -112,7 +112,9 @@ export function verdictProblem(verdict) {
 export function entryProblem(entry) {
   if (!isObject(entry)) return { field: "", expected: "object" };
   // hints: how many of the question's hints are open (hints.js).
-  const problem = fieldsProblem(entry, { v: "number", t: "number", notes: "text", reveals: "object", hints: "count" }, "");
+  // typed: the decimal and group signs of the page the answer was typed on (zadachnik.js, typedWith).
+  const problem = fieldsProblem(entry, { v: "number", t: "number", notes: "text", reveals: "object", hints: "count",
+    typed: "text" }, "");
   if (problem) return problem;
   if (entry.answer !== undefined && entry.answer !== null && !isObject(entry.answer)) {
     return { field: "answer", expected: "object" };

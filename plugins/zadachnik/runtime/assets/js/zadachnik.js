@@ -42,6 +42,13 @@ function readJson(root, selector) {
   }
 }
 
+// How a stored answer's numbers read: as the page that typed them wrote numbers (entry.typed, its decimal and
+// group signs), where another language's page did: "1,655" typed on a Russian page is 1.655 on the English one.
+function typedWith(typed, own) {
+  return own && typeof typed === "string" && typed && typed !== own.decimal + own.group
+    ? { ...own, decimal: typed[0], group: typed[1] || "" } : own;
+}
+
 function format(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
@@ -279,6 +286,7 @@ class Page {
       const typed = [...module.inputs(question), ...question.querySelectorAll("[data-zq-source]")]
         .filter(editedEarly).map((control) => [control, control.value, control.checked]);
       if (entry.answer !== undefined) module.restore(question, entry.answer);
+      question.zqTyped = typedWith(entry.typed, this.say.conventions);
       for (const [control, value, checked] of typed) {
         control.value = control.type == "textarea" ? joined(control.value, value) : value;
         control.checked = checked;
@@ -392,6 +400,7 @@ class Page {
       const kept = typing && typing !== notes ? { control: typing, value: typing.value,
         start: typing.selectionStart, end: typing.selectionEnd } : null;
       moduleFor(spec)?.restore(element, entry.answer);
+      element.zqTyped = typedWith(entry.typed, this.say.conventions);
       const differs = kept && kept.control.value !== kept.value;
       if (differs) {
         kept.control.value = kept.value;
@@ -416,7 +425,9 @@ class Page {
     if (this.frozen) return;
     const id = question.dataset.zqQuestion;
     // A verdict belongs to the answer it checked: changing the answer withdraws it.
-    store.update(this.key(id), { answer: module.collect(question), verdict: null });
+    const own = this.say.conventions;
+    question.zqTyped = own;
+    store.update(this.key(id), { answer: module.collect(question), verdict: null, typed: own && own.decimal + own.group });
     this.showVerdict(question, spec, null);
     this.showReadings(question, spec);
     this.updateProgress();
@@ -438,7 +449,7 @@ class Page {
       if (line) line.textContent = this.say("checking");
       if (button) button.setAttribute("aria-busy", "true");
     }
-    const verdict = final(await gradeAnywhere(spec, answer, this.root.dataset.zqLang, this.say.conventions));
+    const verdict = final(await gradeAnywhere(spec, answer, this.root.dataset.zqLang, question.zqTyped || this.say.conventions));
     if (button) button.removeAttribute("aria-busy");
     if (verdict.status === "unavailable") {
       // Python could not start: no verdict on this answer (nothing is saved), and a way to try again.
@@ -492,7 +503,7 @@ class Page {
     for (const input of question.querySelectorAll("[data-zq-field] [data-zq-input]")) {
       const output = input.closest("[data-zq-field]").querySelector("[data-zq-reading]");
       if (!output || !fields[input.dataset.zqInput]) continue;
-      const reading = readNumber(input.value, this.say.conventions);
+      const reading = readNumber(input.value, question.zqTyped || this.say.conventions);
       output.textContent = "error" in reading ? "" : this.say("read_as", { value: this.say.number(reading.value) });
     }
   }
