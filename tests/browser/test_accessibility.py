@@ -267,3 +267,51 @@ def test_axe_finds_nothing_serious_on_any_page(page, sample_server, path: str, l
     assert not serious, serious
     # Moderate ones of our own making too: a quiz without sections once jumped from h1 to h3.
     assert not [f for f in findings if f[0] == "heading-order"]
+
+
+@pytest.mark.parametrize("path", ["rl-for-llm/12-infrastructure/quiz/", "en/rl-for-llm/12-infrastructure/quiz/"])
+def test_what_a_field_reads_as_is_not_spoken_at_every_keystroke(sample_site: Path, path: str) -> None:
+    """An <output> is a polite live region by default: a screen reader said "read as 1", "read as 12" … at each
+    key typed into a numeric or formula field (the accessibility audit). The reading stays the field's
+    description (aria-describedby), said when the learner asks; the verdict after Check is the page's to say."""
+    soup = BeautifulSoup((sample_site / path / "index.html").read_text(encoding="utf-8"), "html.parser")
+    outputs = soup.select("output")
+    assert outputs and all(output.get("aria-live") == "off" for output in outputs), [
+        str(output)[:80] for output in outputs if output.get("aria-live") != "off"]
+
+
+def test_a_control_with_the_keyboards_focus_shows_it_clear_of_the_header(page, fixture_server) -> None:
+    """Material takes the outline off inputs, and nothing put one back: Tab reached a checkbox or a field with no
+    sign of it; Shift+Tab scrolled a control up under the sticky header (the accessibility audit)."""
+    page.goto(fixture_server + "en/demo/01-basics/quiz/")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    for selector in ("#q-Q2 input[type=checkbox]", "#q-Q1 input[type=radio]", "#zq-Q3-mem"):
+        control = page.locator(selector).first
+        control.focus()
+        # Focus by keyboard, as :focus-visible asks: Tab away and back.
+        page.keyboard.press("Tab")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.matches(':focus-visible')"), selector
+        style = control.evaluate("(box) => getComputedStyle(box).outlineStyle")
+        assert style != "none", selector
+        # Scrolled just out of sight above, then focused: it comes into view below the header.
+        top = control.evaluate("(box) => { scrollTo(0, box.getBoundingClientRect().top + scrollY + 30); box.blur();"
+                               " box.focus(); const header = document.querySelector('.md-header');"
+                               " return box.getBoundingClientRect().top - header.getBoundingClientRect().bottom; }")
+        assert top >= 0, (selector, top)
+
+
+@pytest.mark.parametrize("path", ["en/rl-for-llm/12-infrastructure/quiz/", "en/modern-llms/09-pretraining/quiz/"])
+def test_on_a_phone_with_large_text_nothing_runs_past_the_screen(page, sample_server, path: str) -> None:
+    """A learner who sets a large text size on a phone: fields, lists and buttons ran past the screen's edge and
+    the page scrolled sideways (the accessibility audit)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(sample_server + path)
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    page.add_style_tag(content="html { font-size: 250% !important; }")
+    # Formulas, code and tables scroll in boxes of their own.
+    wide = page.evaluate("""() => [...document.querySelectorAll('.zq-page *')]
+      .filter((box) => box.getBoundingClientRect().right > innerWidth + 1
+        && !box.closest('.katex, pre, .md-typeset__table, .ace_editor'))
+      .map((box) => box.tagName + '.' + box.className).slice(0, 5)""")
+    assert not wide, wide

@@ -381,6 +381,11 @@ def test_after_submit_by_keyboard_the_focus_stays_in_the_exam(page, exam_url: st
     page.keyboard.press("Enter")
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     assert page.evaluate("document.activeElement.matches('[data-zq-exam-status]')")
+    # And on the screen: the answers opened above it after it took the focus, and pushed it out of sight (the
+    # accessibility audit).
+    box = page.evaluate("""() => { const box = document.activeElement.getBoundingClientRect();
+      return [box.top, box.bottom, innerHeight]; }""")
+    assert 0 <= box[0] and box[1] <= box[2], box
 
 
 @pytest.mark.own_context
@@ -539,3 +544,16 @@ def test_verdicts_saved_before_the_module_was_an_exam_stay_hidden_until_submit(p
     expect(page.locator("#q-Q3 [data-zq-verdict]")).to_be_visible()
     expect(page.locator("#q-Q3 [data-zq-verdict]")).to_contain_text("Wrong")
     expect(page.locator("#q-Q3 [data-zq-field='mem'] [data-zq-mark]")).to_be_visible()
+
+
+def test_a_control_focused_going_backwards_stays_clear_of_the_exams_clock(page, exam_url: str) -> None:
+    """The clock sticks below the header: a control focused from below it scrolled under both (the
+    accessibility audit)."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    expect(page.locator("[data-zq-exam-timer]")).to_be_visible()
+    gap = page.locator("#zq-Q3-mem").evaluate(
+        "(box) => { scrollTo(0, box.getBoundingClientRect().top + scrollY + 30); box.focus();"
+        " const clock = document.querySelector('[data-zq-exam-timer]');"
+        " return box.getBoundingClientRect().top - clock.getBoundingClientRect().bottom; }")
+    assert gap >= 0, gap

@@ -16,6 +16,7 @@ adopt(`.zq-exam__timer {
   border: 1px solid var(--md-default-fg-color--lighter); border-radius: .2rem;
 }
 .zq-exam { margin: 2em 0 1em; }
+.zq-page :is(input, select, textarea, button, summary) { scroll-margin-top: 5rem; }
 .zq-exam__confirm p { font-weight: 700; }`);
 
 const isTime = (value) => value === undefined || (Number.isFinite(value) && value > 0);
@@ -149,16 +150,19 @@ export function setup(page, store) {
     for (const question of root.querySelectorAll("[data-zq-question]")) {
       if (!questions.includes(question)) freeze(page, question);
     }
-    // "Yes", about to be hidden, had the focus: the status line that follows the grading takes it.
-    if (confirm.contains(document.activeElement)) {
-      status.tabIndex = -1;
-      status.focus();
-    }
+    const focused = confirm.contains(document.activeElement);
     confirm.hidden = true;
     button.hidden = true;
     for (const details of root.querySelectorAll("details[data-zq-after-submit]")) {
       details.hidden = false;
       details.open = true;
+    }
+    // "Yes", now hidden, had the focus: the status line that follows the grading takes it, once the answers
+    // opened above it have pushed it down, and in the middle of the screen, clear of the header.
+    if (focused) {
+      status.tabIndex = -1;
+      status.focus({ preventScroll: true });
+      status.scrollIntoView({ block: "center" });
     }
     showSaved();
     page.updateProgress();

@@ -11,9 +11,10 @@ export const types = ["ordering"];
 
 // The look of an ordering question, and of the moves a Parsons problem shares (parsons.js imports this module):
 // each item a row with its two moves; the number of its place is the list's.
-adopt(`.zq-ordering__item { display: flex; gap: .5em; align-items: center; margin: .2em 0; }
-.zq-ordering__text { flex: 1; }
-.zq-ordering__moves, .zq-parsons__moves { display: flex; gap: .25em; }
+// An item's buttons go under its text when both do not fit (a phone with a large text size).
+adopt(`.zq-ordering__item { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .2em 0; }
+.zq-ordering__text { flex: 1 1 10em; }
+.zq-ordering__moves, .zq-parsons__moves { display: flex; flex-wrap: wrap; gap: .25em; }
 .zq-ordering__move.md-button, .zq-parsons__move.md-button { min-width: 2.4em; padding: .1em .5em; margin: 0; }`);
 
 // The length of the longest increasing run (not necessarily side by side) in `positions`.
