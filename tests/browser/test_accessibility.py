@@ -315,3 +315,13 @@ def test_on_a_phone_with_large_text_nothing_runs_past_the_screen(page, sample_se
         && !box.closest('.katex, pre, .md-typeset__table, .ace_editor'))
       .map((box) => box.tagName + '.' + box.className).slice(0, 5)""")
     assert not wide, wide
+
+
+@pytest.mark.parametrize(("path", "said"), [("modern-llms/09-pretraining/quiz/", "Esc"),
+                                            ("en/modern-llms/09-pretraining/quiz/", "Esc")])
+def test_each_code_exercise_says_how_to_leave_its_editor(sample_site: Path, path: str, said: str) -> None:
+    """In the editor, Tab indents: a sighted keyboard learner saw no way out, which only Ace's screen-reader
+    words told (the accessibility audit)."""
+    soup = BeautifulSoup((sample_site / path / "index.html").read_text(encoding="utf-8"), "html.parser")
+    codes = soup.select("[data-zq-code]")
+    assert codes and all(said in code.select_one(".zq-code__hint").get_text() for code in codes)
