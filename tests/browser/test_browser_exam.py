@@ -557,3 +557,32 @@ def test_a_control_focused_going_backwards_stays_clear_of_the_exams_clock(page, 
         " const clock = document.querySelector('[data-zq-exam-timer]');"
         " return box.getBoundingClientRect().top - clock.getBoundingClientRect().bottom; }")
     assert gap >= 0, gap
+
+
+@pytest.fixture(scope="module")
+def long_exam_url(tmp_path_factory):
+    work = tmp_path_factory.mktemp("long-exam")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    as_exam(source / "exercises" / "demo" / "01-basics", "time_limit: 10\n")
+    url, server = serve(build_site(source / "mkdocs.yml", work / "site"))
+    yield url
+    server.shutdown()
+
+
+@pytest.mark.own_context
+def test_a_screen_reader_is_told_when_five_and_one_minutes_are_left(page, long_exam_url: str) -> None:
+    """The clock is read only when the learner goes to it, and at zero the exam submits itself: a learner who
+    cannot see it had no warning (the accessibility audit). Told once at each mark, not at every second."""
+    page.clock.install()
+    page.clock.pause_at(1_800_000_000_000)
+    open_exam(page, long_exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    live = page.locator("[data-zq-live]")
+    page.clock.fast_forward("04:30")
+    assert "Time left" not in (live.text_content() or "")
+    page.clock.fast_forward("00:31")
+    expect(live).to_have_text("Time left: 4:59")
+    page.clock.fast_forward("00:05")
+    expect(live).to_have_text("Time left: 4:59")
+    page.clock.fast_forward("04:00")
+    expect(live).to_have_text("Time left: 0:54")  # the clock jumped: the first tick past the mark says it

@@ -8,6 +8,8 @@ import { startPython } from "./pyclient.js";
 import { adopt } from "./look.js";
 
 const TICK_MS = 1000;
+// When the time left is said aloud: five minutes and one minute before the end.
+const WARN_AT = [300000, 60000];
 
 // The time left stays in sight while the learner scrolls; one Submit at the end, asked twice.
 adopt(`.zq-exam__timer {
@@ -93,6 +95,7 @@ export function setup(page, store) {
   const endedByTime = () => state().submitted >= state().started + page.examLimit;
   let ticking = null;
   let grading = null;
+  let warned = Infinity;
 
   // Until the exam is in, no verdict shows, not even one saved before the module was an exam or merged in by an
   // import: it would tell which answers are right. The saved ones show once it is submitted.
@@ -116,6 +119,12 @@ export function setup(page, store) {
     const left = started + page.examLimit - Date.now();
     timer.hidden = false;
     timer.textContent = page.say("exam_time_left", { time: clock(left) });
+    // A screen reader reads the clock only when asked: the page says the time left once at each mark.
+    const mark = WARN_AT.find((at) => left <= at && at < warned && at < page.examLimit);
+    if (mark && left > 0 && page.live) {
+      warned = mark;
+      page.live.textContent = timer.textContent;
+    }
     if (left <= 0) submit(true);
   };
 
