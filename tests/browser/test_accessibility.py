@@ -325,3 +325,17 @@ def test_each_code_exercise_says_how_to_leave_its_editor(sample_site: Path, path
     soup = BeautifulSoup((sample_site / path / "index.html").read_text(encoding="utf-8"), "html.parser")
     codes = soup.select("[data-zq-code]")
     assert codes and all(said in code.select_one(".zq-code__hint").get_text() for code in codes)
+
+
+@pytest.mark.parametrize("path", ["rl-for-llm/12-infrastructure/quiz/", "en/rl-for-llm/12-infrastructure/quiz/"])
+def test_a_number_gap_is_described_by_its_own_tolerance_only(sample_site: Path, path: str) -> None:
+    """Each gap was described by the whole list of the question's gap notes: "Gap 1" was read with "Gap 2: exact
+    answer" too (the accessibility audit)."""
+    soup = BeautifulSoup((sample_site / path / "index.html").read_text(encoding="utf-8"), "html.parser")
+    gaps = soup.select(".zq-gap input")
+    assert gaps
+    for gap in gaps:
+        [note] = [soup.find(id=name) for name in gap["aria-describedby"].split()]
+        assert note is not None and note.name == "li", gap["aria-describedby"]
+        number = gap["aria-label"].split()[-1]
+        assert number in note.get_text().split(":")[0], (gap["aria-label"], note.get_text())

@@ -50,7 +50,7 @@ def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mappi
         else:
             control = (f'<input id="{control_id}" type="text" inputmode="decimal" autocomplete="off" '
                        f'spellcheck="false" size="8" data-zq-input="{escape(gap.id)}" aria-label="{label}" '
-                       f'aria-describedby="zq-{escape(question.id)}-gaps">')
+                       f'aria-describedby="{control_id}-note">')
         return (f'<span class="zq-gap" data-zq-field="{escape(gap.id)}">{control}{after}'
                 f'<span class="zq-mark" data-zq-mark></span></span>')
 
