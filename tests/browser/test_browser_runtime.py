@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from support.browser import AXE
 
 QUIZ = "demo/01-basics/quiz/"
@@ -224,7 +225,7 @@ def test_export_clear_import_restores_everything(page, fixture_server, tmp_path:
     page.set_input_files("[data-zq-import]", str(exported))
     page.wait_for_function("document.querySelector('#zq-Q3-mem').value === '78'")
     assert_everything_restored(page, "ru")
-    assert page.locator("[data-zq-tools-result]").inner_text().startswith("Загружено записей: 5.")
+    expect(page.locator("[data-zq-tools-result]")).to_contain_text("Загружено записей: 5.")
 
 
 def test_import_rejects_a_foreign_file(page, fixture_server, tmp_path: Path) -> None:

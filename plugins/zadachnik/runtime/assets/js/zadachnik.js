@@ -630,7 +630,8 @@ class Page {
     }
     fresh.dataset.zqReady = "";
     this.root.replaceWith(fresh);
-    fresh.querySelector("[data-zq-tools-result]").textContent = said;
+    // A screen reader says changes to a live region it knows already: the line goes in first, its words after.
+    setTimeout(() => { fresh.querySelector("[data-zq-tools-result]").textContent = said; }, 100);
     fresh.querySelector(selector).focus();
     start(fresh);
     showProgress();
