@@ -18,8 +18,8 @@ course list lines and "Continue" moved from progress.js into home.js, which prog
 (469 bytes on every page but the home page): demo quiz 23.32 KiB, module 9 27.30, module 12 29.52 (30,231 bytes);
 then the hand-in code's module joined into zadachnik.js too, 125 bytes: demo quiz 23.20 KiB, module 9 27.17,
 module 12 29.40 (30,106 bytes). Spent the same day on three audits' fixes (digits of the learner's own keyboard,
-an answer read as the page it was typed on, focus outlines and narrow screens): module 9 27.50, module 12 29.72
-(30,429 bytes).
+an answer read as the page it was typed on, focus outlines and narrow screens): demo quiz 23.52 KiB, module 9
+27.51, module 12 29.72 (30,432 bytes).
 Module 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""
