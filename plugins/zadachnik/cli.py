@@ -475,10 +475,11 @@ def run_check(arguments: argparse.Namespace) -> int:
 def not_the_courses_folder(folder: Path) -> str | None:
     """A course's or a module's folder given where the folder of courses is meant: each of its folders would be
     called a course without course.yml."""
-    for place, kind, up in ((folder, "a course's", 1), (folder, "a module's", 2), (folder.parent, "a module's", 3)):
+    # (the folder that would say so, what it is, the folder of courses above it); a module's files/ is its module's.
+    for place, kind, courses in ((folder, "a course's", folder.parent), (folder, "a module's", folder.parent.parent),
+                                 (folder.parent, "a module's", folder.parent.parent.parent)):
         if (place / ("course.yml" if kind == "a course's" else "module.yml")).is_file():
-            holder = folder.parents[up - 1]
-            return (f"{folder} is {kind} folder: give the folder that holds the courses, {holder} (the check "
+            return (f"{folder} is {kind} folder: give the folder that holds the courses, {courses} (the check "
                     "reads every course in it)")
     return None
 

@@ -131,22 +131,28 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
         # The build's rule for this, which the rest of its offline rules (pages, theme) need no command for.
         raise SiteOptionsError(offline_config_problems(False, True, True, [])[0])
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) else None
+    theme_language, languages_written = language_choices(site)
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
-                       site["mdx_configs"], theme.get("language") if isinstance(theme, dict) else None, docs_dir,
-                       theme.get("name") if isinstance(theme, dict) else theme, "languages" in written,
+                       site["mdx_configs"], theme_language, docs_dir,
+                       theme.get("name") if isinstance(theme, dict) else theme, languages_written,
                        config_file is None or names_plugin(site["plugins"]))
 
 
+def language_choices(site: MkDocsConfig) -> tuple[Any, bool]:
+    """The theme's `language` as mkdocs.yml (loaded, not validated) writes it (None: not written, so
+    mkdocs-material's default), and whether the plugin's `languages` is written: what validated options cannot
+    tell from their defaults."""
+    theme = site.get("theme")
+    return (theme.get("language") if isinstance(theme, dict) else None,
+            "languages" in plugin_options(site.get("plugins", [])))
+
+
 def written_language_choices(config_file: Path) -> tuple[Any, bool]:
-    """The theme's `language` as mkdocs.yml writes it (None: not written, so mkdocs-material's default), and
-    whether the plugin's `languages` is written: what validated options cannot tell from their defaults."""
+    """language_choices of the file itself, for the build, whose validated config has lost them."""
     try:
-        site = loaded_site(config_file)
-        languages_written = "languages" in plugin_options(site.get("plugins", []))
+        return language_choices(loaded_site(config_file))
     except (SiteOptionsError, ValidationError):
         return None, True
-    theme = site.get("theme")
-    return theme.get("language") if isinstance(theme, dict) else None, languages_written
 
 
 def theme_problem(name: object) -> str | None:

@@ -50,8 +50,8 @@ def unseen_characters(message: str) -> list[str]:
 
 
 def _invisible(char: str) -> bool:
-    return unicodedata.category(char) in ("Cf", "Cc", "Co", "Cn", "Zl", "Zp") or (
-        unicodedata.category(char) == "Zs")
+    # Unicode's "other" (format, control, unassigned …) and separator categories: nothing shows on the screen.
+    return unicodedata.category(char)[0] in "CZ"
 
 
 def _script(char: str) -> str:

@@ -123,22 +123,24 @@ def sectioned(words: Mapping[str, Any], fallback: Mapping[str, Any], lang: str) 
 PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 
+def is_counted(word: str, words: Mapping[str, Any]) -> bool:
+    """Whether the page counts with `word` (English gives its singular too, 'decimals_one')."""
+    return word in words and f"{word}_one" in words
+
+
 def counted_form(key: str, words: Mapping[str, Any]) -> str | None:
-    """The word `key` is a plural form of ('decimals_few' → 'decimals'), when the page counts with that word
-    (English gives its singular, 'decimals_one')."""
+    """The counted word `key` is a plural form of ('decimals_few' → 'decimals')."""
     base, _, category = key.rpartition("_")
-    return base if category in PLURAL_CATEGORIES and f"{base}_one" in words and base in words else None
+    return base if category in PLURAL_CATEGORIES and is_counted(base, words) else None
 
 
 def with_plural_forms(words: dict[str, Any]) -> dict[str, Any]:
     """Every category's form of each counted word, so the browser finds whichever its count is in: the form
     given, else the word's singular for 'one' and its plain form for the rest."""
     complete = dict(words)
-    for key in words:
-        if key.endswith("_one") and key[:-4] in words:
-            base = key[:-4]
-            for category in PLURAL_CATEGORIES:
-                complete.setdefault(f"{base}_{category}", words[key] if category == "one" else words[base])
+    for base in [word for word in words if is_counted(word, words)]:
+        for category in PLURAL_CATEGORIES:
+            complete.setdefault(f"{base}_{category}", words[f"{base}_one"] if category == "one" else words[base])
     return complete
 
 
