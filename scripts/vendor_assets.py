@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("zadachnik_vendored", ROOT / "plugins/zadachnik/runtime/vendored.py")
 vendored = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(vendored)
-KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES = (
-    vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES)
+KATEX_FILES, PYODIDE_FILES, ACE_FILES, IFRAME_WORKER_FILES, FFLATE_FILES = (
+    vendored.KATEX_FILES, vendored.PYODIDE_FILES, vendored.ACE_FILES, vendored.IFRAME_WORKER_FILES,
+    vendored.FFLATE_FILES)
 NODE = ROOT / "node_modules"
 VENDOR = ROOT / "plugins" / "zadachnik" / "runtime" / "assets" / "vendor"
 # Written last, so a copy that was interrupted is never taken for a complete one.
@@ -37,7 +38,7 @@ STAMP = VENDOR / ".stamp"
 # What the vendored files are made from: when one of these changes, the copies are made again.
 INPUTS = ("package.json", "package-lock.json", "scripts/vendor_assets.py", "plugins/zadachnik/runtime/vendored.py")
 
-NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker", "esbuild")
+NPM_PACKAGES = ("katex", "pyodide", "ace-builds", "iframe-worker", "fflate", "esbuild")
 
 
 def vendored_files(vendor: Path = VENDOR) -> list[str]:
@@ -109,6 +110,13 @@ def vendor_iframe_worker() -> None:
     shutil.copy2(source / "LICENSE", target / "LICENSE")
 
 
+def vendor_fflate() -> None:
+    """fflate's ES module for browsers, which the SCORM bridge's bundle joins."""
+    source, target = NODE / "fflate", fresh(VENDOR / "fflate")
+    shutil.copy2(source / "esm" / "browser.js", target / FFLATE_FILES[0])
+    shutil.copy2(source / "LICENSE", target / "LICENSE")
+
+
 def minified_sources() -> dict[str, str]:
     """What the package ships made by esbuild, by name: our scripts and stylesheets, and the offline bundle
     (minified and as written), with the sources each is named by. The modules inlined into a script need no
@@ -116,7 +124,7 @@ def minified_sources() -> dict[str, str]:
     texts = {name: vendored.shipped_source(name) for name in vendored.own_assets()
              if name not in vendored.inlined_modules()}
     return {**texts, vendored.RUNTIME_BUNDLE: vendored.runtime_sources(),
-            vendored.READABLE_BUNDLE: vendored.runtime_sources(), vendored.LMS_BUNDLE: vendored.runtime_sources()}
+            vendored.READABLE_BUNDLE: vendored.runtime_sources(), vendored.LMS_BUNDLE: vendored.lms_sources()}
 
 
 def minified_files() -> list[str]:
@@ -151,6 +159,7 @@ def vendor_all() -> list[str]:
     vendor_pyodide()
     vendor_ace()
     vendor_iframe_worker()
+    vendor_fflate()
     try:
         vendor_minified()
     except vendored.MinifyError as error:
@@ -167,7 +176,8 @@ def main() -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if not problems:
-        print(f"vendored KaTeX, Pyodide, Ace, the search shim and our minified scripts into {VENDOR.relative_to(ROOT)}")
+        print("vendored KaTeX, Pyodide, Ace, the search shim, fflate and our minified scripts into "
+              f"{VENDOR.relative_to(ROOT)}")
     return 1 if problems else 0
 
 

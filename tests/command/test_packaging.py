@@ -204,7 +204,7 @@ def test_sdist_carries_the_vendored_files_and_what_builds_the_wheel(release):
     vendor = "plugins/zadachnik/runtime/assets/vendor/"
     missing = [name for name in release.vendored if vendor + name not in names]
     assert not missing, f"the sdist lacks {missing}"
-    for licence in ("katex/LICENSE", "pyodide/LICENSE", "ace/LICENSE", "iframe-worker/LICENSE"):
+    for licence in ("katex/LICENSE", "pyodide/LICENSE", "ace/LICENSE", "iframe-worker/LICENSE", "fflate/LICENSE"):
         assert vendor + licence in names
     for name in ("LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "hatch_build.py",
                  "scripts/vendor_assets.py", "package.json", "package-lock.json", "plugins/zadachnik/plugin.py"):
@@ -224,7 +224,7 @@ def test_wheel_carries_katex_pyodide_ace_and_their_licences(release):
     vendor = "zadachnik/runtime/assets/vendor/"
     for name in ("pyodide/pyodide.asm.wasm", "katex/katex.min.js", "katex/katex.min.css", "ace/ace.js",
                  "iframe-worker/shim.js", "katex/LICENSE", "pyodide/LICENSE", "ace/LICENSE",
-                 "iframe-worker/LICENSE"):
+                 "iframe-worker/LICENSE", "fflate/fflate.js", "fflate/LICENSE"):
         assert vendor + name in names, f"the wheel lacks {name}"
     missing = [name for name in release.vendored if vendor + name not in names]
     assert not missing, f"the wheel lacks {missing}"

@@ -75,6 +75,10 @@ def test_the_sample_module_12_packages_with_a_manifest_any_lms_reads(sample_pack
     prefix = "" if lang == "ru" else "en/"
     assert f"{prefix}rl-for-llm/12-infrastructure/quiz.html" in listed
     assert "assets/zadachnik/js/lms.bundle.js" in listed
+    # The bridge joins fflate (MIT), whose licence goes with it; the site itself has no use for it.
+    library = "assets/zadachnik/fflate/"
+    assert f"{library}LICENSE" in listed
+    assert [name for name in names if name.startswith(library)] == [f"{library}LICENSE"]
     # Nothing of the rest of the site: no other course, no home page, no search.
     assert not [name for name in names if name.startswith(("modern-llms/", "en/modern-llms/", "search/"))
                 or name in ("index.html", "en/index.html", "404.html", "sitemap.xml")]

@@ -24,7 +24,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from zadachnik.core.zips import add_entry
 from zadachnik.rendering.i18n import runtime_strings, strings
-from zadachnik.runtime.shipping import PROGRESS_MANIFEST, lms_bridge
+from zadachnik.runtime.shipping import PROGRESS_MANIFEST, lms_bridge, lms_notices
 
 BRIDGE = "assets/zadachnik/js/lms.bundle.js"
 # The words the launch page may need, from the runtime's words.
@@ -262,8 +262,8 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
     for name in shared:
         contents[name] = (site / name).read_bytes()
     contents[BRIDGE] = lms_bridge().encode("utf-8")
-    if BRIDGE not in shared:
-        shared.append(BRIDGE)
+    contents.update(lms_notices())
+    shared += [name for name in (BRIDGE, *lms_notices()) if name not in shared]
     contents["imsmanifest.xml"] = manifest_xml(version, identifier, title, modules, module_files, shared)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:

@@ -19,6 +19,7 @@ from zadachnik.runtime.vendored import (
     INLINED,
     LMS_BUNDLE,
     LMS_ENTRY,
+    LMS_ONLY,
     MINIFIED,
     READABLE_BUNDLE,
     RUNTIME_BUNDLE,
@@ -27,6 +28,7 @@ from zadachnik.runtime.vendored import (
     esbuild_inline,
     esbuild_minify,
     inlined_modules,
+    lms_sources,
     minified_name,
     missing_files,
     runtime_sources,
@@ -74,7 +76,7 @@ def site_assets(with_python: bool, offline: bool, minify: bool) -> list[tuple[Pa
     with Python, Pyodide's own files not in an offline copy, which carries it embedded, and minified, not the
     modules that are inlined into a script of ours."""
     # The minified copies go out in their sources' places (own_asset_text).
-    skipped = ("vendor/minified/",) if with_python else ("vendor/minified/", *PYTHON_ASSETS)
+    skipped = ("vendor/minified/", LMS_ONLY) if with_python else ("vendor/minified/", LMS_ONLY, *PYTHON_ASSETS)
     if offline:
         skipped = (*skipped, "vendor/pyodide")
     left_out = {*PER_SITE, *(inlined_modules() if minify else ())}
@@ -155,7 +157,12 @@ def offline_runtime(minify: bool = True) -> str:
 
 def lms_bridge() -> str:
     """A SCORM package's bridge (assets/js/lms.js and what it imports) as one classic script."""
-    return esbuilt(LMS_BUNDLE, runtime_sources(), lambda: esbuild_bundle(True, entry=LMS_ENTRY))
+    return esbuilt(LMS_BUNDLE, lms_sources(), lambda: esbuild_bundle(True, entry=LMS_ENTRY))
+
+
+def lms_notices() -> dict[str, bytes]:
+    """The licence of the library the bridge's bundle joins, for the package that carries the bundle."""
+    return {f"assets/zadachnik/{LMS_ONLY.removeprefix('vendor/')}LICENSE": (ASSETS / LMS_ONLY / "LICENSE").read_bytes()}
 
 
 def offline_pyodide(minify: bool = True) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -47,6 +48,10 @@ PYODIDE_FILES = (
 # Ace's editor core, its Python mode and a light and a dark theme; the rest of ace-builds is not needed.
 ACE_FILES = ("ace.js", "mode-python.js", "theme-github_light_default.js", "theme-github_dark.js")
 IFRAME_WORKER_FILES = ("shim.js", "LICENSE")
+# fflate's deflate and inflate, for the SCORM bridge alone (joined into its bundle): it compresses the state a
+# closing page leaves, which the browser's own CompressionStream does only by a promise the page does not wait for.
+FFLATE_FILES = ("fflate.js", "LICENSE")
+LMS_ONLY = "vendor/fflate/"
 # The folders only a site with Python needs.
 PYTHON_FOLDERS = ("pyodide/", "ace/")
 
@@ -63,6 +68,7 @@ def vendored_files(vendor: Path = VENDOR) -> list[str]:
     files += [f"pyodide/{name}" for name in (*PYODIDE_FILES, "LICENSE")]
     files += [f"ace/{name}" for name in (*ACE_FILES, "LICENSE")]
     files += [f"iframe-worker/{name}" for name in IFRAME_WORKER_FILES]
+    files += [f"fflate/{name}" for name in FFLATE_FILES]
     return files
 
 
@@ -144,21 +150,31 @@ def runtime_sources(folder: Path = RUNTIME) -> str:
                        for path in sorted(folder.rglob("*.js"))}, ensure_ascii=False)
 
 
+def lms_sources(folder: Path = RUNTIME) -> str:
+    """What the SCORM bridge's bundle is made from, and named by: the runtime's modules and the library it joins."""
+    library = folder.parent / LMS_ONLY / FFLATE_FILES[0]
+    return runtime_sources(folder) + "\0" + (library.read_text(encoding="utf-8") if library.is_file() else "")
+
+
 def esbuild_bundle(minify: bool, folder: Path = RUNTIME, esbuild: Path = ESBUILD, entry: str = RUNTIME_ENTRY
                    ) -> str:
     """The page runtime as one classic script, for pages opened from disk (browsers refuse ES modules there): its
     modules from `entry` on, `import("./x.js")` included, each run when first imported. A module's
     `import.meta.url` is its address as the site has it (taken from the bundle's, which sits in the same folder)."""
     with tempfile.TemporaryDirectory() as work:
+        # The modules' folder and the vendored library beside it, as the package has them.
+        modules = Path(work) / folder.name
         for path in folder.rglob("*.js"):
             name = path.relative_to(folder).as_posix()
-            (Path(work) / name).parent.mkdir(parents=True, exist_ok=True)
-            (Path(work) / name).write_text(path.read_text(encoding="utf-8").replace(
+            (modules / name).parent.mkdir(parents=True, exist_ok=True)
+            (modules / name).write_text(path.read_text(encoding="utf-8").replace(
                 "import.meta.url", f"new URL({json.dumps(name)}, __zqBase).href"), encoding="utf-8")
+        if (folder.parent / LMS_ONLY).is_dir():
+            shutil.copytree(folder.parent / LMS_ONLY, Path(work) / LMS_ONLY)
         if entry in BUNDLE_FIRST:
             first = sorted(path.relative_to(folder).as_posix() for path in folder.glob(BUNDLE_FIRST[entry]))
-            (Path(work) / "bundle-entry.js").write_text(
+            (modules / "bundle-entry.js").write_text(
                 "".join(f'import "./{name}";\n' for name in [*first, entry]), encoding="utf-8")
             entry = "bundle-entry.js"
         return run_esbuild([entry, "--bundle", "--format=iife", f"--banner:js={BUNDLE_START}",
-                            *(["--minify"] if minify else [])], Path(work), esbuild)
+                            *(["--minify"] if minify else [])], modules, esbuild)

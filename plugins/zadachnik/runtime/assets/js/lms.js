@@ -8,6 +8,7 @@ import { COUNTED, scoreOf } from "./grading.js";
 import { moduleSummary } from "./progress.js";
 import { EXPORT_FORMAT, PREFIX, Store, asideKey, entryKey, isObject, variantId } from "./storage.js";
 import { SEED_KEY } from "./seed.js";
+import { deflateSync, inflateSync, strFromU8, strToU8 } from "../vendor/fflate/fflate.js";
 
 // What each version calls the same things; `limit` is cmi.suspend_data's size.
 const VERSIONS = {
@@ -52,11 +53,6 @@ export function findApi(name, start = window) {
   }
 }
 
-async function transformed(bytes, stream) {
-  const piped = new Blob([bytes]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(piped).arrayBuffer());
-}
-
 function base64(bytes) {
   let text = "";
   for (let start = 0; start < bytes.length; start += 0x8000) {
@@ -65,25 +61,24 @@ function base64(bytes) {
   return btoa(text);
 }
 
-// The text for cmi.suspend_data, or null when even compressed it is longer than the LMS keeps.
-export async function encodeState(state, limit) {
-  const plain = PLAIN + JSON.stringify(state);
+// The text for cmi.suspend_data, or null when even compressed it is longer than the LMS keeps. Compressed at
+// once (raw deflate, as the browser's CompressionStream writes it): a closing page does not wait for a promise.
+export function encodeState(state, limit) {
+  const json = JSON.stringify(state);
+  const plain = PLAIN + json;
   if (plain.length <= limit) return plain;
-  if (typeof CompressionStream !== "function") return null;
-  const packed = PACKED + base64(await transformed(new TextEncoder().encode(JSON.stringify(state)),
-    new CompressionStream("deflate-raw")));
+  const packed = PACKED + base64(deflateSync(strToU8(json), { level: 9 }));
   return packed.length <= limit ? packed : null;
 }
 
 // What suspend_data held (ours, in either form), or null for nothing or anything else.
-export async function decodeState(text) {
+export function decodeState(text) {
   try {
     if (typeof text !== "string") return null;
     if (text.startsWith(PLAIN)) return JSON.parse(text.slice(PLAIN.length));
-    if (text.startsWith(PACKED) && typeof DecompressionStream === "function") {
+    if (text.startsWith(PACKED)) {
       const bytes = Uint8Array.from(atob(text.slice(PACKED.length)), (char) => char.charCodeAt(0));
-      const json = new TextDecoder().decode(await transformed(bytes, new DecompressionStream("deflate-raw")));
-      return JSON.parse(json);
+      return JSON.parse(strFromU8(inflateSync(bytes)));
     }
   } catch {
     // Damaged or foreign: nothing of ours to bring back, and nothing here is overwritten by it.
@@ -265,7 +260,7 @@ class Bridge {
     }
   }
 
-  async start() {
+  start() {
     if (!this.call(this.names.init)) return false;
     const learner = this.get(this.names.learner);
     const ownerKey = `${OWNER_PREFIX}${this.config.course}/${this.config.module}`;
@@ -278,7 +273,7 @@ class Bridge {
     // A new attempt starts clean, as it would in another browser: what this browser holds of the module is an
     // earlier attempt's, which the LMS keeps in that attempt's record. (It came back, submitted exam and all.)
     if (this.get(this.names.entry) === "ab-initio") this.store.removeAll(this.moduleKeys());
-    const saved = await decodeState(this.get("cmi.suspend_data"));
+    const saved = decodeState(this.get("cmi.suspend_data"));
     if (saved) {
       this.forgetRemoved(saved);
       // Work done here since the last commit is kept: the newer of each entry wins.
@@ -310,13 +305,12 @@ class Bridge {
   }
 
   // Score, statuses, interactions and state, from what the pages saved; then one commit.
-  async sync() {
+  sync() {
     clearTimeout(this.timer);
     if (this.finished || !this.module) return;
     const reported = this.report();
     const state = this.state();
-    const encoded = await encodeState(state, this.names.limit);
-    if (this.finished) return;
+    const encoded = encodeState(state, this.names.limit);
     const kept = this.keepState(encoded);
     const committed = this.call(this.names.commit);
     if (kept && committed) this.noteSent(state);
@@ -419,9 +413,9 @@ class Bridge {
     if (this.module) {
       this.report();
       const state = this.state();
-      const plain = PLAIN + JSON.stringify(state);
-      // Compressing takes a promise a closing page may not wait for: the plain state if it fits, else the last.
-      if (plain.length <= this.names.limit && this.keepState(plain)) this.sent = state;
+      // Too long even compressed: the LMS keeps the last state that fitted, as it did while the page was open.
+      const encoded = encodeState(state, this.names.limit);
+      if (encoded !== null && this.keepState(encoded)) this.sent = state;
     }
     this.finished = true;
     this.set(this.names.sessionTime, sessionTime(Date.now() - this.started, this.config.version));
@@ -431,7 +425,7 @@ class Bridge {
   }
 }
 
-export async function launch(config = window.__zqLms) {
+export function launch(config = window.__zqLms) {
   const frame = document.querySelector("[data-zq-lms-frame]");
   const api = findApi(VERSIONS[config.version].api);
   if (!api) {
@@ -440,7 +434,7 @@ export async function launch(config = window.__zqLms) {
     return null;
   }
   const bridge = new Bridge(api, config);
-  if (!(await bridge.start())) {
+  if (!bridge.start()) {
     // No session: nothing is reported or kept by the LMS, and the note says so for as long as the module is open.
     bridge.say("lms_no_session");
     bridge.finished = true;
