@@ -55,6 +55,14 @@ def python_ready(page) -> None:
     status_says(page, "Python is ready.")
 
 
+def live_region(page, selector: str) -> bool:
+    """Whether a screen reader says the element's changes unasked (a live region by role or by aria-live)."""
+    return page.evaluate("""(selector) => { const element = document.querySelector(selector);
+        const live = element.getAttribute('aria-live');
+        return live ? live !== 'off' : ['status', 'alert', 'log', 'timer', 'marquee'].includes(element.role); }""",
+                         selector)
+
+
 def write_code(page, qid: str, code: str) -> None:
     page.locator(f"#q-{qid}").scroll_into_view_if_needed()
     page.wait_for_function("qid => document.querySelector(`#q-${qid}`).zqEditor", arg=qid, timeout=20_000)
@@ -214,6 +222,10 @@ def test_without_pyodide_every_python_question_says_so_and_a_retry_brings_it_bac
     page = open_page(context, failures_server + BASICS)
     unavailable = "Python is not available here: its files did not load."
     status_says(page, unavailable, timeout=15_000)
+    # A screen reader is told Python failed (the page's live region); starting and ready it is not told at each
+    # page, unasked: the status line is no live region.
+    assert page.locator("[data-zq-live]").inner_text().startswith(unavailable)
+    assert not live_region(page, "[data-zq-python-status]")
     write_code(page, "Q7", "def double(x):\n    return 2 * x\n")
     # Each says so at once (the 5 s allowed are for a busy machine), never "Checking…" for ever.
     assert check(page, "Q7", unavailable, timeout=5_000).startswith(unavailable)
@@ -229,6 +241,7 @@ def test_without_pyodide_every_python_question_says_so_and_a_retry_brings_it_bac
     page.click("#q-Q8 [data-zq-verdict] button")
     says(page, "#q-Q8 [data-zq-verdict]", "Correct", timeout=60_000)
     status_says(page, "Python is ready.")
+    assert "Python" not in page.locator("[data-zq-live]").inner_text()
     check(page, "Q7", "Correct")
 
 

@@ -227,7 +227,8 @@ class Page {
     }
   }
 
-  // Started as soon as the page opens, so Python is ready by the time the learner checks.
+  // Started as soon as the page opens, so Python is ready by the time the learner checks. The line is no live
+  // region: a screen reader is told only that Python failed, not of each start, unasked, on every page.
   startPython() {
     const status = this.root.querySelector("[data-zq-python-status]");
     startPython((state, reason) => {
@@ -238,6 +239,7 @@ class Page {
         return;
       }
       status.replaceChildren(this.say(`python_unavailable_${reason}`), " ", retryButton(this.say));
+      if (this.live) this.live.textContent = status.firstChild.textContent;
     });
   }
 
