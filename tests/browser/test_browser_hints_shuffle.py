@@ -356,8 +356,11 @@ def test_a_shuffled_matching_question_shuffles_its_right_hand_column_only(page, 
     # The items keep their order; each select lists the options as shown, by the labels shown.
     assert page.eval_on_selector_all("#q-S2 [data-zq-item]", "(items) => items.map((i) => i.dataset.zqItem)") == [
         "1", "2", "3", "4"]
+    # Each option says its text after its label: a phone's picker shows only the options' texts, far from the
+    # list above (it showed the letters alone).
     options = page.eval_on_selector_all("#zq-S2-1 option", "(options) => options.map((o) => [o.value, o.textContent])")
-    assert options[1:] == [[key, label] for key, label in zip(expected, "ABCD", strict=True)]
+    capitals = dict(zip("ABCD", ("Париж", "Рим", "Мадрид", "Берлин"), strict=True))
+    assert options[1:] == [[key, f"{label}. {capitals[key]}"] for key, label in zip(expected, "ABCD", strict=True)]
     shown = {key: label for key, label in zip(expected, "ABCD", strict=True)}
     # The key 1→A … 4→D is no longer the letters in order.
     page.click("#q-S2 details.zq-reveal > summary")

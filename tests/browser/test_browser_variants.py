@@ -466,3 +466,78 @@ def test_a_reset_erases_every_variants_answers_not_only_the_current_ones(page, s
     expect_variant(page, "en", start % COUNT + 1)
     expect(page.locator("#q-P1 [data-zq-verdict]")).to_have_text("")
     expect(page.locator("#zq-P1-gb")).to_have_value("")
+
+
+MATCHING = """
+/// question | M1
+type: matching
+shuffle: true
+answer: {1: A, 2: B}
+variants: speed
+
+//// ru | Время
+Сопоставьте скорость и время на {{ T }} токенов.
+
+items:
+1. 100 токенов в секунду
+2. 250 токенов в секунду
+
+options:
+A. {{ fast }} s
+B. {{ slow }} s
+
+explanation:
+{{ T }} / 100 = {{ fast }}, {{ T }} / 250 = {{ slow }}.
+////
+
+//// en | Time
+Match each speed with the time {{ T }} tokens take.
+
+items:
+1. 100 tokens a second
+2. 250 tokens a second
+
+options:
+A. {{ fast }} s
+B. {{ slow }} s
+
+explanation:
+{{ T }} / 100 = {{ fast }}, {{ T }} / 250 = {{ slow }}.
+////
+///
+"""
+
+
+@pytest.fixture(scope="module")
+def matching_server(tmp_path_factory):
+    """The fixture with a shuffled matching question with variants."""
+    work = tmp_path_factory.mktemp("variants-matching")
+    source = copy_site(FIXTURE, work / "src")
+    quiz = source / "exercises" / "vc" / "01-load" / "quiz.md"
+    quiz.write_text(quiz.read_text(encoding="utf-8") + MATCHING, encoding="utf-8")
+    url, running = serve(build_site(source / "mkdocs.yml", work / "site"))
+    yield url
+    running.shutdown()
+
+
+def picker_texts(page) -> list[tuple[str, str]]:
+    """(what each option of a matching select says, what the list above says of it): the same, so that a phone's
+    picker, which shows only the select's options, names each option by its label and its text."""
+    return page.eval_on_selector_all("#q-M1 [data-zq-choice]", """(items) => items.map((item) => [
+        document.querySelector(`#zq-M1-2 option[value="${item.dataset.zqChoice}"]`).textContent,
+        item.textContent.trim()])""")
+
+
+def test_a_matching_selects_options_say_the_current_variants_texts_by_their_shown_labels(page, matching_server
+                                                                                          ) -> None:
+    page.goto(matching_server + "en/" + QUIZ)
+    page.wait_for_selector("#q-M1[data-zq-shuffled]", state="attached")
+    first = picker_texts(page)
+    assert [said for said, _ in first] == [listed for _, listed in first]
+    assert all(re.fullmatch(r"[AB]\. \d+ s", said) for said, _ in first), first
+    page.click("#q-M1 details[data-zq-reveal] > summary")
+    page.click("#q-M1 [data-zq-new-variant]")
+    expect(page.locator("#q-M1 [data-zq-choice]").first).not_to_have_text(first[0][1])
+    second = picker_texts(page)
+    assert [said for said, _ in second] == [listed for _, listed in second]
+    assert second != first
