@@ -6,6 +6,7 @@ the same submission."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -544,6 +545,21 @@ def test_verdicts_saved_before_the_module_was_an_exam_stay_hidden_until_submit(p
     expect(page.locator("#q-Q3 [data-zq-verdict]")).to_be_visible()
     expect(page.locator("#q-Q3 [data-zq-verdict]")).to_contain_text("Wrong")
     expect(page.locator("#q-Q3 [data-zq-field='mem'] [data-zq-mark]")).to_be_visible()
+
+
+def test_answers_saved_before_the_module_was_an_exam_start_no_clock(page, exam_url: str) -> None:
+    """The time runs from the first answer given on the exam: answers the learner's practice left saved started
+    it as the page opened (the audit of a course edited after learners worked on it)."""
+    open_exam(page, exam_url)
+    page.evaluate("localStorage.setItem('zadachnik:demo/1/Q1', JSON.stringify({v: 1, t: 1, answer: {choice: ['B']}}))")
+    open_exam(page, exam_url)
+    assert page.locator("#q-Q1 input[value='B']").is_checked()
+    expect(page.locator("[data-zq-progress]")).to_contain_text("1 / 7")
+    timer = page.locator("[data-zq-exam-timer]")
+    expect(timer).to_be_hidden()
+    assert "started" not in json.loads(page.evaluate("localStorage.getItem('zadachnik:demo/1/@exam')") or "{}")
+    page.locator("#q-Q2 input[value='1']").check()
+    expect(timer).to_have_text(re.compile(r"Time left: [01]:\d\d"))
 
 
 def test_a_control_focused_going_backwards_stays_clear_of_the_exams_clock(page, exam_url: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from support.browser import THEME_VIOLATIONS, axe_findings
+from support.node import run_node_tests
 from zadachnik.runtime.shipping import PROGRESS_MANIFEST
 
 RL_QUIZ = "rl-for-llm/12-infrastructure/quiz/"
@@ -378,3 +379,7 @@ def test_the_offline_copy_shows_progress_from_disk(page, offline_copy: Path) -> 
     link.click()
     page.wait_for_selector('.zq-page[data-zq-lang="en"][data-zq-ready=yes]')
     assert page.url == (offline_copy / "en/demo/01-basics/quiz.html").as_uri() + "#q-Q1"
+
+
+def test_how_progress_counts_a_saved_entry() -> None:
+    run_node_tests("js_progress.test.mjs")

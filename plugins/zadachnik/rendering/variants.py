@@ -10,6 +10,8 @@ never repeated, so a learner's input, its listeners and its labels stay where th
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from html import unescape
 from typing import TYPE_CHECKING, Any
@@ -126,8 +128,22 @@ def variant_templates(context: jinja2.runtime.Context, question: Question) -> Ma
 
 
 def question_spec(question: Question) -> dict[str, Any]:
-    """What the browser grades a question by; with variants, each variant's too (variant 1's is the question's)."""
-    spec = question.spec
+    """What the browser grades a question by, with the revision of its key that a saved verdict is compared
+    with (`rev`); with variants, each variant's too (variant 1's is the question's)."""
+    rev = key_revision(question)
     if question.variants is None:
-        return spec
-    return {**spec, "variants": [variant.spec for variant in question.variant_questions]}
+        return {**question.spec, "rev": rev}
+    return {**question.spec, "rev": rev,
+            "variants": [{**variant.spec, "rev": rev} for variant in question.variant_questions]}
+
+
+def key_revision(question: Question) -> str:
+    """A short digest of what a verdict on the question stands on: each variant's key, and the texts its options
+    and items are marked by in every language (an option put in before another moves the markers answers are
+    saved by). The same on every page of the question, and in every build of the same source."""
+    versions = question.variant_questions if question.variants is not None else [question]
+    marked = [[version.spec, {name: [[entry.key, {lang: text.markdown for lang, text in entry.text.items()}]
+                                     for entry in version.lists.get(name, [])] for name in ("options", "items")}]
+              for version in versions]
+    digest = hashlib.sha256(json.dumps(marked, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return digest.hexdigest()[:12]

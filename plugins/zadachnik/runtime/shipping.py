@@ -13,6 +13,7 @@ from zadachnik.reading.model import Course
 from zadachnik.rendering.i18n import runtime_strings, strings
 from zadachnik.rendering.render import KINDS, module_has
 from zadachnik.rendering.site import Languages, module_page_uri
+from zadachnik.rendering.variants import key_revision
 from zadachnik.runtime.offline import WORKER_SCRIPT, pyodide_embed
 from zadachnik.runtime.vendored import (
     ESBUILD,
@@ -226,6 +227,11 @@ def progress_manifest(courses: list[Course], languages: Languages, url_of: Calla
             modules.append({
                 "course": course.id, "module": str(module.number),
                 "auto": [question.id for question in module.questions if question.qtype.auto],
+                # What each auto-checked question's saved verdict must have been given under to count.
+                "revs": {question.id: key_revision(question) for question in module.questions if question.qtype.auto},
+                # How many variants each question with variants has: a saved pointer past them names none.
+                "variants": {question.id: len(question.variant_questions) for question in module.questions
+                             if question.variants is not None},
                 "questions": [question.id for question in module.questions],
                 "exercises": [exercise.id for exercise in module.exercises or []],
                 "pages": {lang: {kind: url_of(module_page_uri(course, module, kind, lang, languages))

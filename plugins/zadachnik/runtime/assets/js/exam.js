@@ -3,7 +3,7 @@
 // with them between languages, tabs, exports and an LMS) says when the first answer came (the time limit runs from
 // it) and when the exam was submitted. Submitting is that one write: the answers are frozen from then on, and
 // their verdicts are what follows from them, graded now or, should the page close first, on the next visit.
-import { COUNTED, grade, moduleFor, needsPython } from "./grading.js";
+import { COUNTED, grade, moduleFor, needsPython, standing } from "./grading.js";
 import { startPython } from "./pyclient.js";
 import { adopt } from "./look.js";
 
@@ -101,10 +101,10 @@ export function setup(page, store) {
   // import: it would tell which answers are right. The saved ones show once it is submitted.
   const showVerdict = page.showVerdict.bind(page);
   page.showVerdict = (question, spec, verdict) => showVerdict(question, spec, state().submitted ? verdict : null);
-  const showSaved = () => {
+  const showAllSaved = () => {
     for (const question of questions) {
       const id = question.dataset.zqQuestion;
-      page.showVerdict(question, page.specs[id], store.get(page.key(id))?.verdict || null);
+      page.showSaved(question, page.specs[id], store.get(page.key(id))?.verdict);
     }
   };
 
@@ -139,8 +139,9 @@ export function setup(page, store) {
     const byPython = (question) => needsPython(page.specs[question.dataset.zqQuestion]);
     for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
       const saved = store.get(page.key(question.dataset.zqQuestion)) || {};
-      if (saved.verdict && COUNTED.includes(saved.verdict.status)) continue;
       const spec = page.specs[question.dataset.zqQuestion];
+      // A frozen answer whose key the author has corrected since is graded again.
+      if (COUNTED.includes(standing(saved.verdict, spec.rev)?.status)) continue;
       const verdict = await page.grade(question, spec, moduleFor(spec), { final, quiet: true });
       if (!verdict) missing += 1;
     }
@@ -173,7 +174,7 @@ export function setup(page, store) {
       status.focus({ preventScroll: true });
       status.scrollIntoView({ block: "center" });
     }
-    showSaved();
+    showAllSaved();
     page.updateProgress();
     return gradeOnce(timeUp);
   };
@@ -255,9 +256,10 @@ export function setup(page, store) {
   if (state().submitted) {
     showSubmitted(endedByTime());
   } else {
-    showSaved();
-    // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too.
-    if (questions.some((question) => answered(page, question))) started();
+    showAllSaved();
+    // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too; answers
+    // saved before the module was an exam do not: the time runs from the first answer given on the exam.
+    if (questions.some((question) => question.zqEarly)) started();
     ticking = setInterval(() => (root.isConnected ? tick() : clearInterval(ticking)), TICK_MS);
     tick();
     page.updateProgress();

@@ -21,6 +21,10 @@ export function register(module) {
 // Statuses that count as checked in the progress line.
 export const COUNTED = ["correct", "wrong", "partial"];
 
+// A saved verdict, or null when it was given under another key than the question's now (`rev`, the build's
+// digest of it): an author's correction withdraws it. One saved before keys had revisions stands.
+export const standing = (verdict, rev) => (verdict && (!verdict.rev || verdict.rev === rev) ? verdict : null);
+
 // A verdict's score from 0 to 1, or null for an answer that was not graded (unanswered, unreadable).
 export function scoreOf(verdict) {
   if (!verdict || !COUNTED.includes(verdict.status)) return null;

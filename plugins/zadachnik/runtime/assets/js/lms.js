@@ -5,8 +5,8 @@
 // nothing of SCORM: they save their entries as on any site, and the frame shares their storage (the same origin).
 // Without an LMS the launch page simply opens the module, as the offline copy would.
 import { COUNTED, scoreOf } from "./grading.js";
-import { moduleSummary } from "./progress.js";
-import { EXPORT_FORMAT, PREFIX, Store, asideKey, entryKey, isObject, variantId } from "./storage.js";
+import { countedEntry, moduleSummary } from "./progress.js";
+import { EXPORT_FORMAT, PREFIX, Store, asideKey, entryKey, isObject } from "./storage.js";
 import { SEED_KEY } from "./seed.js";
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "../vendor/fflate/fflate.js";
 
@@ -345,11 +345,10 @@ class Bridge {
     if (word) note.textContent = this.config.words[word].replace("{limit}", String(this.names.limit));
   }
 
-  // A question's entry as the progress line reads it: with variants, its current variant's.
+  // A question's entry as the progress line reads it: with variants, its current variant's; its verdict only
+  // if given under the question's key as it is now.
   entryOf(id) {
-    const peek = (key) => this.store.peek(entryKey(this.config.course, this.config.module, key)) || {};
-    const own = peek(id);
-    return Number.isInteger(own.variant) ? peek(variantId(id, own.variant)) : own;
+    return countedEntry(this.store, this.module, id);
   }
 
   // Whether the LMS took every value.

@@ -4,7 +4,7 @@
 // written at build. The manifest is a classic script: a page opened from disk may load one, while a fetch of a
 // JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
 // does not carry it; the home page's lines and "Continue" are home.js's, which only the home page loads.
-import { COUNTED } from "./grading.js";
+import { COUNTED, standing } from "./grading.js";
 import { LAST_PLACE_KEY, entryKey, isEntryKey, variantId } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
@@ -55,13 +55,23 @@ function pageState(started, done) {
   return started ? "started" : "new";
 }
 
+// A question's (or an exercise's) entry as progress counts it. A question with variants counts by its current
+// variant's entry, which its own entry names (a name past the variants it has now names none); a verdict counts
+// only if it was given under the question's key as it is now (the manifest's `revs`).
+export function countedEntry(store, module, id) {
+  const peek = (key) => store.peek(entryKey(module.course, module.module, key)) || {};
+  const own = peek(id);
+  const number = own.variant;
+  const entry = Number.isInteger(number) && number >= 1 && number <= module.variants?.[id] ? peek(variantId(id, number))
+    : own;
+  return { ...entry, verdict: standing(entry.verdict, module.revs?.[id]) };
+}
+
 // What the learner did in one module: the home page's counts, and each page's state for the navigation. A quiz is
 // done when every auto-checked question has a verdict (or, with none, when every question has been worked on);
 // exercises are done when every solution has been opened.
 export function moduleSummary(store, module) {
-  const peek = (id) => store.peek(entryKey(module.course, module.module, id)) || {};
-  // A question with variants counts by its current variant's entry (its own entry names it).
-  const entry = (id) => (Number.isInteger(peek(id).variant) ? peek(variantId(id, peek(id).variant)) : peek(id));
+  const entry = (id) => countedEntry(store, module, id);
   const questions = new Map(module.questions.map((id) => [id, entry(id)]));
   const exercises = module.exercises.map(entry);
   const verdicts = module.auto.map((id) => (questions.get(id) || {}).verdict);

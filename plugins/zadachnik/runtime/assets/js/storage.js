@@ -89,6 +89,8 @@ export function verdictProblem(verdict) {
     timeout: "number", message: "text", messages: "object", precision: "boolean", hints: "count",
     // A formula answer's reading, or why it has none (formula.js).
     read: "text", formula: "text", detail: "text",
+    // The revision of the key it was given under (grading.standing).
+    rev: "text",
   }, "verdict.");
   if (problem) return problem;
   for (const [id, result] of Object.entries(verdict.fields || {})) {

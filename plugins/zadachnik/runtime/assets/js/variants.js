@@ -43,8 +43,8 @@ function currentVariant(page, store, id, count) {
   const draw = generator(`${learnerSeed(store)}/variant/${page.course}/${page.module}/${id}`);
   const number = Math.floor(draw() * count) + 1;
   // Drawn, not chosen: as old as can be, so that a variant imported from another browser (whose seed drew
-  // another) is the one kept.
-  store.update(pointerKey(page, id), { variant: number }, 0);
+  // another) is the one kept; an entry holding the learner's work (the question had no variants) keeps its time.
+  store.update(pointerKey(page, id), { variant: number }, store.get(pointerKey(page, id))?.t ?? 0);
   return number;
 }
 

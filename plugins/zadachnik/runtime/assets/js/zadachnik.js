@@ -1,6 +1,6 @@
 // Zadachnik's page runtime: grades answers, keeps the progress line, saves and restores everything.
 // Learner text only ever goes into .value and .textContent, never into HTML.
-import { COUNTED, gradeAnywhere, gradedSpec, loadTypes, moduleFor, needsPython, scoreOf } from "./grading.js";
+import { COUNTED, gradeAnywhere, gradedSpec, loadTypes, moduleFor, needsPython, scoreOf, standing } from "./grading.js";
 import { describeError, retryButton, startPython } from "./pyclient.js";
 import { MAX_LENGTH, neededDecimals, neededSignificant, readNumber, shownExactly, writeNumber } from "./numbers.js";
 import { keepPlace } from "./place.js";
@@ -293,7 +293,7 @@ class Page {
         control.value = control.type == "textarea" ? joined(control.value, value) : value;
         control.checked = checked;
       }
-      this.showVerdict(question, spec, entry.verdict || null);
+      this.showSaved(question, spec, entry.verdict);
       for (const input of module.inputs(question)) {
         input.addEventListener(input.tagName === "SELECT" || input.type !== "text" ? "change" : "input", () => {
           this.answerChanged(question, spec, module);
@@ -311,7 +311,10 @@ class Page {
       if (module.setup) module.setup(question, spec, this, () => this.answerChanged(question, spec, module));
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
-      if (typed.length) this.answerChanged(question, spec, module);
+      if (typed.length) {
+        question.zqEarly = true;
+        this.answerChanged(question, spec, module);
+      }
     }
     this.setupNotes(question, id, entry);
     this.setupReveals(question, id);
@@ -410,7 +413,7 @@ class Page {
         element.zqPending = true;
       }
       // A verdict belongs to the answer it checked, not to text being typed over it.
-      this.showVerdict(element, spec, differs ? null : entry.verdict || null);
+      this.showSaved(element, spec, differs ? null : entry.verdict);
       this.showReadings(element, spec);
     }
     if (notes && typing === notes) element.zqPending = true;
@@ -466,6 +469,7 @@ class Page {
     // navigation): that verdict no longer belongs to the answer, and saving it would put the old one back.
     if (!question.isConnected || JSON.stringify(module.collect(question)) !== JSON.stringify(answer)) return null;
     if ("zqHintNote" in question.dataset) verdict.hints = question.querySelectorAll("[data-zq-hint]:not([hidden])").length;
+    verdict.rev = spec.rev;
     store.update(this.key(id), { answer, verdict });
     this.showVerdict(question, spec, verdict);
     this.updateProgress();
@@ -487,6 +491,14 @@ class Page {
       lang: this.root.dataset.zqLang, status: verdict.status, score: scoreOf(verdict), answer,
     })));
     question.dispatchEvent(new CustomEvent("zadachnik:checked", { bubbles: true, detail }));
+  }
+
+  // A saved verdict, unless the author has changed the question's key since: then the line says so.
+  showSaved(question, spec, saved) {
+    const verdict = standing(saved, spec.rev);
+    this.showVerdict(question, spec, verdict);
+    const line = question.querySelector("[data-zq-verdict]");
+    if (saved && !verdict && line && !this.exam) line.textContent = this.say("verdict_changed");
   }
 
   showVerdict(question, spec, verdict) {

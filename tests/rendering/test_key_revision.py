@@ -1,0 +1,72 @@
+"""The revision of a question's key (`rev` in the page's spec and the progress manifest): a learner's saved
+verdict counts only under the key it was given under, so an author's correction withdraws it (the browser's side:
+tests/browser/test_browser_edits.py). It must change with whatever a verdict stands on, and with nothing else:
+a rebuild, a line moved or the page's language must never withdraw a learner's verdicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.sources import EN_MATCHING, EN_SINGLE, RU_MATCHING, RU_SINGLE, block, load
+from zadachnik.rendering.render import spec_json
+from zadachnik.rendering.variants import key_revision
+
+
+def revision(base: Path, quiz: str, ident: str = "Q1") -> str:
+    [course] = load(base, quiz=quiz)
+    [question] = [q for q in course.modules[0].questions if q.id == ident]
+    return key_revision(question)
+
+
+SINGLE = block()
+
+
+def inserted(text: str, first: str) -> str:
+    """The options A, B, C with one more put in first: the others marked one letter further."""
+    for old, new in (("C. ", "D. "), ("B. ", "C. "), ("A. ", "B. ")):
+        text = text.replace(old, new)
+    return text.replace("B. ", f"A. {first}\nB. ", 1)
+
+
+def test_the_same_source_gives_the_same_revision_in_every_build(tmp_path: Path) -> None:
+    assert revision(tmp_path / "a", SINGLE) == revision(tmp_path / "b", SINGLE)
+
+
+def test_a_question_moved_down_the_file_or_its_explanation_reworded_keeps_its_revision(tmp_path: Path) -> None:
+    moved = block(ident="Q0", yaml="type: open", ru="Почему?\n\nexplanation:\nТак.",
+                  en="Why?\n\nexplanation:\nSo.") + "\n\n" + SINGLE
+    reworded = block(ru=RU_SINGLE.replace("Потому что так.", "Потому что 2+2=4."),
+                     en=EN_SINGLE.replace("Because it is.", "Since 2+2 is 4."))
+    base = revision(tmp_path / "a", SINGLE)
+    assert revision(tmp_path / "b", moved) == base
+    assert revision(tmp_path / "c", reworded) == base
+
+
+@pytest.mark.parametrize("changed", [
+    block(yaml="type: single\nanswer: C"),
+    block(yaml="type: multiple\nanswer: [B]"),
+    # An option put in first: "Four" is C now, and a saved "B" names "Three".
+    block(yaml="type: single\nanswer: C", ru=inserted(RU_SINGLE, "Два"), en=inserted(EN_SINGLE, "Two")),
+    block(en=EN_SINGLE.replace("B. Four", "B. Four (exactly)")),
+], ids=["answer", "type", "option inserted", "option text"])
+def test_whatever_a_verdict_stands_on_changes_the_revision(tmp_path: Path, changed: str) -> None:
+    assert revision(tmp_path / "a", changed) != revision(tmp_path / "b", SINGLE)
+
+
+def test_a_matching_pair_or_a_tolerance_changes_the_revision(tmp_path: Path) -> None:
+    matching = block(yaml="type: matching\nanswer: {1: B, 2: A}", ru=RU_MATCHING, en=EN_MATCHING)
+    assert revision(tmp_path / "a", matching) != revision(tmp_path / "b", matching.replace("{1: B, 2: A}",
+                                                                                        "{1: A, 2: B}"))
+    numeric = block(yaml="type: numeric\nfields:\n  x: {answer: 2.5, rtol: 0.01}",
+                    ru="Икс?\n\nfields:\n- x: Икс\n\nexplanation:\nТак.",
+                    en="X?\n\nfields:\n- x: Ex\n\nexplanation:\nSo.")
+    assert revision(tmp_path / "c", numeric) != revision(tmp_path / "d", numeric.replace("rtol: 0.01", "rtol: 0.001"))
+
+
+def test_the_pages_spec_carries_the_revision_for_each_variant_too(tmp_path: Path) -> None:
+    [course] = load(tmp_path, quiz=SINGLE)
+    module = course.modules[0]
+    spec = json.loads(spec_json(module))
+    assert spec["Q1"]["rev"] == key_revision(module.questions[0])
