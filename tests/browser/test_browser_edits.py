@@ -39,6 +39,40 @@ class Host:
         shutil.copytree(self.builds[name], self.live, dirs_exist_ok=True)
 
 
+ADDED = """
+/// question | Q9
+type: numeric
+fields:
+  y: {answer: 3}
+
+//// ru | Добавленный
+Сколько будет $1+2$?
+
+fields:
+- y: Сумма
+
+explanation:
+Три.
+////
+
+//// en | Added
+What is $1+2$?
+
+fields:
+- y: Sum
+
+explanation:
+Three.
+////
+///
+"""
+
+
+def added(quiz: Path) -> None:
+    """A question added at the end."""
+    quiz.write_text(quiz.read_text(encoding="utf-8") + ADDED, encoding="utf-8")
+
+
 def corrected(quiz: Path) -> None:
     """Q1's key corrected from B to C."""
     text = quiz.read_text(encoding="utf-8")
@@ -59,7 +93,8 @@ def host(tmp_path_factory):
         return build_site(source / "mkdocs.yml", work / f"site-{name}")
 
     builds = {"base": built("base"), "again": built("again"), "corrected": built("corrected", corrected),
-              "exam": built("exam", exam=True), "exam-corrected": built("exam-corrected", corrected, exam=True)}
+              "exam": built("exam", exam=True), "exam-corrected": built("exam-corrected", corrected, exam=True),
+              "exam-added": built("exam-added", added, exam=True)}
     running = Host(work, builds)
     yield running
     running.server.shutdown()
@@ -122,3 +157,19 @@ def test_a_submitted_exams_answer_is_graded_again_by_a_corrected_key(page, host:
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "wrong")
     assert page.locator("#q-Q1 input[value=B]").is_checked()
     expect(page.locator("#q-Q1 [data-zq-verdict]")).to_contain_text("Wrong")
+
+
+def test_a_question_added_to_a_submitted_exam_is_not_graded_as_a_wrong_answer(page, host: Host) -> None:
+    """It was graded wrong on its empty field, and counted, though the learner never saw it."""
+    host.publish("exam")
+    open_quiz(page, host)
+    page.check("#q-Q1 input[value=B]")
+    page.locator("[data-zq-exam-button]").click()
+    page.locator("[data-zq-exam-yes]").click()
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    host.publish("exam-added")
+    open_quiz(page, host)
+    expect(page.locator("#q-Q9 [data-zq-verdict]")).to_have_text(
+        "Added after you submitted: not part of your exam, and not graded.")
+    assert page.locator("#q-Q9").get_attribute("data-zq-status") in (None, "")
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")

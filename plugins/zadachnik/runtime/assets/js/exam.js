@@ -28,7 +28,10 @@ export function examProblem(entry) {
   for (const field of ["started", "submitted"]) {
     if (!isTime(entry[field])) return { field, expected: "number" };
   }
-  return null;
+  // The questions the exam had when it was submitted.
+  const { questions } = entry;
+  return questions === undefined || (Array.isArray(questions) && questions.every((id) => typeof id === "string"))
+    ? null : { field: "questions", expected: "texts" };
 }
 
 // "1:05:09" or "4:07": what is left, rounded up to the second.
@@ -137,7 +140,13 @@ export function setup(page, store) {
     status.textContent = say("exam_grading");
     let missing = 0;
     const byPython = (question) => needsPython(page.specs[question.dataset.zqQuestion]);
+    const taken = state().questions;
     for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
+      // A question the author added after this exam was submitted was never the learner's to answer.
+      if (taken && !taken.includes(question.dataset.zqQuestion)) {
+        question.querySelector("[data-zq-verdict]").textContent = page.say("exam_added_later");
+        continue;
+      }
       const saved = store.get(page.key(question.dataset.zqQuestion)) || {};
       const spec = page.specs[question.dataset.zqQuestion];
       // A frozen answer whose key the author has corrected since is graded again.
@@ -187,7 +196,9 @@ export function setup(page, store) {
   };
 
   function submit(timeUp = false) {
-    if (!state().submitted) store.update(key, { submitted: Date.now() });
+    if (!state().submitted) {
+      store.update(key, { submitted: Date.now(), questions: questions.map((question) => question.dataset.zqQuestion) });
+    }
     return showSubmitted(timeUp);
   }
 
