@@ -82,7 +82,9 @@ def test_answer_key_is_in_the_page_once(fixture_site: Path) -> None:
 
     spec = json.loads(page(fixture_site, QUIZ).select_one("template.zq-spec").string)
     assert set(spec) == {"Q1", "Q2", "Q3", "Q4", "Q6", "Q7", "Q8"}
-    assert spec["Q1"] == {"type": "single", "correct": ["B"]}
+    # With the revision of the key a saved verdict is compared with (tests/rendering/test_key_revision.py).
+    assert spec["Q1"] == {"type": "single", "correct": ["B"], "rev": spec["Q1"]["rev"]}
+    assert re.fullmatch(r"[0-9a-f]{12}", spec["Q1"]["rev"])
     assert spec["Q2"]["scoring"] == "net-correct"
     assert spec["Q3"]["fields"][1]["answer"] == pytest.approx(7e9 * 12 / 2**30)
     assert spec["Q4"]["pairs"] == {"1": "B", "2": "A"}
