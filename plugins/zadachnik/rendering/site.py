@@ -12,6 +12,7 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from zadachnik.core.errors import SourceError
 from zadachnik.reading.model import Course, Module
@@ -94,8 +95,9 @@ def alternate_sitemaps(page_urls: Iterable[str], taken: set[str]) -> list[str]:
     """A sitemap.xml in the folder of each page's address (`new URL("sitemap.xml", page)`), except where a file
     is already there: the top folder has MkDocs' own."""
     # A page's folder: "en/authoring/" and "en/authoring.html" are in en/authoring and en; the home, "./", is at
-    # the top.
-    folders = {posixpath.normpath(url if url.endswith("/") else posixpath.dirname(url) or ".") for url in page_urls}
+    # the top. Addresses are percent-encoded ("01%20basics/"), folders on disk are not.
+    folders = {posixpath.normpath(unquote(url) if url.endswith("/") else posixpath.dirname(unquote(url)) or ".")
+               for url in page_urls}
     return [uri for uri in (f"{folder}/sitemap.xml" for folder in sorted(folders - {"."})) if uri not in taken]
 
 
