@@ -153,7 +153,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.navs: dict[str, Navigation] = {}
         self.book_navs: dict[str, Navigation] = {}
         self.files: Files | None = None
-        self.zips: dict[str, File] = {}
+        # Each module's course-files zip, by course id and module folder: two courses may both have a 01-intro.
+        self.zips: dict[tuple[str, str], File] = {}
         self.full_content = ""
         # Kept between `mkdocs serve` rebuilds, as the plugin is (see on_startup).
         self.serving = False
@@ -325,7 +326,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         if plan is None:
             return html
         if plan.course_files is not None:
-            plan.files_link = get_relative_url(self.zips[plan.course_files.archive_name].url, page.url)
+            plan.files_link = get_relative_url(self.zips[plan.course.id, plan.module.slug].url, page.url)
         page.toc = get_toc(toc_tokens(plan))  # type: ignore[arg-type]
         kept = self.page_cache.unchanged(page.file.src_uri)
         if kept is not None:
@@ -521,9 +522,9 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         file = self.files.get_file_from_path(uri)
         return file.page if file is not None else None
 
-    def add_course_files(self, files: Files, config: MkDocsConfig) -> dict[str, File]:
+    def add_course_files(self, files: Files, config: MkDocsConfig) -> dict[tuple[str, str], File]:
         """Each module's files/ as a deterministic zip beside its pages, linked from its files page."""
-        zips: dict[str, File] = {}
+        zips: dict[tuple[str, str], File] = {}
         for course in self.courses:
             for module in course.modules:
                 if module.files_dir is None:
@@ -538,8 +539,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                     log.warning(warning)
                 if archive is not None:
                     uri = f"{course.id}/{module.slug}/{archive.archive_name}"
-                    zips[archive.archive_name] = File.generated(config, uri, content=archive.data)
-                    files.append(zips[archive.archive_name])
+                    zips[course.id, module.slug] = File.generated(config, uri, content=archive.data)
+                    files.append(zips[course.id, module.slug])
                     attach_course_files(self.plans, module, archive)
         return zips
 

@@ -90,3 +90,22 @@ def test_module_without_files_has_no_link_and_empty_files_warns(tmp_path: Path, 
     assert "exercises/demo/01-basics/files is empty" in caplog.text
     page = tmp_path / "out/demo/01-basics/exercises/index.html"
     assert "data-zq-files" not in page.read_text()
+
+
+def test_modules_of_two_courses_with_one_folder_name_link_their_own_zips(tmp_path: Path) -> None:
+    """Was a bug: zips were known by their name (<module folder>-files.zip), so with 01-basics in two courses each
+    module's page linked the zip of the course read last."""
+    import shutil
+
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    other = site / "exercises/other"
+    shutil.copytree(site / "exercises/demo", other)
+    (other / "course.yml").write_text((other / "course.yml").read_text().replace("id: demo", "id: other"))
+    (other / "01-basics/files/other-only.txt").write_text("the other course's file")
+    out = build_site(site / "mkdocs.yml", tmp_path / "out")
+    for course in ("demo", "other"):
+        page = out / course / "01-basics/exercises/index.html"
+        link = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one("a[data-zq-files]")
+        assert (page.parent / link["href"]).resolve() == (out / course / "01-basics/01-basics-files.zip").resolve()
+    names = zipfile.ZipFile(out / "demo/01-basics/01-basics-files.zip").namelist()
+    assert names == ["01-basics/notebook.ipynb"]
