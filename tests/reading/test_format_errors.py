@@ -822,6 +822,35 @@ def test_two_courses_with_one_id_are_refused_at_the_second_ones_id(tmp_path: Pat
     assert "an id of its own" in error.hint
 
 
+def test_course_ids_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
+    """On macOS and Windows, demo/ and Demo/ are one folder of the built site: the second course's pages
+    overwrote the first's, while the build passed."""
+    root = write_course(tmp_path, quiz=block())
+    shutil.copytree(root / "course", root / "copy")
+    (root / "copy" / "course.yml").write_text("id: Course\ntitle:\n  ru: Копия\n  en: Copy\nmodules: 3\n",
+                                              encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(root, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == ("exercises/course/course.yml", 1)
+    assert error.message == "the course id 'course' is also the id of exercises/copy/course.yml, written 'Course'"
+    assert "whatever their case" in error.hint
+
+
+def test_module_folders_that_differ_only_in_case_are_refused(tmp_path: Path) -> None:
+    """A module's folder is its pages' address: 01-Basics and 01-basics are one folder on macOS and Windows."""
+    root = write_course(tmp_path, quiz=block())
+    shutil.copytree(root / "course" / "01-m", root / "course" / "01-M")
+    meta = root / "course" / "01-m" / "module.yml"
+    meta.write_text(meta.read_text(encoding="utf-8").replace("number: 1", "number: 2"), encoding="utf-8")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(root, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == ("exercises/course/01-m", 0)
+    assert error.message == "the module folder's name '01-m' is already used at exercises/course/01-M"
+    assert "whatever their case" in error.hint
+
+
 # -- a valid course -----------------------------------------------------------------------------------
 
 

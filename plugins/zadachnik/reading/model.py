@@ -246,8 +246,8 @@ class Loader:
     # Paths in messages are shown relative to this folder (the site's config folder).
     base: Path
     errors: list[SourceError] = field(default_factory=list)
-    # Each course id read so far, and the course.yml (as messages show it) that gave it.
-    _course_ids: dict[str, str] = field(default_factory=dict, repr=False)
+    # Each course id read so far, without case, and the course.yml (as messages show it) that gave it, as written.
+    _course_ids: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)
     # Each path as messages show it, worked out once: blocks and questions ask for their file's again and again.
     _shown: dict[Path, str] = field(default_factory=dict, repr=False)
 
@@ -296,12 +296,15 @@ class Loader:
             key = "id"
             course_id = check_id(str(data.get("id", folder.name)))
             # Pages and learners' saved answers are kept under the id: a second course would take the first's.
-            first = self._course_ids.setdefault(course_id, self.shown(path))
+            # Without case, as macOS and Windows compare the site's folders.
+            first, written = self._course_ids.setdefault(course_id.casefold(), (self.shown(path), course_id))
             if first != self.shown(path):
                 raise SourceError(self.shown(path), lines.get(("id",), 0) + 1,
-                                  f"the course id '{course_id}' is also the id of {first}",
-                                  "give each course an id of its own (id: in course.yml; the folder's name "
-                                  "without one): its pages and learners' saved answers are kept under it")
+                                  f"the course id '{course_id}' is also the id of {first}"
+                                  + (f", written '{written}'" if written != course_id else ""),
+                                  "give each course an id of its own, whatever their case (id: in course.yml; the "
+                                  "folder's name without one): its pages and learners' saved answers are kept "
+                                  "under it, and macOS and Windows take demo/ and Demo/ for one folder")
             key = "title"
             course = Course(id=course_id, title=self.titles(data.get("title"), "title"), modules_total=total,
                             path=folder)
@@ -314,7 +317,18 @@ class Loader:
         except SourceError as error:
             self.errors.append(error)
             return None
+        folders: dict[str, Path] = {}
         for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            # The folder's name is its pages' address, which macOS and Windows compare without case.
+            first_folder = folders.setdefault(module_dir.name.casefold(), module_dir)
+            if first_folder != module_dir:
+                self.errors.append(SourceError(
+                    self.shown(module_dir), 0,
+                    f"the module folder's name '{module_dir.name}' is already used at {self.shown(first_folder)}",
+                    "rename one of the folders: names must differ whatever their case, as a module's pages are "
+                    "kept under its folder's name and macOS and Windows take 01-Intro/ and 01-intro/ for one",
+                ))
+                continue
             module = self.module(module_dir)
             if module is not None:
                 course.modules.append(module)
