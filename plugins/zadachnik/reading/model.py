@@ -24,6 +24,7 @@ from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
 from zadachnik.reading.exam import Exam, exam_of
 from zadachnik.reading.gaps import place_gaps
 from zadachnik.reading.hints import HINTS, merged_hints, split_hints
+from zadachnik.reading.names import SAFE, address_problem
 from zadachnik.reading.shuffle import (
     HINT_NOTE,
     QUESTION_OPTIONS,
@@ -319,6 +320,13 @@ class Loader:
             return None
         folders: dict[str, Path] = {}
         for module_dir in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            if problem := address_problem(module_dir.name):
+                self.errors.append(SourceError(
+                    self.shown(module_dir), 0, f"the module folder's name '{module_dir.name}' {problem}",
+                    f"rename the folder: its name is part of its pages' addresses and of exported files' names; "
+                    f"use {SAFE}",
+                ))
+                continue
             # The folder's name is its pages' address, which macOS and Windows compare without case.
             first_folder = folders.setdefault(module_dir.name.casefold(), module_dir)
             if first_folder != module_dir:

@@ -6,6 +6,7 @@ import html
 import posixpath
 import re
 from collections.abc import Callable
+from urllib.parse import quote
 
 from zadachnik.core.errors import SourceError
 from zadachnik.reading.model import Course, Module
@@ -36,7 +37,8 @@ def course_list(courses: list[Course], languages: Languages, page_uri: str, head
     here = posixpath.dirname(page_uri)
 
     def link(course: Course, module: Module, kind: str) -> str:
-        return posixpath.relpath(module_page_uri(course, module, kind, lang, languages), here or ".")
+        # Quoted: a module folder's space, Cyrillic or '&' is part of the address, not of the Markdown.
+        return quote(posixpath.relpath(module_page_uri(course, module, kind, lang, languages), here or "."))
 
     return home_listing(courses, lang, link, heading_ids)
 
