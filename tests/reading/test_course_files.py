@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import zipfile
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 from support.sites import FIXTURE_SITE, build_site, copy_site
 from zadachnik.core.formatting import format_number
@@ -109,3 +111,57 @@ def test_modules_of_two_courses_with_one_folder_name_link_their_own_zips(tmp_pat
         assert (page.parent / link["href"]).resolve() == (out / course / "01-basics/01-basics-files.zip").resolve()
     names = zipfile.ZipFile(out / "demo/01-basics/01-basics-files.zip").namelist()
     assert names == ["01-basics/notebook.ipynb"]
+
+
+# -- names learners' computers can't unzip as they are ---------------------------------------------------------
+
+SHOWN = "exercises/c/m/files"
+
+
+def warnings_for(tmp_path: Path, *names: str) -> list[str]:
+    """The warnings of a files/ folder holding a file at each of `names` (a '/' makes folders); the zip is made
+    all the same, with every file in it."""
+    folder = tmp_path / "files"
+    for name in names:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("x")
+    archive, warnings = zip_course_files(folder, "m", 10**6, SHOWN)
+    assert archive is not None and len(zipfile.ZipFile(io.BytesIO(archive.data)).namelist()) == len(names)
+    return warnings
+
+
+def test_names_that_differ_only_in_case_are_warned_of_once(tmp_path: Path) -> None:
+    """Was silent: unzipped on Windows or macOS, Data.csv and data.csv are one file and one of them is lost."""
+    warnings = warnings_for(tmp_path, "Data.csv", "data.csv", "Sub/x.txt", "sub/x.txt", "sub/y.txt")
+    assert warnings == [
+        f"{SHOWN}/data.csv: the name differs only in case from {SHOWN}/Data.csv: unzipped on Windows or macOS, "
+        "one file overwrites the other (rename one of them)",
+        f"{SHOWN}/sub: the name differs only in case from {SHOWN}/Sub: unzipped on Windows or macOS, the two "
+        "folders become one, and a file in both is kept once (rename one of them)",
+    ]
+
+
+@pytest.mark.parametrize("name, problem", [
+    ("con.txt", "is a name Windows keeps for a device (CON, whatever follows the dot)"),
+    ("AUX", "is a name Windows keeps for a device (AUX, whatever follows the dot)"),
+    ("com1.py", "is a name Windows keeps for a device (COM1, whatever follows the dot)"),
+    ("a:b.txt", "has ':', which Windows does not allow in a name"),
+    ("q?.txt", "has '?', which Windows does not allow in a name"),
+    ("pipe|.txt", "has '|', which Windows does not allow in a name"),
+    ("back\\slash.csv", "has '\\', which Windows reads as a folder separator"),
+    ("trail.", "ends with a dot, which Windows drops"),
+    ("trail ", "ends with a space, which Windows drops"),
+    ("nul/inside.txt", "is a name Windows keeps for a device (NUL, whatever follows the dot)"),
+])
+def test_names_windows_cannot_create_are_warned_of(tmp_path: Path, name: str, problem: str) -> None:
+    warned = name.split("/")[0]
+    [warning] = warnings_for(tmp_path, name, "fine.txt")
+    assert warning.startswith(f"{SHOWN}/{warned}: the name '{warned}' {problem}: learners on Windows can't unzip it"
+                              " as it is (rename it, using letters"), warning
+
+
+def test_paths_too_long_for_windows_are_warned_of(tmp_path: Path) -> None:
+    deep = "/".join(f"очень_длинное_имя_папки_{n}" for n in range(8))
+    [warning] = warnings_for(tmp_path, f"{deep}/данные.csv", "short.csv")
+    assert warning.startswith(f"{SHOWN}/{deep}/данные.csv: its path in the zip is 220 characters long"), warning
+    assert "260" in warning and "shorten" in warning

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from zadachnik.core.errors import SourceError
 from zadachnik.core.zips import add_entry
+from zadachnik.reading.names import SAFE, windows_problem
 
 _LANGUAGE_MARK = re.compile(r"(?:^|[_\-./])([a-z]{2})(?=[_\-./]|$)")
 KINDS = {".ipynb": "notebooks", ".py": "code", ".md": "texts", ".txt": "texts"}
@@ -52,27 +53,76 @@ class CourseFiles:
 
 def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> tuple[CourseFiles | None, list[str]]:
     """The zip of `folder` under a top folder named `top` (None when there is nothing to zip), and warnings for
-    the author: an empty folder, files over the size limit."""
-    # In the order of path parts, as the zips were always sorted.
-    paths = sorted(module_files(folder, shown), key=lambda item: item[0].split("/"))
+    the author (checked_course_files)."""
+    paths, warnings = checked_course_files(folder, top, max_file_size, shown)
     if not paths:
-        return None, [f"{shown} is empty: add the module's files or remove the folder"]
-    warnings = []
+        return None, warnings
     counts: dict[str, int] = {}
     languages: set[str] = set()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for relative, real in paths:
             path = Path(relative)
-            data = real.read_bytes()
-            if len(data) > max_file_size:
-                warnings.append(f"{shown}/{relative} is {len(data) / 2**20:.1f} MiB, over the "
-                                f"{max_file_size / 2**20:.1f} MiB limit (course_files_max_size)")
-            add_entry(archive, f"{top}/{relative}", data, compresslevel=9)
+            add_entry(archive, f"{top}/{relative}", real.read_bytes(), compresslevel=9)
             languages.update(_LANGUAGE_MARK.findall(relative))
             kind = KINDS.get(path.suffix.lower(), "data")
             counts[kind] = counts.get(kind, 0) + 1
     return CourseFiles(f"{top}-files.zip", buffer.getvalue(), counts, sorted(languages)), warnings
+
+
+def checked_course_files(folder: Path, top: str, max_file_size: int, shown: str
+                         ) -> tuple[list[tuple[str, Path]], list[str]]:
+    """What the zip of `folder` under `top` would hold, in its order, and the warnings for the author: an empty
+    folder, files over the size limit, names learners on Windows or macOS can't unzip as they are. The build
+    zips what this gives; `zadachnik check` reports the same without zipping. CourseFileProblem as module_files."""
+    # In the order of path parts, as the zips were always sorted.
+    paths = sorted(module_files(folder, shown), key=lambda item: item[0].split("/"))
+    if not paths:
+        return [], [f"{shown} is empty: add the module's files or remove the folder"]
+    warnings = []
+    for relative, real in paths:
+        size = real.stat().st_size
+        if size > max_file_size:
+            warnings.append(f"{shown}/{relative} is {size / 2**20:.1f} MiB, over the "
+                            f"{max_file_size / 2**20:.1f} MiB limit (course_files_max_size)")
+    warnings.extend(name_warnings([relative for relative, _ in paths], top, shown))
+    return paths, warnings
+
+
+# Windows' limit for a path is 260 characters; unzipped into C:\Users\<name>\Downloads\<zip's name>\, a path in
+# the zip has about 200 of them left.
+MAX_ZIP_PATH = 200
+
+
+def name_warnings(files: list[str], top: str, shown: str) -> list[str]:
+    """Names in the zip (files and the folders they are in) that Windows or macOS can't unzip as they are: two
+    that differ only in case, a name Windows can't create, a path too long for Windows."""
+    warnings = []
+    by_case: dict[str, str] = {}
+    folders = {"/".join(parts[:end]) for parts in (name.split("/") for name in files) for end in range(1, len(parts))}
+    for entry in sorted(folders | set(files), key=lambda name: name.split("/")):
+        parent, _, name = entry.rpartition("/")
+        first = by_case.setdefault(entry.casefold(), entry)
+        # Reported where the case first differs: files in two such folders differ in their folders already.
+        if first != entry and first.rpartition("/")[0] == parent:
+            overwritten = ("the two folders become one, and a file in both is kept once" if entry in folders
+                           else "one file overwrites the other")
+            warnings.append(str(SourceError(
+                f"{shown}/{entry}", 0,
+                f"the name differs only in case from {shown}/{first}: unzipped on Windows or macOS, {overwritten}",
+                "rename one of them")))
+        if problem := windows_problem(name):
+            warnings.append(str(SourceError(
+                f"{shown}/{entry}", 0, f"the name '{name}' {problem}: learners on Windows can't unzip it as it is",
+                f"rename it, using {SAFE}")))
+        length = len(f"{top}/{entry}".encode("utf-16-le")) // 2
+        if entry not in folders and length > MAX_ZIP_PATH:
+            warnings.append(str(SourceError(
+                f"{shown}/{entry}", 0,
+                f"its path in the zip is {length} characters long: unzipped into a learner's Downloads folder on "
+                f"Windows, it passes Windows' limit of 260 characters for a path, and the file is not extracted",
+                "shorten the names of its folders or its own")))
+    return warnings
 
 
 def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
