@@ -544,6 +544,7 @@ class SiteConfig:
         # The build's cache of modules, which the check takes and adds to unless the site turns it off.
         self.cache: bool = options.plugin.cache
         self.languages: list[str] = list(options.plugin.languages)
+        self.course_files_max_size: int = options.plugin.course_files_max_size
         self.words: dict[str, Any] = options.plugin.words
         self.theme_language: Any = options.theme_language
         self.custom_dir: str | None = options.custom_dir
@@ -603,10 +604,13 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
     problems: Problems = []
     if key_problems:
         problems.append((sources_heading(len(key_problems)), [str(error) for error in key_problems]))
-    warnings = source_warnings(courses)
+    unzippable, files_warnings = course_files_problems(courses, site.course_files_max_size, shown_here)
+    warnings = source_warnings(courses) + files_warnings
     if warnings:
         # What the build warns of; `mkdocs build --strict` stops at it.
         problems.append((warnings_heading(len(warnings)), warnings))
+    # The build stops at the first; each is a message of its own there.
+    problems.extend((f"Zadachnik: {problem}", []) for problem in unzippable)
     clashes = course_id_problems(courses, Languages(languages), shown_here)
     if clashes:
         problems.append(("Zadachnik: the navigation can't tell the languages apart:",
@@ -619,6 +623,25 @@ def check_sources(exercises: Path, languages: list[str], base: Path, site: SiteC
         problems.append(("Zadachnik: languages without their home page:", homeless))
     problems.extend(page_problems(courses, languages, base, site, shown_here))
     return problems
+
+
+def course_files_problems(courses: list[Any], max_file_size: int, shown_here: Any) -> tuple[list[str], list[str]]:
+    """What the build finds in each module's files/ as it zips them, without zipping: the folders it cannot zip,
+    and its warnings."""
+    from zadachnik.reading.coursefiles import cannot_zip, checked_course_files
+
+    problems: list[str] = []
+    warnings: list[str] = []
+    for course in courses:
+        for module in course.modules:
+            if module.files_dir is None:
+                continue
+            try:
+                warnings.extend(checked_course_files(module.files_dir, module.slug, max_file_size,
+                                                     shown_here(module.files_dir))[1])
+            except OSError as error:
+                problems.append(cannot_zip(shown_here(module.files_dir), error))
+    return problems, warnings
 
 
 def replaced_pages(courses: list[Any], languages: list[str], docs_dir: Path | None, shown_here: Any) -> list[str]:

@@ -35,7 +35,7 @@ from zadachnik.incremental.site import (
     use_page_rules,
     use_template_rules,
 )
-from zadachnik.reading.coursefiles import zip_course_files
+from zadachnik.reading.coursefiles import cannot_zip, zip_course_files
 from zadachnik.reading.model import Course, source_warnings, sources_folder_problem
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.home import (
@@ -534,7 +534,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                                                          self.config.course_files_max_size,
                                                          self.shown(module.files_dir))
                 except OSError as error:
-                    raise PluginError(f"Zadachnik: cannot zip {self.shown(module.files_dir)}: {error}") from None
+                    raise PluginError(f"Zadachnik: {cannot_zip(self.shown(module.files_dir), error)}") from None
                 for warning in warnings:
                     log.warning(warning)
                 if archive is not None:

@@ -137,6 +137,53 @@ def test_check_takes_the_plugins_defaults_from_its_schema(tmp_path: Path, monkey
     assert "in course are fine (ru, en)" in capsys.readouterr().out
 
 
+def link_out(files: Path) -> None:
+    (files / "passwd").symlink_to("/etc/passwd")
+
+
+def link_loop(files: Path) -> None:
+    (files / "a").symlink_to("b")
+    (files / "b").symlink_to("a")
+
+
+def cp1251_name(files: Path) -> None:
+    with open(os.path.join(os.fsencode(files), "Пример.txt".encode("cp1251")), "w") as written:
+        written.write("x")
+
+
+def emptied(files: Path) -> None:
+    (files / "notebook.ipynb").unlink()
+    edit(files.parent / "exercises.md",
+         'notebooks:\n  - file: notebook.ipynb\n    section: {ru: "1. Начало", en: "1. Start"}\n', "")
+
+
+def case_twins(files: Path) -> None:
+    (files / "Data.csv").write_text("A")
+    (files / "data.csv").write_text("a")
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (link_out, "Zadachnik: cannot zip exercises/demo/01-basics/files: exercises/demo/01-basics/files/passwd: a link "
+               "to /etc/passwd, outside the module"),
+    (link_loop, "a loop of links that never reaches a file (replace the links with the file itself)"),
+    (cp1251_name, "exercises/demo/01-basics/files/\\xcf\\xf0\\xe8\\xec\\xe5\\xf0.txt: the name is not valid UTF-8"),
+    (emptied, "exercises/demo/01-basics/files is empty"),
+    (case_twins, "exercises/demo/01-basics/files/data.csv: the name differs only in case from "
+                 "exercises/demo/01-basics/files/Data.csv"),
+])
+def test_check_finds_what_the_build_finds_in_course_files(tmp_path: Path, monkeypatch, capsys, spoil: Callable,
+                                                          said: str) -> None:
+    """Was a bug: the check said the sources were fine while the build stopped at (or warned of) files/."""
+    from support.sites import FIXTURE_SITE, copy_site
+    from zadachnik.cli import main
+
+    site = copy_site(FIXTURE_SITE, tmp_path / "site")
+    spoil(site / "exercises/demo/01-basics/files")
+    monkeypatch.chdir(site)
+    assert main(["check", "--no-cache"]) == 1
+    assert said in capsys.readouterr().err
+
+
 def test_check_takes_the_extensions_relative_paths(tmp_path: Path) -> None:
     # !relative in an extension's settings: the config's folder, the docs folder, the page's (resolved by MkDocs'
     # placeholders only when the extension uses them, as the pages are converted).

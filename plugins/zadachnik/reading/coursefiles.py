@@ -70,6 +70,11 @@ def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> 
     return CourseFiles(f"{top}-files.zip", buffer.getvalue(), counts, sorted(languages)), warnings
 
 
+def cannot_zip(shown: str, error: OSError) -> str:
+    """Why the build stops at a files/ folder (a CourseFileProblem names the file and what to do)."""
+    return f"cannot zip {shown}: {error}"
+
+
 def checked_course_files(folder: Path, top: str, max_file_size: int, shown: str
                          ) -> tuple[list[tuple[str, Path]], list[str]]:
     """What the zip of `folder` under `top` would hold, in its order, and the warnings for the author: an empty
