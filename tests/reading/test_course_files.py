@@ -142,16 +142,16 @@ def test_names_that_differ_only_in_case_are_warned_of_once(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("name, problem", [
-    ("con.txt", "is a name Windows keeps for a device (CON, whatever follows the dot)"),
-    ("AUX", "is a name Windows keeps for a device (AUX, whatever follows the dot)"),
-    ("com1.py", "is a name Windows keeps for a device (COM1, whatever follows the dot)"),
+    ("con.txt", "is kept by Windows for a device (CON, whatever follows the dot)"),
+    ("AUX", "is kept by Windows for a device (AUX, whatever follows the dot)"),
+    ("com1.py", "is kept by Windows for a device (COM1, whatever follows the dot)"),
     ("a:b.txt", "has ':', which Windows does not allow in a name"),
     ("q?.txt", "has '?', which Windows does not allow in a name"),
     ("pipe|.txt", "has '|', which Windows does not allow in a name"),
     ("back\\slash.csv", "has '\\', which Windows reads as a folder separator"),
     ("trail.", "ends with a dot, which Windows drops"),
     ("trail ", "ends with a space, which Windows drops"),
-    ("nul/inside.txt", "is a name Windows keeps for a device (NUL, whatever follows the dot)"),
+    ("nul/inside.txt", "is kept by Windows for a device (NUL, whatever follows the dot)"),
 ])
 def test_names_windows_cannot_create_are_warned_of(tmp_path: Path, name: str, problem: str) -> None:
     warned = name.split("/")[0]

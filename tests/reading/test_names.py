@@ -36,8 +36,8 @@ def renamed_module(tmp_path: Path, name: str) -> Path:
     ("01-basics.", "ends with a dot, which Windows drops"),
     ("01-basics ", "ends with a space, which Windows drops"),
     ("01\tbasics", "has a control character (U+0009)"),
-    ("con", "is a name Windows keeps for a device"),
-    ("LPT1.basics", "is a name Windows keeps for a device"),
+    ("con", "is kept by Windows for a device"),
+    ("LPT1.basics", "is kept by Windows for a device"),
 ])
 def test_a_module_folder_name_no_address_or_windows_can_carry_is_refused(tmp_path: Path, name: str,
                                                                         reason: str) -> None:

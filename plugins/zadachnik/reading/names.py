@@ -32,7 +32,7 @@ def windows_problem(name: str) -> str | None:
         return f"ends with a {'dot' if name.endswith('.') else 'space'}, which Windows drops"
     stem = name.split(".")[0].rstrip(" ").upper()
     if stem in RESERVED:
-        return f"is a name Windows keeps for a device ({stem}, whatever follows the dot)"
+        return f"is kept by Windows for a device ({stem}, whatever follows the dot)"
     return None
 
 
