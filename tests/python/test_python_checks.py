@@ -58,6 +58,16 @@ def test_a_test_that_can_never_fail_is_refused_at_its_line(tmp_path: Path, test:
     assert "can never fail" in error.message and says in error.hint, error
 
 
+@pytest.mark.parametrize(("written", "read_as"), [("True", "a boolean"), ("42", "a number"), ("null", "nothing")])
+def test_a_test_yaml_reads_as_no_text_says_so(tmp_path: Path, written: str, read_as: str) -> None:
+    """`test: True` was told "each test needs 'test:'", as if the key were missing."""
+    quiz = code_question("def f(x):\n    return 2 * x", tests=f'  - test: {written}\n    message: "f(2) is 4"\n')
+    error = one_error(tmp_path, quiz=quiz)
+    assert error.line == line_with(quiz, "- test:"), error
+    assert error.message == f"YAML reads this 'test:' as {read_as}, not as Python code", error
+    assert "put the code in quotes" in error.hint, error
+
+
 def test_test_message_needs_every_language(tmp_path: Path) -> None:
     quiz = code_question("def f(x):\n    return 2 * x", tests='  - test: f(2) == 4\n    message: {en: "f(2) is 4"}\n')
     error = one_error(tmp_path, quiz=quiz)

@@ -115,8 +115,17 @@ def never_fails(code: str) -> tuple[str, str] | None:
     return None
 
 
+# What YAML makes of a plain `test: True`, `test: 42` or `test: null`, none of which is the code's text.
+_YAML_READS = ((bool, "a boolean"), ((int, float), "a number"), (type(None), "nothing"))
+
+
 def read_test(test: Any, index: int, languages: tuple[str, ...]) -> CodeTest:
     path = ("tests", str(index))
+    if isinstance(test, dict) and "test" in test and not isinstance(test["test"], str):
+        kind = next((name for types, name in _YAML_READS if isinstance(test["test"], types)), "a structure")
+        raise Invalid(f"YAML reads this 'test:' as {kind}, not as Python code", (*path, "test"),
+                      "put the code in quotes, as in 'test: \"True\"', or write it on lines of its own after "
+                      "'test: |'")
     if not isinstance(test, dict) or not isinstance(test.get("test"), str):
         raise Invalid("each test needs 'test:' (an expression that must be true, or asserts)", path,
                       f"write '- test: f(2) == 4' and, below it, {message_hint(languages)}")
