@@ -77,15 +77,16 @@ class Block:
 
 
 def read_source(path: Path, shown: str) -> str:
-    """An author's file as text. Editors on Windows save UTF-16 (Notepad's "Unicode"), cp1251 or latin-1: a
-    SourceError at the line of the first byte that is not UTF-8, rather than a UnicodeDecodeError's traceback."""
+    """An author's file as text, its lines ending in '\n'. Editors on Windows save UTF-16 (Notepad's "Unicode"),
+    cp1251 or latin-1: a SourceError at the line of the first byte that is not UTF-8, rather than a
+    UnicodeDecodeError's traceback."""
     data = path.read_bytes()
     for mark, name in _WIDE_MARKS:
         if data.startswith(mark):
             raise SourceError(shown, 1, f"the file is not UTF-8 (it starts with a {name} byte order mark): save it "
                               "as UTF-8", SAVE_AS_UTF8)
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         before = data[:error.start]
         line_start = max((match.end() for match in _BYTE_LINE_BREAK.finditer(before)), default=0)
@@ -93,6 +94,8 @@ def read_source(path: Path, shown: str) -> str:
         line = len(_BYTE_LINE_BREAK.findall(before)) + 1
         raise SourceError(shown, line, f"the file is not UTF-8 (byte 0x{data[error.start]:02x} in column {column}): "
                           "save it as UTF-8", SAVE_AS_UTF8) from None
+    # Old Mac editors end lines with '\r' alone: every reader below counts lines by '\n', as editors number them.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def split_blocks(text: str, path: str) -> list[Block]:

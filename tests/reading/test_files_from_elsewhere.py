@@ -1,0 +1,50 @@
+"""Files from Windows, Word, Google Docs and old editors (an audit of such files): old Mac line endings, UTF-16
+without a mark, no-break spaces and typographic characters where YAML or a list needs its own. Each is named at
+its own line, with what to write instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.sources import LANGS, MODULE_YML, block, write_course
+from zadachnik.core.errors import SourceError, SourceErrors
+from zadachnik.reading.model import load_courses
+
+
+def one_error_of(base: Path) -> SourceError:
+    """The one problem of the course already written under base (a file changed after write_course)."""
+    with pytest.raises(SourceErrors) as info:
+        load_courses(base / "exercises", LANGS, base)
+    assert len(info.value.errors) == 1, [str(error) for error in info.value.errors]
+    return info.value.errors[0]
+
+
+# -- line endings --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("slip", "words"), [
+    ("\ufeff", "byte order mark"),
+    ("\x01", "control character"),
+    ("\u2028", "line separator"),
+])
+def test_old_mac_line_endings_keep_the_line_of_an_invisible_character(tmp_path: Path, slip: str, words: str) -> None:
+    write_course(tmp_path, quiz=block())
+    (tmp_path / MODULE_YML).write_bytes(f"number: 1\rtitle:\r  ru: X\r  en: {slip}Y\r".encode())
+    error = one_error_of(tmp_path)
+    assert (error.path, error.line) == (MODULE_YML, 4) and words in error.message, str(error)
+
+
+def test_old_mac_line_endings_name_a_tab_as_a_tab(tmp_path: Path) -> None:
+    write_course(tmp_path, quiz=block())
+    (tmp_path / MODULE_YML).write_bytes(b"number: 1\rtitle:\r\tru: X\r  en: Y\r")
+    error = one_error_of(tmp_path)
+    assert (error.path, error.line) == (MODULE_YML, 3) and "spaces only" in str(error), str(error)
+
+
+def test_old_mac_line_endings_keep_the_line_of_a_mark_inside_a_quiz(tmp_path: Path) -> None:
+    quiz = block() + "\n" + "\ufeff" + block(ident="Q2")
+    write_course(tmp_path, quiz=quiz.replace("\n", "\r"))
+    error = one_error_of(tmp_path)
+    assert error.line == quiz.count("\n", 0, quiz.index("\ufeff")) + 1, str(error)
+
