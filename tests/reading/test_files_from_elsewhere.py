@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.sources import LANGS, MODULE_YML, block, write_course
+from support.sources import LANGS, MODULE, MODULE_YML, block, load, write_course
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.reading.model import load_courses
 
@@ -48,3 +48,18 @@ def test_old_mac_line_endings_keep_the_line_of_a_mark_inside_a_quiz(tmp_path: Pa
     error = one_error_of(tmp_path)
     assert error.line == quiz.count("\n", 0, quiz.index("\ufeff")) + 1, str(error)
 
+
+
+# -- blank lines that hold a tab -------------------------------------------------------------------------------------
+
+
+def test_a_blank_line_holding_a_tab_in_module_yml_is_blank(tmp_path: Path) -> None:
+    [course] = load(tmp_path, quiz=block(), module=MODULE + "\t\n  \t \n")
+    assert course.modules[0].title["en"] == "Module"
+
+
+def test_blank_lines_holding_tabs_in_a_quiz_are_blank(tmp_path: Path) -> None:
+    # Editors that keep indentation leave them between the YAML and the text, and inside code.
+    quiz = block(yaml="type: single\nanswer: B\n\t").replace("\n\n", "\n\t\n")
+    [course] = load(tmp_path, quiz=quiz + "\t\n" + block(ident="Q2"))
+    assert [question.id for question in course.modules[0].questions] == ["Q1", "Q2"]

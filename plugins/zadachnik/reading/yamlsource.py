@@ -36,6 +36,9 @@ Loader.add_implicit_resolver(
 )
 
 
+# A line of spaces and tabs alone: editors that keep indentation leave them. It carries no YAML, but PyYAML takes
+# its tab for indentation.
+_BLANK_LINE = re.compile(r"^[ \t]+$", re.MULTILINE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 BYTE_ORDER_MARK = "\ufeff"
 _UNUSUAL_BREAK = re.compile("[\x85\u2028\u2029]")
@@ -53,7 +56,7 @@ _OCTAL = re.compile(r"[-+]?0[0-7_]+")
 def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
     """The YAML's value and, for each key path, its 0-based line within `text`."""
     # Editors on Windows start files with a byte order mark: accepted at the start, as MkDocs does for pages.
-    text = text.removeprefix(BYTE_ORDER_MARK)
+    text = _BLANK_LINE.sub("", text.removeprefix(BYTE_ORDER_MARK))
     check_byte_order_marks(text)
     separator = _UNUSUAL_BREAK.search(text)
     if separator:
