@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.sources import LANGS, MODULE, MODULE_YML, block, load, write_course
+from support.sources import LANGS, MODULE, MODULE_YML, QUIZ, block, load, write_course
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.reading.model import load_courses
 
@@ -63,3 +63,23 @@ def test_blank_lines_holding_tabs_in_a_quiz_are_blank(tmp_path: Path) -> None:
     quiz = block(yaml="type: single\nanswer: B\n\t").replace("\n\n", "\n\t\n")
     [course] = load(tmp_path, quiz=quiz + "\t\n" + block(ident="Q2"))
     assert [question.id for question in course.modules[0].questions] == ["Q1", "Q2"]
+
+
+# -- UTF-16 without a byte order mark -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("shown", "text"), [(QUIZ, block()), (MODULE_YML, MODULE)])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le"])
+def test_wide_unicode_without_a_mark_is_named_not_utf8(tmp_path: Path, shown: str, text: str, encoding: str) -> None:
+    write_course(tmp_path, quiz=block())
+    (tmp_path / shown).write_bytes(text.encode(encoding))
+    error = one_error_of(tmp_path)
+    assert (error.path, error.line) == (shown, 1), str(error)
+    assert error.message.startswith("the file is not UTF-8 (it looks like UTF-16 or UTF-32"), str(error)
+    assert "save it as UTF-8" in str(error)
+
+
+def test_one_stray_nul_byte_is_still_named_at_its_line(tmp_path: Path) -> None:
+    write_course(tmp_path, quiz=block(), module=MODULE + "  \x00\n")
+    error = one_error_of(tmp_path)
+    assert (error.line, error.message.split(" '")[0]) == (5, "YAML cannot contain the control character"), str(error)

@@ -85,6 +85,11 @@ def read_source(path: Path, shown: str) -> str:
         if data.startswith(mark):
             raise SourceError(shown, 1, f"the file is not UTF-8 (it starts with a {name} byte order mark): save it "
                               "as UTF-8", SAVE_AS_UTF8)
+    # Some tools export UTF-16 without the mark: every character of the Latin range brings a zero byte, which
+    # no text in UTF-8 holds (one stray zero is a control character, named at its line further on).
+    if data.count(0) * 10 >= len(data) > 0:
+        raise SourceError(shown, 1, "the file is not UTF-8 (it looks like UTF-16 or UTF-32, saved without a byte "
+                          "order mark): save it as UTF-8", SAVE_AS_UTF8)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
