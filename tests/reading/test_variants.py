@@ -262,6 +262,13 @@ def test_an_unknown_function_gets_a_did_you_mean(tmp_path: Path) -> None:
     assert error.hint == "did you mean 'memory'?"
 
 
+def test_a_values_file_with_a_byte_order_mark_still_gets_a_did_you_mean(tmp_path: Path) -> None:
+    # Notepad on Windows starts a file with one; Python runs the file all the same.
+    functions = "\ufeff" + (FIXTURE / MODULE / "variants.py").read_text(encoding="utf-8")
+    [error] = errors(tmp_path, quiz=source().replace("from: memory", "from: memroy"), functions=functions)
+    assert error.hint == "did you mean 'memory'?", str(error)
+
+
 def test_a_function_may_be_assigned_or_imported_from_a_helper(tmp_path: Path) -> None:
     functions = ("from helper import memory\n\n\ndef values():\n    return {'bytes_per_param': 2}\n\n\n"
                  "speed = lambda rng: {'T': 1000, 'fast': 10, 'slow': 4}\n")

@@ -179,7 +179,8 @@ class Expander:
                                  variants.line, f"add 'values: variants.py' to module.yml, and in that file "
                                  f"'def {variants.function}(rng): return {{...}}'")
         try:
-            tree = ast.parse(self.values_file.read_text(encoding="utf-8"))
+            # Python runs a file that starts with a byte order mark (Notepad's), but ast.parse of its text refuses it.
+            tree = ast.parse(self.values_file.read_text(encoding="utf-8-sig"))
         except (SyntaxError, ValueError, OSError):
             return  # the values file's own error is reported on module.yml already
         functions = list(dict.fromkeys(name for node in tree.body for name in defined_names(node)))
