@@ -33,11 +33,17 @@ def test_solution_that_never_ends_is_stopped(tmp_path: Path) -> None:
     assert problem.message == "question Q1: the reference solution ran out of time in test 1 (f(2) равно 4)"
 
 
-def test_syntax_error_in_a_solution_is_reported_at_its_key(tmp_path: Path) -> None:
-    quiz = code_question("def f(x)\n    return 2 * x")
+@pytest.mark.parametrize(("quiz", "key"), [
+    (code_question("def f(x):\n    return 2 * x\n    y = (\n"), "solution"),
+    (code_question("def f(x):\n    return 2 * x", extra="starter: |\n  def f(x):\n      return “x”\n"), "starter"),
+    (checker_question(CHECKER.replace('return within', 'return “within')), "check"),
+])
+def test_syntax_error_in_python_code_is_reported_at_its_own_line(tmp_path: Path, quiz: str, key: str) -> None:
+    # An editor's "go to file:line" lands on the line to fix; "its line" counts within the code, as Python does.
     error = one_error(tmp_path, quiz=quiz)
-    assert error.line == line_with(quiz, "solution: |")
-    assert error.message.startswith("Python syntax error in 'solution' (its line 1)")
+    below = {"solution": 3, "starter": 2, "check": 3}[key]
+    assert error.line == line_with(quiz, f"{key}: |") + below, str(error)
+    assert error.message.startswith(f"Python syntax error in '{key}' (its line {below})"), str(error)
 
 
 @pytest.mark.parametrize(("test", "says"), [

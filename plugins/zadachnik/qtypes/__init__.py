@@ -24,6 +24,14 @@ class Invalid(ValueError):
         self.offset = offset
 
 
+def python_syntax_error(error: SyntaxError, path: tuple[str, ...], code: str) -> Invalid:
+    """A syntax error in the Python code under a key, at the code's own line of the file, so that an editor's "go
+    to file:line" lands on it. Code of several lines is a block (`check: |`), whose first line is below the key."""
+    line = error.lineno or 1
+    return Invalid(f"Python syntax error in '{path[-1]}' (its line {line}): {error.msg}", path,
+                   offset=line if "\n" in code else 0)
+
+
 @dataclass
 class Entry:
     """One option, item or field label, in every language."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from zadachnik.core.errors import per_language_hint
 from zadachnik.core.text import TextProblem, per_language
-from zadachnik.qtypes import Invalid, ListParts, QuestionType
+from zadachnik.qtypes import Invalid, ListParts, QuestionType, python_syntax_error
 
 DEFAULT_TIME_LIMIT = 5
 MAX_TIME_LIMIT = 60
@@ -88,7 +88,7 @@ def syntax_ok(code: str, path: tuple[str, ...]) -> None:
             warnings.simplefilter("ignore", SyntaxWarning)
             compile(code, "<source>", "exec")
     except SyntaxError as error:
-        raise Invalid(f"Python syntax error in '{path[-1]}' (its line {error.lineno}): {error.msg}", path) from None
+        raise python_syntax_error(error, path, code) from None
 
 
 def never_fails(code: str) -> tuple[str, str] | None:

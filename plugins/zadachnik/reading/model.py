@@ -17,7 +17,7 @@ from typing import Any
 
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
-from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, registry
+from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, python_syntax_error, registry
 from zadachnik.qtypes.mixed import MixedKey
 from zadachnik.reading.coursefiles import LINK_OUT_HINT, named_from_module, outside_of
 from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
@@ -982,9 +982,7 @@ class BlockReader:
         try:
             tree = ast.parse(source)
         except SyntaxError as error:
-            raise Invalid(
-                f"Python syntax error in 'check' (its line {error.lineno}): {error.msg}", ("check",)
-            ) from None
+            raise python_syntax_error(error, ("check",), source) from None
         if not any(isinstance(node, ast.FunctionDef) and node.name == "check" for node in tree.body):
             raise Invalid("'check' must define a function 'check(answer)'", ("check",),
                           "return True/False, or (verdict, message)")
