@@ -22,7 +22,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import DuplicateFilter, get_relative_url, get_theme_dir
 
 from zadachnik.config import ZadachnikConfig, theme_problem, written_language_choices
-from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceErrors, sources_heading, tex_problem
+from zadachnik.core.errors import TEX_HEADING, TEX_HINT, SourceError, SourceErrors, sources_heading, tex_problem
 from zadachnik.incremental import reads
 from zadachnik.incremental.formulas import formula_store
 from zadachnik.incremental.modules import KeptModules, read_and_check
@@ -37,6 +37,7 @@ from zadachnik.incremental.site import (
 )
 from zadachnik.reading.coursefiles import cannot_zip, zip_course_files
 from zadachnik.reading.model import Course, source_warnings, sources_folder_problem
+from zadachnik.reading.source import read_source
 from zadachnik.rendering.book import BOOK
 from zadachnik.rendering.home import (
     UnclosedCourseList,
@@ -515,7 +516,20 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
                 if not self.page_cache.unchanged(file.src_uri):
                     yield from (piece.markdown for piece in plan.pieces)
             elif file.abs_src_path:
-                yield file.content_string
+                yield self.hand_written_text(file)
+
+    def hand_written_text(self, file: File) -> str:
+        """A hand-written page's Markdown; one not in UTF-8 (Notepad's "Unicode", cp1251) is named, file and line,
+        as the course sources are: MkDocs' UnicodeDecodeError names neither."""
+        try:
+            return file.content_string
+        except ValueError:
+            path = Path(file.abs_src_path)
+            try:
+                read_source(path, self.shown(path))
+            except SourceError as error:
+                raise PluginError(f"Zadachnik: {error}") from None
+            raise
 
     def page_at(self, uri: str) -> Page | None:
         assert self.files is not None

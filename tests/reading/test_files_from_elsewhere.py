@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.sites import FIXTURE_SITE, build_failure, copy_site
 from support.sources import LANGS, MODULE, MODULE_YML, QUIZ, block, load, write_course
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.reading.model import load_courses
@@ -83,3 +84,19 @@ def test_one_stray_nul_byte_is_still_named_at_its_line(tmp_path: Path) -> None:
     write_course(tmp_path, quiz=block(), module=MODULE + "  \x00\n")
     error = one_error_of(tmp_path)
     assert (error.line, error.message.split(" '")[0]) == (5, "YAML cannot contain the control character"), str(error)
+
+
+# -- a hand-written page that is not UTF-8 --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("encoding", "says"), [
+    ("cp1251", "docs/index.md:1: the file is not UTF-8 (byte 0x"),
+    ("utf-16", "docs/index.md:1: the file is not UTF-8 (it starts with a UTF-16 byte order mark)"),
+])
+def test_a_hand_written_page_not_in_utf8_is_named_as_the_course_sources_are(tmp_path: Path, caplog, encoding: str,
+                                                                            says: str) -> None:
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    page = site / "docs/index.md"
+    page.write_bytes(page.read_text(encoding="utf-8").encode(encoding))
+    message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
+    assert says in message and "save it as UTF-8" in message, message
