@@ -8,7 +8,22 @@ from pathlib import Path
 
 import pytest
 from support.sites import FIXTURE_SITE, build_failure, copy_site
-from support.sources import LANGS, MODULE, MODULE_YML, QUIZ, block, load, write_course
+from support.sources import (
+    EN_NUMERIC,
+    LANGS,
+    MODULE,
+    MODULE_YML,
+    QUIZ,
+    RU_NUMERIC,
+    block,
+    checker_question,
+    code_question,
+    line_with,
+    load,
+    numeric,
+    one_error,
+    write_course,
+)
 from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.reading.model import load_courses
 
@@ -100,3 +115,68 @@ def test_a_hand_written_page_not_in_utf8_is_named_as_the_course_sources_are(tmp_
     page.write_bytes(page.read_text(encoding="utf-8").encode(encoding))
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert says in message and "save it as UTF-8" in message, message
+
+
+# -- no-break spaces and look-alikes where YAML or a list needs its own character -----------------------------------
+
+SECTION = "/// section | S1\nru:\u00a0Выбор\nen: Choice\n///\n"
+NBSP = "\u00a0"
+
+
+def answer_b(space: str) -> str:
+    return block(yaml=f"type: single\nanswer:{space}B")
+
+
+@pytest.mark.parametrize(("files", "written", "says"), [
+    *[({"quiz": answer_b(space)}, f"answer:{space}B", f"{name} (U+{ord(space):04X}) after 'answer:'")
+      for space, name in (("\u00a0", "no-break space"), ("\u2007", "figure space"),
+                          ("\u202f", "narrow no-break space"), ("\u3000", "ideographic space"))],
+    ({"module": MODULE.replace("number: 1", f"number:{NBSP}1")}, f"number:{NBSP}1", "after 'number:'"),
+    ({"module": MODULE.replace("  ru:", f"{NBSP} ru:")}, f"{NBSP} ru:", "no-break space (U+00A0) in the indentation"),
+    ({"quiz": SECTION + block()}, f"ru:{NBSP}Выбор", "no-break space (U+00A0) after 'ru:'"),
+    ({"quiz": code_question("def f(x):\n    return 2 * x").replace("      return", f"{NBSP}     return")},
+     f"{NBSP}     return", "no-break space (U+00A0) in the indentation"),
+    ({"quiz": checker_question().replace("  - {", f"  -{NBSP}{{")}, f"-{NBSP}{{", "no-break space (U+00A0) after '-'"),
+    ({"quiz": block(yaml="type: single\nanswer\uff1a B")}, "answer\uff1a", "fullwidth colon (U+FF1A) after 'answer'"),
+    ({"quiz": block(yaml=f"type: single\nanswer: B{NBSP}")}, f"answer: B{NBSP}",
+     f"'B{NBSP}' holds an invisible no-break space (U+00A0) after 'B'"),
+    ({"quiz": numeric("  x: {answer: 2}\n", ru=RU_NUMERIC.replace("- x:", "\u2013 x:"))}, "\u2013 x:",
+     "en dash (U+2013)"),
+    ({"quiz": numeric("  x: {answer: 2}\n", en=EN_NUMERIC.replace("- x:", "\u2022 x:"))}, "\u2022 x:",
+     "bullet (U+2022)"),
+])
+def test_a_look_alike_of_what_yaml_or_a_list_needs_is_named_at_its_line(tmp_path: Path, files: dict[str, str],
+                                                                         written: str, says: str) -> None:
+    error = one_error(tmp_path, **{"quiz": block(), **files})
+    text = files.get("quiz") or files["module"]
+    assert (error.path, error.line) == (QUIZ if "quiz" in files else MODULE_YML, line_with(text, written)), str(error)
+    assert says in str(error) and "in quotes" not in str(error), str(error)
+
+
+def test_a_no_break_space_inside_a_text_is_kept(tmp_path: Path) -> None:
+    # Russian typography binds short words to the next: 'в Москве'. Only where YAML needs a space is it a slip.
+    [course] = load(tmp_path, quiz=block(), module=MODULE.replace("ru: Модуль", f"ru: Модуль в{NBSP}Москве"))
+    assert course.modules[0].title["ru"] == f"Модуль в{NBSP}Москве"
+
+
+# -- typographic quotes where YAML needs straight ones --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("files", "written", "says"), [
+    ({"module": MODULE.replace("ru: Модуль", "ru: “Основы: начало”")}, "“Основы", "'“' is a typographic quote"),
+    ({"quiz": SECTION.replace(f"ru:{NBSP}Выбор", "ru: «Выбор: вариант»") + block()}, "«Выбор",
+     "'«' is a typographic quote"),
+    ({"quiz": block(yaml="type: single\nanswer: ‘B’")}, "‘B’", "'‘B’' is in typographic quotes"),
+    ({"quiz": numeric("  x: {answer: «4/7»}\n")}, "«4/7»", "'«4/7»' is in typographic quotes"),
+])
+def test_typographic_quotes_are_told_from_straight_ones(tmp_path: Path, files: dict[str, str], written: str,
+                                                        says: str) -> None:
+    error = one_error(tmp_path, **{"quiz": block(), **files})
+    text = files.get("quiz") or files["module"]
+    assert (error.path, error.line) == (QUIZ if "quiz" in files else MODULE_YML, line_with(text, written)), str(error)
+    assert says in str(error) and "straight quotes" in str(error) and "put the whole text" not in str(error), str(error)
+
+
+def test_a_title_in_guillemets_above_a_slip_is_not_blamed(tmp_path: Path) -> None:
+    error = one_error(tmp_path, quiz=block(), module=MODULE.replace("ru: Модуль", "ru: «Модуль»") + "  \tde: X\n")
+    assert error.line == 5 and "typographic" not in str(error), str(error)

@@ -26,8 +26,9 @@ class SourceError(Exception):
         return text
 
 
-# A name, key or marker the message quotes; a label with spaces is free text, in whatever script.
-_QUOTED = re.compile(r"'([^'\s]{1,60})'")
+# A name, key or marker the message quotes; a label with spaces is free text, in whatever script. No-break spaces
+# count as part of a name: 'B\u00a0' is the marker B with one typed after it.
+_QUOTED = re.compile(r"'((?:[^'\s]|[\u00a0\u2007\u202f]){1,60})'")
 
 
 def unseen_characters(message: str) -> list[str]:
@@ -40,13 +41,20 @@ def unseen_characters(message: str) -> list[str]:
         foreign = list(dict.fromkeys(char for char in name if char.isalpha() and _script(char) != "LATIN"))
         if invisible:
             where = f" after '{name[:invisible[0]]}'" if invisible[0] else " before its first character"
-            notes.append(f"'{name}' holds an invisible {_described(name[invisible[0]])}{where}")
+            notes.append(f"'{name}' holds an invisible {described(name[invisible[0]])}{where}")
         elif foreign and any(_script(char) == "LATIN" for char in name if char.isalpha()):
-            listed = ", ".join(f"{char}, {_described(char)}" for char in foreign[:3])
+            listed = ", ".join(f"{char}, {described(char)}" for char in foreign[:3])
             notes.append(f"'{name}' mixes Latin letters with {listed}")
         elif len(name) == 1 and foreign:
-            notes.append(f"'{name}' is {_described(name)}, not a Latin letter")
+            notes.append(f"'{name}' is {described(name)}, not a Latin letter")
+        elif len(name) > 2 and name[0] in TYPOGRAPHIC_QUOTES and name[-1] in TYPOGRAPHIC_QUOTES:
+            notes.append(f"'{name}' is in typographic quotes (Word and Google Docs type them): {STRAIGHT_QUOTES}")
     return notes
+
+
+# Quotes that curl, or point, as Word, Google Docs and Russian typography type them: YAML reads them as text.
+TYPOGRAPHIC_QUOTES = "\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e"
+STRAIGHT_QUOTES = "YAML quotes a text with straight quotes, '\"' or \"'\""
 
 
 def _invisible(char: str) -> bool:
@@ -58,8 +66,14 @@ def _script(char: str) -> str:
     return unicodedata.name(char, "UNKNOWN").split()[0]
 
 
-def _described(char: str) -> str:
+def described(char: str) -> str:
     return f"{unicodedata.name(char, 'unnamed character').lower()} (U+{ord(char):04X})"
+
+
+def a_described(char: str) -> str:
+    """The character named with its article: 'a no-break space (U+00A0)', 'an en dash (U+2013)'."""
+    name = described(char)
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 # The words of the report that the build and `zadachnik check` print alike.

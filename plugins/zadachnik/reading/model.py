@@ -61,7 +61,7 @@ from zadachnik.reading.variants import (
     provisional_key,
     read_variants,
 )
-from zadachnik.reading.yamlsource import KeyPath, YamlProblem, load_with_lines
+from zadachnik.reading.yamlsource import KeyPath, YamlProblem, dash_slip, load_with_lines
 
 TEXT_PARTS = ("explanation", "solution", "criteria")
 LIST_PARTS = ("options", "items", "fields")
@@ -1189,6 +1189,8 @@ class BlockReader:
             elif (slip := _FOREIGN_MARKER.match(line.text)) and name != "fields":
                 raise self.fail(f"the marker '{slip['key']}' is not a Latin capital or a number", line.number,
                                 "type the markers A, B, C … on a Latin keyboard layout, or number them 1, 2, 3 …")
+            elif name == "fields" and (dash := dash_slip(line.text)):
+                raise self.fail(dash, line.number)
             else:
                 raise self.fail(f"cannot read this line of '{name}:'", line.number,
                                 f"write '{example}'; continue a long one on lines indented by two spaces")

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from zadachnik.core.arith import comma_advice
+from zadachnik.core.errors import STRAIGHT_QUOTES, TYPOGRAPHIC_QUOTES, a_described
 
 KeyPath = tuple[str, ...]
 
@@ -86,6 +87,9 @@ def load_with_lines(text: str) -> tuple[Any, dict[KeyPath, int]]:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
         line = mark.line if mark else 0
+        typed = typed_slip_near(text, line)
+        if typed is not None:
+            raise YamlProblem(typed[1], typed[0]) from None
         hint = syntax_hint(problem, character_at(text, line, mark.column if mark else 0))
         raise YamlProblem(f"YAML syntax error: {problem}" + (f": {hint}" if hint else ""), line) from None
     except yaml.reader.ReaderError as error:
@@ -127,6 +131,59 @@ def syntax_hint(problem: str, character: str) -> str:
     if "cannot start any token" in problem:
         return CHARACTER_HINTS.get(character, "a value that begins with this character goes in quotes")
     return next((hint for words, hint in SYNTAX_HINTS if words in problem), "")
+
+
+# What Word, Google Docs and Russian typography type where YAML, or a list of the text, needs its own character:
+# no-break and other wide spaces, a full-width colon, a dash or bullet for '-', quotes that curl. PyYAML then
+# misreads the line and names the one below it, or says to add the quotes the author wrote.
+_ODD_SPACE = "[\u00a0\u2007\u202f\u3000]"
+_KEY = r"[^\s:#'\"{}\[\],\uff1a-][^:\uff1a]*?"
+_SPACE_SLIPS = (
+    (re.compile(rf"^ *(?P<char>{_ODD_SPACE})"), "in the indentation", "YAML indents with ordinary spaces"),
+    (re.compile(rf"^\s*(?P<after>-)(?P<char>{_ODD_SPACE})"), "", "YAML needs an ordinary space there"),
+    (re.compile(rf"^\s*(?:-\s+)?(?P<after>{_KEY}:)(?P<char>{_ODD_SPACE})"), "", "YAML needs an ordinary space there"),
+)
+_WIDE_COLON = re.compile(rf"^\s*(?:-\s+)?(?P<after>{_KEY})\s*(?P<char>\uff1a)")
+_DASH = re.compile(r"^\s*(?P<char>[\u2013\u2014\u2022])\s")
+_CURLY_QUOTE = re.compile(rf"^\s*(?:-\s+)?(?:{_KEY}:\s+)?(?P<char>[{TYPOGRAPHIC_QUOTES}])")
+
+
+def typed_slip(line: str) -> str | None:
+    """What an editor typed on this line where YAML or a list needs its own character, said in words, or None."""
+    for pattern, where, needs in _SPACE_SLIPS:
+        match = pattern.match(line)
+        if match:
+            place = where or f"after '{match['after']}'"
+            return (f"{a_described(match['char'])} {place}: {needs}; retype it (Word and Google Docs type no-break "
+                    "spaces, which look the same)")
+    match = _WIDE_COLON.match(line)
+    if match:
+        return (f"{a_described(match['char'])} after '{match['after'].strip()}': YAML needs ':'; type it on a Latin "
+                "keyboard layout")
+    return dash_slip(line)
+
+
+def dash_slip(line: str) -> str | None:
+    """A dash or bullet where an entry of a YAML list, or of a text's `fields:`, begins with '-'; or None."""
+    match = _DASH.match(line)
+    if match is None:
+        return None
+    return (f"the line begins with {a_described(match['char'])}, where a list entry begins with '-': type '-' "
+            "(Word turns a '-' at the start of a line into a dash or a bullet)")
+
+
+def typed_slip_near(text: str, line: int) -> tuple[int, str] | None:
+    """A slip typed on a YAML error's line, or on the line above it, which PyYAML often names instead: its 0-based
+    line and what to write. Curly quotes count on the error's own line only: a title in «…» above is fine."""
+    lines = text.split("\n")
+    for number in (line - 1, line):
+        slip = typed_slip(lines[number]) if 0 <= number < len(lines) else None
+        if slip is not None:
+            return number, slip
+    quote = _CURLY_QUOTE.match(lines[line]) if 0 <= line < len(lines) else None
+    if quote is not None:
+        return line, f"'{quote['char']}' is a typographic quote (Word and Google Docs type them): {STRAIGHT_QUOTES}"
+    return None
 
 
 def character_at(text: str, line: int, column: int) -> str:
