@@ -12,6 +12,7 @@ from support.sources import (
     EN_NUMERIC,
     LANGS,
     MODULE,
+    MODULE_DIR,
     MODULE_YML,
     QUIZ,
     RU_NUMERIC,
@@ -180,3 +181,60 @@ def test_typographic_quotes_are_told_from_straight_ones(tmp_path: Path, files: d
 def test_a_title_in_guillemets_above_a_slip_is_not_blamed(tmp_path: Path) -> None:
     error = one_error(tmp_path, quiz=block(), module=MODULE.replace("ru: Модуль", "ru: «Модуль»") + "  \tde: X\n")
     assert error.line == 5 and "typographic" not in str(error), str(error)
+
+
+# -- values files and notebooks: their own lines, and names written on Windows ---------------------------------------
+
+VALUES = "def values():\n    ratio = 1 / 2\n    return {'ratio': ratio}\n"
+
+
+def with_values(base: Path, written: str, name: str = "files/variants.py", code: str = VALUES) -> None:
+    write_course(base, quiz=block(), module=MODULE + f"values: {written}\n")
+    (base / MODULE_DIR / name).parent.mkdir(parents=True, exist_ok=True)
+    (base / MODULE_DIR / name).write_text(code, encoding="utf-8")
+
+
+@pytest.mark.parametrize(("code", "line", "says"), [
+    (VALUES.replace("    return", "\treturn"), 3, "TabError"),
+    (VALUES.replace("ratio = 1", f"ratio ={NBSP}1"), 2, "U+00A0"),
+    (VALUES.replace("1 / 2", "“1 / 2”"), 2, "U+201C"),
+])
+def test_a_syntax_error_in_a_values_file_is_placed_at_its_own_line(tmp_path: Path, code: str, line: int,
+                                                                    says: str) -> None:
+    with_values(tmp_path, "files/variants.py", code=code)
+    error = one_error_of(tmp_path)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/files/variants.py", line), str(error)
+    assert says in str(error) and "must return a dict" not in str(error), str(error)
+
+
+@pytest.mark.parametrize(("written", "says"), [
+    ("files\\variants.py", "write paths with '/': 'values: files/variants.py'"),
+    (".\\files\\variants.py", "write paths with '/': 'values: ./files/variants.py'"),
+    ('"files\\\\variants.py"', "write paths with '/': 'values: files/variants.py'"),
+    ("files/Variants.py", "the file is 'files/variants.py'"),
+    ("files/my variants #1.py", "put the name in quotes: 'values: \"files/my variants #1.py\"'"),
+])
+def test_a_values_file_named_as_windows_or_yaml_has_it_is_told_what_to_write(tmp_path: Path, written: str,
+                                                                             says: str) -> None:
+    name = "files/my variants #1.py" if "#" in written else "files/variants.py"
+    with_values(tmp_path, written, name=name)
+    error = one_error_of(tmp_path)
+    assert (error.path, error.line) == (MODULE_YML, 5), str(error)
+    assert says in str(error) and "must return a dict" not in str(error), str(error)
+
+
+@pytest.mark.parametrize(("written", "says"), [
+    ("sub\\notebook.ipynb", "write paths with '/': 'file: sub/notebook.ipynb'"),
+    ("sub/Notebook.ipynb", "the file is 'sub/notebook.ipynb'"),
+    ("my notebook #1.ipynb", "put the name in quotes: 'file: \"my notebook #1.ipynb\"'"),
+])
+def test_a_notebook_named_as_windows_or_yaml_has_it_is_told_what_to_write(tmp_path: Path, written: str,
+                                                                          says: str) -> None:
+    exercises = block(kind="exercise", ident="E1", yaml=f"notebooks:\n  - file: {written}\n    section: Раздел",
+                      ru="Посчитайте.\n\nsolution:\nВот так.", en="Compute it.\n\nsolution:\nLike so.")
+    write_course(tmp_path, exercises=exercises)
+    name = "my notebook #1.ipynb" if "#" in written else "sub/notebook.ipynb"
+    (tmp_path / MODULE_DIR / "files" / name).parent.mkdir(parents=True)
+    (tmp_path / MODULE_DIR / "files" / name).write_text("{}", encoding="utf-8")
+    error = one_error_of(tmp_path)
+    assert error.line == line_with(exercises, "- file:") and says in str(error), str(error)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,7 @@ from zadachnik.reading.source import (
 )
 from zadachnik.reading.values import (
     PlaceholderError,
+    ValuesError,
     load_values,
     placeholder_without_values,
     substitute,
@@ -497,14 +499,26 @@ class Loader:
                 LINK_OUT_HINT if leaving.linked else "put the file into the module's folder and name it from there, "
                 "e.g. 'values: files/values.py'"))
             return None
+        if not path.is_file():
+            written = read_source(meta, self.shown(meta)).split("\n")[line - 1]
+            self.errors.append(SourceError(
+                self.shown(meta), line, f"'values' names {name}, which is not in the module's folder",
+                missing_file_hint(module.path, str(name), written, "values")
+                or "put the file into the module's folder or fix its name"))
+            return None
         try:
-            if not path.is_file():
-                raise ValueError(f"'values' names {name}, which is not in the module's folder")
             # Python would refuse it too, but with a line of its own and no word of what to do.
             read_source(path, self.shown(path))
             values = load_values(path, module.path, optional)
         except SourceError as error:
             self.errors.append(error)
+            return None
+        except ValuesError as error:
+            if error.file is not None:
+                self.errors.append(SourceError(self.shown(error.file), error.line, str(error), error.hint))
+            else:
+                self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
+                                               error.hint))
             return None
         except Exception as error:  # noqa: BLE001 - the author's code: any failure is reported, with its file
             self.errors.append(SourceError(self.shown(meta), line, f"cannot read the module's values: {error}",
@@ -1085,7 +1099,9 @@ class BlockReader:
             raise self.fail(f"the notebook '{name}' is named from the module's folder: notebooks are named from "
                             "files/", line, f"write '{key}: {inside}'"
                             + ("" if (files / inside).is_file() else ", and put the notebook into files/"))
+        written = next((source.text for source in self.block.yaml_lines if source.number == line), "")
         raise self.fail(f"the notebook '{name}' is not in this module's files/", line,
+                        missing_file_hint(files, name, written, key) or
                         "put the notebook into files/ or fix the file name")
 
     # -- language parts -----------------------------------------------------------------------------
@@ -1276,6 +1292,31 @@ def to_fragment(lines: list[Line], default_line: int) -> Fragment:
     if not lines:
         return Fragment("", default_line)
     return Fragment("\n".join(line.text for line in lines), lines[0].number)
+
+
+def missing_file_hint(folder: Path, name: str, written: str, key: str) -> str | None:
+    """What to write when the file `name`, named under `key` from `folder`, is missing for a slip of Windows' or of
+    YAML's: a backslash, a letter's case (Windows and macOS match names without it), or a name that YAML cut at
+    ' #', where a comment begins. `written` is the source line that names it. None for any other cause."""
+    if "\\" in name:
+        return f"write paths with '/': '{key}: {name.replace(chr(92), '/')}'"
+    actual = folder
+    for part in Path(os.path.normpath(name)).parts:
+        found = [entry for entry in actual.iterdir() if entry.name.casefold() == part.casefold()] \
+            if actual.is_dir() else []
+        if len(found) != 1:
+            break
+        actual = found[0]
+    else:
+        if actual.is_file():
+            shown = actual.relative_to(folder).as_posix()
+            return f"the file is '{shown}', whose name differs in case, which Linux servers tell apart: write " \
+                   f"'{key}: {shown}'"
+    cut = written.find(f"{name} #")
+    if cut >= 0:
+        whole = written[cut:].strip()
+        return f"YAML reads ' #' as the start of a comment: put the name in quotes: '{key}: \"{whole}\"'"
+    return None
 
 
 def load_courses(root: Path, languages: list[str], base: Path) -> list[Course]:

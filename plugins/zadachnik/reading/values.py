@@ -42,9 +42,17 @@ VALUES_TIME_LIMIT = 60.0
 
 
 class ValuesError(ValueError):
-    def __init__(self, message: str, hint: str = "values() must return a dict of names to numbers"):
+    def __init__(self, message: str, hint: str = "values() must return a dict of names to numbers",
+                 file: Path | None = None, line: int = 0):
         super().__init__(message)
         self.hint = hint
+        # Where to fix it, when that is a line of the module's code rather than module.yml's 'values:'.
+        self.file = file
+        self.line = line
+
+
+# Python refuses such a file before it runs: its own line is the place to fix, not module.yml.
+_SYNTAX_ERRORS = {"SyntaxError": "", "IndentationError": "", "TabError": "indent with spaces only"}
 
 
 def load_values(path: Path, base: Path | None = None, optional: bool = False) -> dict[str, float]:
@@ -77,6 +85,9 @@ def load_values(path: Path, base: Path | None = None, optional: bool = False) ->
     if code == "died":
         raise ValuesError(f"{shown_from(path, base)} crashed the Python process running it ({error['message']})",
                           "it may use too much memory (the build gives it 2 GiB), or end the process itself")
+    if error.get("type") in _SYNTAX_ERRORS and error.get("file"):
+        raise ValuesError(f"Python syntax error: {error.get('message') or error['type']} ({error['type']})",
+                          _SYNTAX_ERRORS[error["type"]], Path(error["file"]), error.get("line") or 1)
     if "type" in error:
         message = error.get("message") or error["type"]
         raise ValuesError(f"{message} ({error['type']}{place})")
