@@ -238,3 +238,29 @@ def test_a_notebook_named_as_windows_or_yaml_has_it_is_told_what_to_write(tmp_pa
     (tmp_path / MODULE_DIR / "files" / name).write_text("{}", encoding="utf-8")
     error = one_error_of(tmp_path)
     assert error.line == line_with(exercises, "- file:") and says in str(error), str(error)
+
+
+# -- links written with '\' ------------------------------------------------------------------------------------------
+
+EXERCISE_RU = "Посчитайте.\n\nsolution:\nВот так."
+EXERCISE_EN = "Compute it.\n\nsolution:\nLike so."
+
+
+@pytest.mark.parametrize(("ru", "en", "written", "says"), [
+    ("Откройте [тетрадь](files\\notebook.ipynb).\n\nsolution:\nВот так.", EXERCISE_EN, "files\\notebook",
+     "write '/': 'files/notebook.ipynb'"),
+    (EXERCISE_RU, "Compute it.\n\nsolution:\nLike so:\n\n![graph](..\\img\\pic.png)", "..\\img",
+     "write '/': '../img/pic.png'"),
+])
+def test_a_link_written_with_backslashes_is_named_at_its_line(tmp_path: Path, ru: str, en: str, written: str,
+                                                              says: str) -> None:
+    exercises = block(kind="exercise", ident="E1", yaml="", ru=ru, en=en)
+    error = one_error(tmp_path, exercises=exercises)
+    assert (error.path, error.line) == (f"{MODULE_DIR}/exercises.md", line_with(exercises, written)), str(error)
+    assert says in str(error), str(error)
+
+
+def test_backslashes_in_code_math_and_escapes_are_no_links(tmp_path: Path) -> None:
+    ru = "Путь `[a](C:\\Users\\a)`, $[0, 1](x\\in X)$ и [ссылка](https://example.org/a\\_b).\n\nsolution:\nВот так."
+    [course] = load(tmp_path, exercises=block(kind="exercise", ident="E1", yaml="", ru=ru, en=EXERCISE_EN))
+    assert course.modules[0].exercises[0].id == "E1"

@@ -395,6 +395,7 @@ class Loader:
         varied = [question for question in module.questions if question.variants is not None]
         values: dict[str, float] | None = {}
         self.placeholders_written_right(module, "values" in data)
+        self.links_written_right(module)
         if "values" in data:
             values = self.fill_values(module, meta, data["values"], lines.get(("values",), 0) + 1, bool(varied))
         self.named_keys(module, meta, values)
@@ -549,6 +550,19 @@ class Loader:
                         self.errors.append(SourceError(self.shown(source), where, str(problem), problem.hint))
                         return
 
+    def links_written_right(self, module: Module) -> None:
+        """A link or picture of the module's texts whose target is written with '\\', as Windows writes paths: MkDocs
+        would name the generated page, with no line, and the link would lead nowhere."""
+        for source, fragments in module_fragments(module):
+            for _, fragment in fragments:
+                for match in _LINK_TARGET.finditer(fragment.markdown):
+                    target = match["target"]
+                    if target and _PATH_BACKSLASH.search(target):
+                        where = fragment.line + fragment.markdown.count("\n", 0, match.start("target"))
+                        self.errors.append(SourceError(
+                            self.shown(source), where, f"the link '{target}' is written with '\\'",
+                            f"write '/': '{target.replace(chr(92), '/')}'"))
+
     def no_duplicate_numbers(self, course: Course) -> None:
         seen: dict[int, Module] = {}
         for module in course.modules:
@@ -685,12 +699,13 @@ def module_fragments(module: Module, varied: bool = True):
 # -- references: `[[E1]]`, `[[9.4.2]]`, `[[9.4]]` -----------------------------------------------------------------
 
 # A reference, unless it stands in text that is not prose: a code fence, a code span, math (or an escaped $).
-_REFERENCE = re.compile(
-    r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[ \t]*$"
-    r"|(?P<ticks>`+)[^\n]*?(?P=ticks)|\\\$|\$\$.*?\$\$|\$[^$\n]+\$"
-    r"|\[\[(?P<ref>[^\[\]\n]*)\]\]",
-    re.MULTILINE | re.DOTALL,
-)
+_NOT_PROSE = (r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[ \t]*$"
+              r"|(?P<ticks>`+)[^\n]*?(?P=ticks)|\\\$|\$\$.*?\$\$|\$[^$\n]+\$")
+_REFERENCE = re.compile(_NOT_PROSE + r"|\[\[(?P<ref>[^\[\]\n]*)\]\]", re.MULTILINE | re.DOTALL)
+# A link's or a picture's target, unless it stands in code or math (as for references above).
+_LINK_TARGET = re.compile(_NOT_PROSE + r"|\]\((?P<target>[^)\s]*)", re.MULTILINE | re.DOTALL)
+# A backslash as Windows separates folders; before punctuation it is Markdown's escape ('a\_b').
+_PATH_BACKSLASH = re.compile(r"\\(?![!-/:-@\[-`{-~])")
 # A module's pages in one language are siblings named like its sources (see site.module_page_uri), so a link
 # to the other page's .md file is relative, and MkDocs writes it in the site's URL style.
 PAGE_FILES = {"quiz": QUIZ_FILE, "exercises": EXERCISES_FILE}
