@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from support.sites import ROOT
-from support.sources import block, one_error
+from support.sources import EN, EN_NUMERIC, EN_SINGLE, RU, RU_NUMERIC, block, one_error
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "en").glob("*.md"))]
 GUIDES = [ROOT / "docs" / "authoring.md", ROOT / "docs" / "en" / "authoring.md"]
@@ -30,7 +30,40 @@ def quoted(guide: Path, start: str) -> str:
     return found[1]
 
 
+def said(error) -> str:
+    """An error as the author reads it, without its place."""
+    return str(error).split(": ", 1)[1]
+
+
+def agrees(quote: str, message: str) -> bool:
+    """Whether a quote is the message, but for what it leaves out where it writes '…'."""
+    position = 0
+    for piece in (piece.strip() for piece in quote.split("…")):
+        found = message.find(piece, position)
+        if found < 0:
+            return False
+        position = found + len(piece)
+    return quote.endswith("…") or message.endswith(quote.split("…")[-1].strip())
+
+
+MODULE_WITHOUT_EN = "number: 1\ntitle:\n  ru: Модуль\n"
+NO_TESTS = "type: code\nsolution: |\n  def f(x):\n      return 2 * x\n"
+QUOTED_MESSAGES = {
+    "unknown question type 'singel'": {"quiz": block(yaml="type: singel\nanswer: B")},
+    "'title' has no text in en": {"quiz": block(), "module": MODULE_WITHOUT_EN},
+    "this question has no 'solution:' part": {"quiz": block(en=EN_SINGLE + "\n\nsolution:\nIt is 4.")},
+    "question Q01 has no 'en' text": {"quiz": block(ident="Q01", en=None)},
+    "a code exercise needs hidden tests": {"quiz": block(yaml=NO_TESTS, ru=RU, en=EN)},
+    "a numeric question has no options to shuffle": {
+        "quiz": block(yaml="type: numeric\nshuffle: true\nfields:\n  x: {answer: 1}", ru=RU_NUMERIC, en=EN_NUMERIC)},
+    "YAML anchors (&a) are not allowed": {"quiz": block(yaml="type: single\nanswer: &a B\nscoring: *a")},
+    "the section title 'Método: Newton' holds ': '": {"quiz": "/// section | 1.1\nMétodo: Newton\n///\n\n" + block()},
+}
+
+
 @pytest.mark.parametrize("guide", GUIDES, ids=lambda path: path.relative_to(ROOT).as_posix())
-def test_the_unknown_type_message_the_guides_quote_is_the_real_one(tmp_path: Path, guide: Path) -> None:
-    error = one_error(tmp_path, quiz=block(yaml="type: singel\nanswer: B"))
-    assert quoted(guide, "unknown question type 'singel'") == f"{error.message} ({error.hint})"
+@pytest.mark.parametrize("start", QUOTED_MESSAGES)
+def test_a_message_the_guides_quote_is_the_one_an_author_gets(tmp_path: Path, guide: Path, start: str) -> None:
+    error = one_error(tmp_path, **QUOTED_MESSAGES[start])
+    quote = quoted(guide, start)
+    assert agrees(quote, said(error)), f"{guide.name} quotes\n  {quote}\nThe author gets\n  {said(error)}"
