@@ -32,3 +32,15 @@ test("a question with variants counts by its current variant; a pointer past its
   const kept = storeOf({ P1: { variant: 4, verdict: right("aaaa") }, "P1@4": { verdict: { status: "wrong" } } });
   assert.deepEqual(countedEntry(kept, module, "P1").verdict, right("aaaa"));
 });
+
+test("an exam's verdicts count only once it is submitted", () => {
+  // Verdicts from before the module was an exam, or imported: the page hides them until Submit, and the home
+  // page, the navigation and the LMS told which answers were right.
+  const exam = { ...module, exam: true };
+  const entries = { P1: { verdict: right("aaaa") } };
+  assert.equal(countedEntry(storeOf(entries), exam, "P1").verdict, null);
+  assert.equal(moduleSummary(storeOf(entries), exam).correct, 0);
+  const submitted = { ...entries, "@exam": { started: 1, submitted: 2 } };
+  assert.deepEqual(countedEntry(storeOf(submitted), exam, "P1").verdict, right("aaaa"));
+  assert.equal(moduleSummary(storeOf(submitted), exam).correct, 1);
+});

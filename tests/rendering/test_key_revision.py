@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.sources import EN_MATCHING, EN_SINGLE, RU_MATCHING, RU_SINGLE, block, load
+from support.sources import EN_MATCHING, EN_SINGLE, MODULE, RU_MATCHING, RU_SINGLE, block, load
 from zadachnik.rendering.render import spec_json
 from zadachnik.rendering.variants import key_revision
 
@@ -70,3 +70,20 @@ def test_the_pages_spec_carries_the_revision_for_each_variant_too(tmp_path: Path
     module = course.modules[0]
     spec = json.loads(spec_json(module))
     assert spec["Q1"]["rev"] == key_revision(module.questions[0])
+
+
+def manifest_module(base: Path, quiz: str, module: str = MODULE) -> dict:
+    from zadachnik.rendering.site import Languages
+    from zadachnik.runtime.shipping import progress_manifest
+
+    courses = load(base, quiz=quiz, module=module)
+    text = progress_manifest(courses, Languages(["ru", "en"]), lambda uri: uri)
+    return json.loads(text.removeprefix("window.__zqProgress = ").removesuffix(";\n"))["modules"][0]
+
+
+def test_the_progress_manifest_gives_each_questions_revision_and_an_exam_its_mark(tmp_path: Path) -> None:
+    """The home page, the navigation and the SCORM bridge count a verdict by these (progress.countedEntry)."""
+    entry = manifest_module(tmp_path / "a", SINGLE)
+    assert entry["revs"] == {"Q1": revision(tmp_path / "b", SINGLE)}
+    assert entry["variants"] == {} and "exam" not in entry
+    assert manifest_module(tmp_path / "c", SINGLE, MODULE + "mode: exam\n")["exam"] is True

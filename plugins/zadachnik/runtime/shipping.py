@@ -232,6 +232,8 @@ def progress_manifest(courses: list[Course], languages: Languages, url_of: Calla
                 # How many variants each question with variants has: a saved pointer past them names none.
                 "variants": {question.id: len(question.variant_questions) for question in module.questions
                              if question.variants is not None},
+                # An exam's verdicts count once it is submitted.
+                **({"exam": True} if module.exam is not None else {}),
                 "questions": [question.id for question in module.questions],
                 "exercises": [exercise.id for exercise in module.exercises or []],
                 "pages": {lang: {kind: url_of(module_page_uri(course, module, kind, lang, languages))

@@ -57,14 +57,16 @@ function pageState(started, done) {
 
 // A question's (or an exercise's) entry as progress counts it. A question with variants counts by its current
 // variant's entry, which its own entry names (a name past the variants it has now names none); a verdict counts
-// only if it was given under the question's key as it is now (the manifest's `revs`).
+// only if it was given under the question's key as it is now (the manifest's `revs`), and in an exam only once
+// it is submitted (one saved before the module was an exam, or imported, would tell which answers are right).
 export function countedEntry(store, module, id) {
   const peek = (key) => store.peek(entryKey(module.course, module.module, key)) || {};
   const own = peek(id);
   const number = own.variant;
   const entry = Number.isInteger(number) && number >= 1 && number <= module.variants?.[id] ? peek(variantId(id, number))
     : own;
-  return { ...entry, verdict: standing(entry.verdict, module.revs?.[id]) };
+  const open = module.exam && !peek("@exam").submitted;
+  return { ...entry, verdict: open ? null : standing(entry.verdict, module.revs?.[id]) };
 }
 
 // What the learner did in one module: the home page's counts, and each page's state for the navigation. A quiz is
