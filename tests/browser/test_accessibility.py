@@ -209,6 +209,9 @@ def test_formulas_in_labels_are_named_by_their_tex(page, math_label_server, lang
     options = {c["name"] for c in controls if c["role"] in ("option", "MenuListOption")}
     assert ({"A. Растёт быстро", r"B. Растёт медленно, как \log x"} if lang == "ru"
             else {"A. Grows fast", r"B. Grows slowly, like \log x"}) <= options, options
+    # What the select shows: each option's text after its label, but TeX, which it can't draw (the review).
+    shown = page.eval_on_selector_all("#zq-M3-2 option", "(options) => options.map((o) => o.textContent)")
+    assert shown[1:] == (["A. Растёт быстро", "B"] if lang == "ru" else ["A. Grows fast", "B"]), shown
 
 
 # -- headings -------------------------------------------------------------------------------------

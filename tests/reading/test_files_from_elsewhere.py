@@ -260,6 +260,18 @@ def test_a_link_written_with_backslashes_is_named_at_its_line(tmp_path: Path, ru
     assert says in str(error), str(error)
 
 
+@pytest.mark.parametrize("code", [
+    "Так:\n\n    re.findall(r\"[a-z](\\d+)\", text)\n",
+    "Или <code>m[0](\\w)</code>.\n",
+])
+def test_a_regex_in_indented_code_or_html_code_is_no_link(tmp_path: Path, code: str) -> None:
+    """A regex such as [a-z](\\d+) in an indented code block or in <code> stopped the build as a link written
+    with '\\' (the review of the audit's fix): only a target that names a file (it has an extension) is one."""
+    ru = f"Посчитайте.\n\n{code}\nsolution:\nВот так."
+    [course] = load(tmp_path, exercises=block(kind="exercise", ident="E1", yaml="", ru=ru, en=EXERCISE_EN))
+    assert course.modules[0].exercises[0].id == "E1"
+
+
 def test_backslashes_in_code_math_and_escapes_are_no_links(tmp_path: Path) -> None:
     ru = "Путь `[a](C:\\Users\\a)`, $[0, 1](x\\in X)$ и [ссылка](https://example.org/a\\_b).\n\nsolution:\nВот так."
     [course] = load(tmp_path, exercises=block(kind="exercise", ident="E1", yaml="", ru=ru, en=EXERCISE_EN))

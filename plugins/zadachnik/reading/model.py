@@ -704,8 +704,10 @@ _NOT_PROSE = (r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[ \t]*$
 _REFERENCE = re.compile(_NOT_PROSE + r"|\[\[(?P<ref>[^\[\]\n]*)\]\]", re.MULTILINE | re.DOTALL)
 # A link's or a picture's target, unless it stands in code or math (as for references above).
 _LINK_TARGET = re.compile(_NOT_PROSE + r"|\]\((?P<target>[^)\s]*)", re.MULTILINE | re.DOTALL)
-# A backslash as Windows separates folders; before punctuation it is Markdown's escape ('a\_b').
-_PATH_BACKSLASH = re.compile(r"\\(?![!-/:-@\[-`{-~])")
+# A file's path as Windows writes it: a backslash that separates folders (before punctuation it is Markdown's
+# escape, 'a\_b'), and a file name with an extension at the end. A regex such as [a-z](\d+) in code that is no
+# fence (an indented block, <code>) names no file.
+_PATH_BACKSLASH = re.compile(r"\\(?![!-/:-@\[-`{-~]).*\.[A-Za-z0-9]{1,8}(?:#.*)?$")
 # A module's pages in one language are siblings named like its sources (see site.module_page_uri), so a link
 # to the other page's .md file is relative, and MkDocs writes it in the site's URL style.
 PAGE_FILES = {"quiz": QUIZ_FILE, "exercises": EXERCISES_FILE}

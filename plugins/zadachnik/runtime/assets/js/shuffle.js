@@ -64,9 +64,12 @@ function label(question, shown) {
   for (const item of question.querySelectorAll("[data-zq-choice]")) {
     write(item.querySelector(".zq-marker"), `${shown.get(item.dataset.zqChoice)}.`);
   }
-  // A select's option says its label and its text (a phone's picker shows nothing else).
+  // A select's option says its label and its text (a phone's picker shows nothing else), or with a formula its
+  // label alone, named with its text.
   for (const option of question.querySelectorAll("[data-zq-select] option")) {
-    if (option.value) write(option, option.textContent.replace(/^[^.]*\./, `${shown.get(option.value)}.`));
+    if (!option.value) continue;
+    write(option, option.textContent.replace(/^[^.]*(\.|$)/, `${shown.get(option.value)}$1`));
+    relabel(option, shown.get(option.value));
   }
   for (const reference of question.querySelectorAll("[data-zq-option-ref]")) {
     write(reference, shown.get(reference.dataset.zqOptionRef));
