@@ -173,3 +173,7 @@ def test_a_question_added_to_a_submitted_exam_is_not_graded_as_a_wrong_answer(pa
         "Added after you submitted: not part of your exam, and not graded.")
     assert page.locator("#q-Q9").get_attribute("data-zq-status") in (None, "")
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    # Nor counted: the page's total and the home page's are the exam's seven questions, not eight.
+    expect(page.locator("[data-zq-progress]")).to_contain_text("/ 7 ·")
+    page.goto(host.url + "en/")
+    expect(page.locator('[data-zq-progress-of="demo/1"]')).to_contain_text("/ 7 ·")

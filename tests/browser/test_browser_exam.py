@@ -562,6 +562,21 @@ def test_answers_saved_before_the_module_was_an_exam_start_no_clock(page, exam_u
     expect(timer).to_have_text(re.compile(r"Time left: [01]:\d\d"))
 
 
+def test_an_answer_given_before_the_exams_part_loads_starts_the_clock(page, exam_url: str) -> None:
+    """Questions work before exam.js arrives (it loads last): an answer given then was saved, and the clock never
+    started, not even after a reload (the review of the practice-answers fix)."""
+    held: list = []
+    page.route("**/assets/zadachnik/js/exam.js", lambda route: held.append(route))
+    page.goto(exam_url + QUIZ, wait_until="commit")
+    page.locator("[data-zq-tools]:not([hidden])").wait_for()
+    page.locator("#q-Q1 input[value='B']").check()
+    for route in held:
+        route.continue_()
+    page.unroute("**/assets/zadachnik/js/exam.js")
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    expect(page.locator("[data-zq-exam-timer]")).to_have_text(re.compile(r"Time left: [01]:\d\d"))
+
+
 def test_a_control_focused_going_backwards_stays_clear_of_the_exams_clock(page, exam_url: str) -> None:
     """The clock sticks below the header: a control focused from below it scrolled under both (the
     accessibility audit)."""

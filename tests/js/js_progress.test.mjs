@@ -44,3 +44,15 @@ test("an exam's verdicts count only once it is submitted", () => {
   assert.deepEqual(countedEntry(storeOf(submitted), exam, "P1").verdict, right("aaaa"));
   assert.equal(moduleSummary(storeOf(submitted), exam).correct, 1);
 });
+
+test("a submitted exam counts the questions it had, not one the author added after", () => {
+  const exam = { ...module, exam: true };
+  const entries = { P1: { verdict: right("aaaa") }, "@exam": { started: 1, submitted: 2, questions: ["P1"] } };
+  const summary = moduleSummary(storeOf(entries), exam);
+  assert.deepEqual(summary.auto, ["P1"]);
+  assert.equal(summary.checked, 1);
+  assert.equal(summary.states.quiz, "done");
+  // Submitted before submissions recorded their questions: every question of the module.
+  const older = { ...entries, "@exam": { started: 1, submitted: 2 } };
+  assert.deepEqual(moduleSummary(storeOf(older), exam).auto, ["P1", "P2"]);
+});

@@ -140,6 +140,13 @@ def test_pages_load_nothing_from_other_hosts(fixture_site: Path) -> None:
         assert not re.search(r'<(?:script|link)[^>]+(?:src|href)="https?://', text), html_file
 
 
+def test_the_scorm_bridge_is_not_shipped_to_sites(fixture_site: Path) -> None:
+    """lms.js runs in a SCORM package's launch page, bundled with the library it imports from the package's vendor
+    folder: on a site its import led nowhere (the review)."""
+    assert not (fixture_site / "assets/zadachnik/js/lms.js").exists()
+    assert not (fixture_site / "assets/zadachnik/fflate").exists()
+
+
 def test_katex_assets_shipped(fixture_site: Path) -> None:
     css = fixture_site / "assets/zadachnik/katex/katex.min.css"
     assert css.is_file()

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.sources import EN_MATCHING, EN_SINGLE, MODULE, RU_MATCHING, RU_SINGLE, block, load
+from support.sources import EN_MATCHING, EN_SINGLE, MODULE, RU_MATCHING, RU_SINGLE, block, code_question, load
 from zadachnik.rendering.render import spec_json
 from zadachnik.rendering.variants import key_revision
 
@@ -87,3 +87,25 @@ def test_the_progress_manifest_gives_each_questions_revision_and_an_exam_its_mar
     assert entry["revs"] == {"Q1": revision(tmp_path / "b", SINGLE)}
     assert entry["variants"] == {} and "exam" not in entry
     assert manifest_module(tmp_path / "c", SINGLE, MODULE + "mode: exam\n")["exam"] is True
+
+
+def test_what_a_code_exercise_only_shows_keeps_its_revision(tmp_path: Path) -> None:
+    """Its reference solution, starter and tests' messages grade nothing: a better solution or a reworded message
+    withdrew every learner's tick (the review). Its tests do grade."""
+    tests = '  - test: f(2) == 4\n    message: "f(2) is 4"\n'
+    base = revision(tmp_path / "a", code_question("def f(x):\n    return 2 * x", tests=tests))
+    assert revision(tmp_path / "b", code_question("def f(x):\n    return x + x", tests=tests)) == base
+    assert revision(tmp_path / "c", code_question("def f(x):\n    return 2 * x",
+                                                  tests=tests.replace("f(2) is 4", "f(2) gives 4"))) == base
+    assert revision(tmp_path / "d", code_question("def f(x):\n    return 2 * x",
+                                                  tests=tests.replace("f(2) == 4", "f(3) == 6"))) != base
+
+
+def test_figures_that_differ_in_their_last_bits_keep_the_revision(tmp_path: Path) -> None:
+    """Figures worked out by the build (arithmetic, values files, variants) may differ in their last bits between
+    machines' maths libraries: a build elsewhere must not withdraw every verdict (the review)."""
+    numeric = block(yaml="type: numeric\nfields:\n  x: {answer: 0.3, rtol: 0.01}",
+                    ru="Икс?\n\nfields:\n- x: Икс\n\nexplanation:\nТак.",
+                    en="X?\n\nfields:\n- x: Ex\n\nexplanation:\nSo.")
+    assert revision(tmp_path / "a", numeric) == revision(tmp_path / "b", numeric.replace("0.3,", "0.1 + 0.2,"))
+    assert revision(tmp_path / "c", numeric) != revision(tmp_path / "d", numeric.replace("0.3,", "0.31,"))

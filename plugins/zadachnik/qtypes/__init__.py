@@ -83,6 +83,19 @@ class QuestionType:
         """The reference verdict for a learner's answer; the browser's JS module follows the same rules."""
         raise NotImplementedError
 
+    # What of the browser's spec only shows and grades nothing (a code exercise's starter and solution).
+    shown_only: ClassVar[tuple[str, ...]] = ()
+
+    def graded(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """What of the browser's spec a verdict stands on, which the key's revision digests: all of it but what
+        only shows, and its tests' messages (a reworded message or a better reference solution must not withdraw
+        learners' verdicts)."""
+        kept = {name: value for name, value in spec.items() if name not in self.shown_only}
+        if isinstance(kept.get("tests"), list):
+            kept["tests"] = [{name: value for name, value in test.items() if name != "message"}
+                             for test in kept["tests"]]
+        return kept
+
     def reference_answer(self, spec: dict[str, Any], show: Any) -> dict[str, Any]:
         """The answer the page reveals, as a learner would enter it (`show` formats a numeric field)."""
         raise NotImplementedError

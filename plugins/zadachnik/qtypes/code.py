@@ -40,6 +40,8 @@ class Code(QuestionType):
     python = True
     # The code editor's own words (Ace's, for screen readers and its search box).
     word_sections = ("editor",)
+    # Shown to the learner (the starter in the editor, the solution once revealed); the tests grade.
+    shown_only = ("starter", "solution")
 
     def build(self, config: dict[str, Any], parts: ListParts, languages: tuple[str, ...] = ()) -> CodeKey:
         solution = config.get("solution")

@@ -142,8 +142,24 @@ def key_revision(question: Question) -> str:
     and items are marked by in every language (an option put in before another moves the markers answers are
     saved by). The same on every page of the question, and in every build of the same source."""
     versions = question.variant_questions if question.variants is not None else [question]
-    marked = [[version.spec, {name: [[entry.key, {lang: text.markdown for lang, text in entry.text.items()}]
-                                     for entry in version.lists.get(name, [])] for name in ("options", "items")}]
-              for version in versions]
-    digest = hashlib.sha256(json.dumps(marked, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    marked = [[version.qtype.graded(version.spec), marked_texts(version)] for version in versions]
+    digest = hashlib.sha256(json.dumps(_rounded(marked), ensure_ascii=False, sort_keys=True).encode("utf-8"))
     return digest.hexdigest()[:12]
+
+
+def marked_texts(question: Question) -> dict[str, list[Any]]:
+    """Each option's and item's marker with its text in every language, as the author wrote them."""
+    return {name: [[entry.key, {lang: text.markdown for lang, text in entry.text.items()}]
+                   for entry in question.lists.get(name, [])] for name in ("options", "items")}
+
+
+def _rounded(value: Any) -> Any:
+    """`value` with every float to 12 significant digits: the build's arithmetic may differ in the last bits
+    between machines' maths libraries, and a build elsewhere must not withdraw learners' verdicts."""
+    if isinstance(value, float):
+        return float(f"{value:.12g}")
+    if isinstance(value, dict):
+        return {name: _rounded(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(item) for item in value]
+    return value

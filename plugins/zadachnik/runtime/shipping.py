@@ -56,6 +56,8 @@ PROGRESS_RUNTIME_WORDS = ("progress_solutions", "progress_not_started", "progres
                           "storage_unavailable")
 # Package assets written per site (the site's languages, then the file), not copied as they are.
 PER_SITE = {"js/search-lang.js"}
+# The SCORM bridge, which only a package's launch page runs, bundled (lms_bridge).
+PACKAGE_ONLY = {f"js/{LMS_ENTRY}"}
 # The worker runs the very modules the build uses: the runner and the number reader, at their package paths.
 PYTHON_MODULES = ("core/numbers.py", "python/pyrunner.py")
 PYTHON_FOLDER = "assets/zadachnik/py"
@@ -80,7 +82,7 @@ def site_assets(with_python: bool, offline: bool, minify: bool) -> list[tuple[Pa
     skipped = ("vendor/minified/", LMS_ONLY) if with_python else ("vendor/minified/", LMS_ONLY, *PYTHON_ASSETS)
     if offline:
         skipped = (*skipped, "vendor/pyodide")
-    left_out = {*PER_SITE, *(inlined_modules() if minify else ())}
+    left_out = {*PER_SITE, *PACKAGE_ONLY, *(inlined_modules() if minify else ())}
     shipped = []
     for path in package_files(ASSETS):
         rel = path.relative_to(ASSETS).as_posix()

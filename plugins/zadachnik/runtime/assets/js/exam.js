@@ -183,6 +183,11 @@ export function setup(page, store) {
       status.focus({ preventScroll: true });
       status.scrollIntoView({ block: "center" });
     }
+    // The exam's questions as submitted: one the author added since is not counted.
+    const taken = state().questions;
+    if (taken && page.progress) {
+      page.progress.dataset.zqTotal = questions.filter((question) => taken.includes(question.dataset.zqQuestion)).length;
+    }
     showAllSaved();
     page.updateProgress();
     return gradeOnce(timeUp);
@@ -268,9 +273,9 @@ export function setup(page, store) {
     showSubmitted(endedByTime());
   } else {
     showAllSaved();
-    // What the learner answered before the page was set up (zadachnik.js keeps it) starts the time too; answers
-    // saved before the module was an exam do not: the time runs from the first answer given on the exam.
-    if (questions.some((question) => question.zqEarly)) started();
+    // An answer given on this page before this part was set up (zadachnik.js marks it) starts the time too;
+    // answers saved before the module was an exam do not: the time runs from the first answer given on the exam.
+    if (questions.some((question) => question.zqAnswered)) started();
     ticking = setInterval(() => (root.isConnected ? tick() : clearInterval(ticking)), TICK_MS);
     tick();
     page.updateProgress();

@@ -15,7 +15,7 @@ function moduleLine(module, summary, words, lang) {
   const parts = [];
   if (pages.quiz) {
     const { checked, correct } = summary;
-    parts.push(format(words.progress, { checked, total: module.auto.length, correct }));
+    parts.push(format(words.progress, { checked, total: summary.auto.length, correct }));
   }
   if (pages.exercises) {
     parts.push(format(words.progress_solutions, { opened: summary.opened, total: module.exercises.length }));

@@ -357,8 +357,8 @@ class Bridge {
     const summary = moduleSummary(this.store, module);
     const current = (id) => this.entryOf(id);
     const result = {
-      total: module.auto.length,
-      points: module.auto.reduce((sum, id) => sum + (scoreOf(current(id).verdict) || 0), 0),
+      total: summary.auto.length,
+      points: summary.auto.reduce((sum, id) => sum + (scoreOf(current(id).verdict) || 0), 0),
       checked: summary.checked,
       done: summary.states.quiz === "done" || (!module.questions.length && summary.states.exercises === "done"),
     };
@@ -366,7 +366,7 @@ class Bridge {
     for (const [element, value] of outcome(result, this.config.passMark, this.config.version)) {
       taken = this.set(element, value) && taken;
     }
-    for (const id of module.questions) taken = this.interaction(id, current(id), module.auto.includes(id)) && taken;
+    for (const id of module.questions) taken = this.interaction(id, current(id), summary.auto.includes(id)) && taken;
     return taken;
   }
 

@@ -74,16 +74,19 @@ export function countedEntry(store, module, id) {
 // exercises are done when every solution has been opened.
 export function moduleSummary(store, module) {
   const entry = (id) => countedEntry(store, module, id);
+  // A submitted exam counts the questions it had: one the author added since was never the learner's.
+  const taken = module.exam && entry("@exam").questions;
+  const auto = Array.isArray(taken) ? module.auto.filter((id) => taken.includes(id)) : module.auto;
   const questions = new Map(module.questions.map((id) => [id, entry(id)]));
   const exercises = module.exercises.map(entry);
-  const verdicts = module.auto.map((id) => (questions.get(id) || {}).verdict);
+  const verdicts = auto.map((id) => (questions.get(id) || {}).verdict);
   const checked = verdicts.filter((verdict) => verdict && COUNTED.includes(verdict.status)).length;
   const correct = verdicts.filter((verdict) => verdict && verdict.status === "correct").length;
   const opened = exercises.filter((saved) => (saved.reveals || {}).solution === true).length;
   const questionEntries = [...questions.values()];
-  const quizDone = module.auto.length ? checked === module.auto.length : questionEntries.every(worked);
+  const quizDone = auto.length ? checked === auto.length : questionEntries.every(worked);
   return {
-    checked, correct, opened,
+    auto, checked, correct, opened,
     states: {
       quiz: pageState(questionEntries.some(worked), quizDone),
       exercises: pageState(exercises.some(worked), opened === exercises.length),

@@ -311,10 +311,7 @@ class Page {
       if (module.setup) module.setup(question, spec, this, () => this.answerChanged(question, spec, module));
       const button = question.querySelector("[data-zq-check]");
       if (button) button.addEventListener("click", () => this.check(question, spec, module));
-      if (typed.length) {
-        question.zqEarly = true;
-        this.answerChanged(question, spec, module);
-      }
+      if (typed.length) this.answerChanged(question, spec, module);
     }
     this.setupNotes(question, id, entry);
     this.setupReveals(question, id);
@@ -432,6 +429,8 @@ class Page {
     // A verdict belongs to the answer it checked: changing the answer withdraws it.
     const own = this.say.conventions;
     question.zqTyped = own;
+    // Answered on this page: an exam's clock starts from it, whenever exam.js arrives.
+    question.zqAnswered = true;
     store.update(this.key(id), { answer: module.collect(question), verdict: null, typed: own && own.decimal + own.group });
     this.showVerdict(question, spec, null);
     this.showReadings(question, spec);
