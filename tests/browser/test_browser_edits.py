@@ -144,14 +144,18 @@ def test_a_site_built_again_from_the_same_sources_keeps_every_verdict(page, host
         expect(page.locator("[data-zq-progress]")).to_have_text(PROGRESS[lang].format(checked=1, correct=1))
 
 
-def test_a_submitted_exams_answer_is_graded_again_by_a_corrected_key(page, host: Host) -> None:
-    """The answers of a submitted exam are frozen; the key is the author's, and a correction applies to them."""
+def submit_the_exam_with_q1_right(page, host: Host) -> None:
     host.publish("exam")
     open_quiz(page, host)
     page.check("#q-Q1 input[value=B]")
     page.locator("[data-zq-exam-button]").click()
     page.locator("[data-zq-exam-yes]").click()
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+
+
+def test_a_submitted_exams_answer_is_graded_again_by_a_corrected_key(page, host: Host) -> None:
+    """The answers of a submitted exam are frozen; the key is the author's, and a correction applies to them."""
+    submit_the_exam_with_q1_right(page, host)
     host.publish("exam-corrected")
     open_quiz(page, host)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "wrong")
@@ -161,12 +165,7 @@ def test_a_submitted_exams_answer_is_graded_again_by_a_corrected_key(page, host:
 
 def test_a_question_added_to_a_submitted_exam_is_not_graded_as_a_wrong_answer(page, host: Host) -> None:
     """It was graded wrong on its empty field, and counted, though the learner never saw it."""
-    host.publish("exam")
-    open_quiz(page, host)
-    page.check("#q-Q1 input[value=B]")
-    page.locator("[data-zq-exam-button]").click()
-    page.locator("[data-zq-exam-yes]").click()
-    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    submit_the_exam_with_q1_right(page, host)
     host.publish("exam-added")
     open_quiz(page, host)
     expect(page.locator("#q-Q9 [data-zq-verdict]")).to_have_text(
