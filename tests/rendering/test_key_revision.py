@@ -109,3 +109,16 @@ def test_figures_that_differ_in_their_last_bits_keep_the_revision(tmp_path: Path
                     en="X?\n\nfields:\n- x: Ex\n\nexplanation:\nSo.")
     assert revision(tmp_path / "a", numeric) == revision(tmp_path / "b", numeric.replace("0.3,", "0.1 + 0.2,"))
     assert revision(tmp_path / "c", numeric) != revision(tmp_path / "d", numeric.replace("0.3,", "0.31,"))
+
+
+def test_a_choice_gaps_words_are_part_of_the_revision(tmp_path: Path) -> None:
+    """A gap's answer is the right word's place in its list: with the words reordered, a saved place names another
+    word (the review)."""
+    text = ("Закон [[gap:law]].\n\nexplanation:\nТак.", "The law is [[gap:law]].\n\nexplanation:\nSo.")
+    gaps = "type: blanks\ngaps:\n  law: {options: {ru: [степенной, линейный], en: [power, linear]}, answer: 1}"
+    swapped = gaps.replace("[степенной, линейный]", "[линейный, степенной]").replace("[power, linear]",
+                                                                                    "[linear, power]")
+    base = revision(tmp_path / "a", block(yaml=gaps, ru=text[0], en=text[1]))
+    # The same place, another word: the right answer changed.
+    assert revision(tmp_path / "b", block(yaml=swapped, ru=text[0], en=text[1])) != base
+    assert revision(tmp_path / "c", block(yaml=gaps, ru=text[0], en=text[1])) == base

@@ -83,6 +83,11 @@ class QuestionType:
         """The reference verdict for a learner's answer; the browser's JS module follows the same rules."""
         raise NotImplementedError
 
+    def marked_words(self, key: Any) -> dict[str, Any]:
+        """Words an answer names by their place, beside the options and items (which every type's revision
+        holds): the key's revision holds them too, since with the words reordered a saved place names another."""
+        return {}
+
     # What of the browser's spec only shows and grades nothing (a code exercise's starter and solution).
     shown_only: ClassVar[tuple[str, ...]] = ()
 

@@ -98,6 +98,9 @@ class Blanks(QuestionType):
                           "answer: 1}}' and put [[gap:ratio]] where each stands in the text")
         return BlanksKey([read_gap(str(gap_id), spec, languages) for gap_id, spec in gaps.items()])
 
+    def marked_words(self, key: BlanksKey) -> dict[str, Any]:
+        return {"gaps": {gap.id: gap.options for gap in key.gaps if isinstance(gap, ChoiceGap)}}
+
     def spec(self, key: BlanksKey) -> dict[str, Any]:
         return {"fields": [
             {"id": gap.id, "options": len(next(iter(gap.options.values()))), "answer": gap.answer}

@@ -147,10 +147,12 @@ def key_revision(question: Question) -> str:
     return digest.hexdigest()[:12]
 
 
-def marked_texts(question: Question) -> dict[str, list[Any]]:
-    """Each option's and item's marker with its text in every language, as the author wrote them."""
-    return {name: [[entry.key, {lang: text.markdown for lang, text in entry.text.items()}]
-                   for entry in question.lists.get(name, [])] for name in ("options", "items")}
+def marked_texts(question: Question) -> dict[str, Any]:
+    """Each option's and item's marker with its text in every language, as the author wrote them, and the words
+    its type's answers name by place."""
+    return {**{name: [[entry.key, {lang: text.markdown for lang, text in entry.text.items()}]
+                      for entry in question.lists.get(name, [])] for name in ("options", "items")},
+            **question.qtype.marked_words(question.key)}
 
 
 def _rounded(value: Any) -> Any:
