@@ -29,7 +29,9 @@ from zadachnik.runtime.vendored import (
 
 NODE = shutil.which("node") or "node"
 JS = ASSETS / "js"
-MODULES = sorted(path.relative_to(JS).as_posix() for path in JS.rglob("*.js"))
+# What a site ships of the runtime: every module but the SCORM bridge, which only a package carries, bundled.
+MODULES = sorted(name for path in JS.rglob("*.js") if f"js/{(name := path.relative_to(JS).as_posix())}"
+                 not in shipping.PACKAGE_ONLY)
 # The modules a minified site has as files of their own (the others are inlined into a script that imports them).
 SHIPPED_MODULES = [name for name in MODULES if f"js/{name}" not in inlined_modules()]
 IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'`](\.{1,2}/[^"'`]+)["'`]""")
@@ -52,7 +54,7 @@ def test_our_assets_are_every_script_and_stylesheet_but_the_vendored() -> None:
     names = own_assets()
     assert {"js/zadachnik.js", "js/types/code.js", "js/python-worker.js", "zadachnik.css"} <= set(names)
     assert not [name for name in names if name.startswith("vendor/")]
-    assert len(names) == len(MODULES) + len(STYLESHEETS)
+    assert len(names) == len(MODULES) + len(shipping.PACKAGE_ONLY) + len(STYLESHEETS)
 
 
 def test_each_minified_module_parses(tmp_path: Path) -> None:
@@ -107,7 +109,7 @@ def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixtur
                                                                           tmp_path: Path) -> None:
     shipped = fixture_site / "assets/zadachnik"
     sources = {name: (ASSETS / name).read_text(encoding="utf-8") for name in own_assets()
-               if name not in inlined_modules()}
+               if name not in inlined_modules() | shipping.PACKAGE_ONLY}
     by_esbuild = {**esbuild_minify(sources), **{name: esbuild_inline(name) for name in INLINED}}
     for name, text in by_esbuild.items():
         got = (shipped / name).read_text(encoding="utf-8")
