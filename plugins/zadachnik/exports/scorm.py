@@ -262,8 +262,9 @@ def scorm_package(site: Path, version: ScormVersion, identifier: str, title: str
     for name in shared:
         contents[name] = (site / name).read_bytes()
     contents[BRIDGE] = lms_bridge().encode("utf-8")
-    contents.update(lms_notices())
-    shared += [name for name in (BRIDGE, *lms_notices()) if name not in shared]
+    notices = lms_notices()
+    contents.update(notices)
+    shared += [name for name in (BRIDGE, *notices) if name not in shared]
     contents["imsmanifest.xml"] = manifest_xml(version, identifier, title, modules, module_files, shared)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
