@@ -505,12 +505,49 @@ explanation:
 {{ T }} / 100 = {{ fast }}, {{ T }} / 250 = {{ slow }}.
 ////
 ///
+
+/// question | M2
+type: matching
+shuffle: true
+answer: {1: A, 2: B}
+variants: {from: speed, count: 5}
+
+//// ru | Формулы
+Сопоставьте скорость и время на {{ T }} токенов.
+
+items:
+1. 100 токенов в секунду
+2. 250 токенов в секунду
+
+options:
+A. ${{ fast }}$ s
+B. ${{ slow }}$ s
+
+explanation:
+${{ T }} / 100 = {{ fast }}$.
+////
+
+//// en | Formulas
+Match each speed with the time {{ T }} tokens take.
+
+items:
+1. 100 tokens a second
+2. 250 tokens a second
+
+options:
+A. ${{ fast }}$ s
+B. ${{ slow }}$ s
+
+explanation:
+${{ T }} / 100 = {{ fast }}$.
+////
+///
 """
 
 
 @pytest.fixture(scope="module")
 def matching_server(tmp_path_factory):
-    """The fixture with a shuffled matching question with variants."""
+    """The fixture with two shuffled matching questions with variants, one of them with formulas for options."""
     work = tmp_path_factory.mktemp("variants-matching")
     source = copy_site(FIXTURE, work / "src")
     quiz = source / "exercises" / "vc" / "01-load" / "quiz.md"
@@ -541,3 +578,31 @@ def test_a_matching_selects_options_say_the_current_variants_texts_by_their_show
     second = picker_texts(page)
     assert [said for said, _ in second] == [listed for _, listed in second]
     assert second != first
+
+
+def test_a_matching_options_formula_is_named_by_the_variant_shown(page, matching_server) -> None:
+    """A select can't draw a formula: an option with one shows its label alone and is named by its TeX, and that
+    name holds the figures of the variant shown, under the label shown, after "New variant" too (it kept
+    variant 1's)."""
+    page.goto(matching_server + "en/" + QUIZ)
+    page.wait_for_selector("#q-M2[data-zq-shuffled]", state="attached")
+    line = page.locator("#q-M2 [data-zq-variant-line]")
+
+    def names() -> list[list[str]]:
+        return page.eval_on_selector_all("#zq-M2-1 option[value]:not([value=''])", """(options) => options.map(
+            (option) => [option.textContent, option.getAttribute("aria-label")])""")
+
+    def expected(number: int) -> list[list[str]]:
+        values = fixture_functions.speed(random.Random(variant_seed("M2", number)))
+        shown = dict(page.eval_on_selector_all("#q-M2 [data-zq-choice]", """(items) => items.map((item) => [
+            item.dataset.zqChoice, item.querySelector(".zq-marker").textContent.replace(".", "")])"""))
+        return sorted([[shown["A"], f"{shown['A']}. {values['fast']} s"],
+                       [shown["B"], f"{shown['B']}. {values['slow']} s"]])
+
+    number = int(re.search(r"Variant (\d+) of 5", line.inner_text())[1])
+    assert sorted(names()) == expected(number)
+    page.click("#q-M2 details[data-zq-reveal] > summary")
+    page.click("#q-M2 [data-zq-new-variant]")
+    expect(line).not_to_have_text(f"Variant {number} of 5")
+    moved = int(re.search(r"Variant (\d+) of 5", line.inner_text())[1])
+    assert sorted(names()) == expected(moved)

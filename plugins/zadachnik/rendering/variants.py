@@ -75,7 +75,8 @@ def slots_of(html: str) -> dict[str, str]:
 
 def spoken_names(html: str) -> dict[str, str | None]:
     """The accessible name (aria-label, None for none) of each control of a rendered question that may carry one,
-    by its address: `section` (the question), `#id` (a field's input, a select), `option:A` (an option's input).
+    by its address: `section` (the question), `#id` (a field's input, a select, a select's option named by a
+    formula), `option:A` (an option's input).
     A name holds a formula's TeX (render.spoken), so a variant's figures are in it too."""
     names: dict[str, str | None] = {}
     for match in _TAG.finditer(html):
@@ -84,7 +85,7 @@ def spoken_names(html: str) -> dict[str, str | None]:
             address = "section"
         elif "data-zq-option" in attributes:
             address = f"option:{attributes['data-zq-option']}"
-        elif "id" in attributes and match["tag"] in ("input", "select", "textarea"):
+        elif "id" in attributes and match["tag"] in ("input", "select", "textarea", "option"):
             address = f"#{attributes['id']}"
         else:
             continue
