@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -300,3 +302,31 @@ def test_a_note_on_a_code_in_many_rows_names_ten_and_counts_the_rest() -> None:
     book = gradebook("".join(f"{code}\n" for _ in range(1_012)))
     assert book.notes == ["rows 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 1,002 more hold the same code: the table has its "
                           "results once per row, so a sum over it counts them more than once"]
+
+
+def code_of_json(text: str) -> str:
+    """A code of a page's JSON text as JSON.stringify wrote it, escapes and all (hand_in_code writes the characters
+    themselves, and cannot write half of one)."""
+    payload = base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
+    return f"ZDK1.{payload}.{zlib.crc32(payload.encode('ascii')):08x}"
+
+
+HALF_AN_EMOJI = code_of_json('{"v":1,"c":"demo","m":"1","t":1796650000,'
+                             '"q":[["Q5",null,null,null,"half an emoji: \\ud83d"]]}')
+
+
+@pytest.mark.parametrize("out", [False, True], ids=["standard output", "--out"])
+def test_a_code_holding_half_a_character_is_read_with_a_replacement_and_a_line(tmp_path: Path, capsys,
+                                                                             out: bool) -> None:
+    """JSON.stringify writes half of a character (an emoji cut in two) as a lone surrogate escape, \\ud83d: a
+    valid code holding one ended the command with UnicodeEncodeError, and the class got no table. Asking for the
+    code again would not help: the page makes the same code of the same saved text."""
+    codes, written = tmp_path / "codes.csv", tmp_path / "table.csv"
+    codes.write_text(f"Name,Code\nAnn,{VECTORS['codes'][0]['code']}\nBen,{HALF_AN_EMOJI}\n", encoding="utf-8")
+    assert main(["gradebook", str(codes), *(["--out", str(written)] if out else [])]) == 0
+    captured = capsys.readouterr()
+    rows = table(written.read_text(encoding="utf-8-sig") if out else captured.out)
+    assert {row["Name"] for row in rows} == {"Ann", "Ben"}
+    assert [row["answer"] for row in rows if row["Name"] == "Ben"] == ["half an emoji: \ufffd"]
+    assert f"{codes}: row 3: the code holds half of a character (an emoji cut in two), shown as \ufffd in the " \
+           "table; its results are read whole" in captured.err.splitlines()

@@ -45,6 +45,9 @@ DELIMITERS = ",;\t"
 SNIFFED_LINES, SNIFFED_CHARACTERS = 20, 65_536
 # What Excel's "CSV" is in a Russian locale; its "CSV UTF-8" is UTF-8.
 WINDOWS_1251 = "cp1251"
+# Half of a character: a UTF-16 surrogate alone, which JSON.stringify writes as an escape (\ud83d) when a text holds
+# an emoji cut in two. No output encoding can hold one; Python's JSON reader joins the halves of a whole character.
+HALF_CHARACTER = re.compile("[\ud800-\udfff]")
 
 
 class DamagedCode(ValueError):
@@ -58,6 +61,8 @@ class Results:
     time: int
     # (id, variant or None, status or None for not checked, score or None, the learner's own text)
     questions: tuple[tuple[str, int | None, str | None, float | None, str], ...]
+    # Whether a text held half of a character (HALF_CHARACTER), now U+FFFD: the results are whole, a text is not.
+    mended: bool = False
 
 
 def _base64url(text: str) -> str:
@@ -140,7 +145,15 @@ def _results(data: Any) -> Results:
         if score is not None and (type(score) not in (int, float) or not 0 <= score <= 1):
             raise problem
         read.append((qid, variant, status, score, text))
-    return Results(course, module, time, tuple(read))
+    mended = any(HALF_CHARACTER.search(text) for text in [course, module, *(entry[0] for entry in read),
+                                                          *(entry[4] for entry in read)])
+    return Results(whole(course), whole(module), time, tuple(
+        (whole(qid), variant, status, score, whole(text)) for qid, variant, status, score, text in read), mended)
+
+
+def whole(text: str) -> str:
+    """The text with each half of a character (HALF_CHARACTER) replaced by U+FFFD, which UTF-8 can hold."""
+    return HALF_CHARACTER.sub("\ufffd", text)
 
 
 @dataclass
@@ -219,6 +232,10 @@ def gradebook(text: str) -> Gradebook:
         except DamagedCode as error:
             problems.append(f"row {number}: {error}; ask for the code again")
             continue
+        if results.mended:
+            # Asking again would not help: the page makes the same code of the same saved text.
+            notes.append(f"row {number}: the code holds half of a character (an emoji cut in two), shown as \ufffd in "
+                         "the table; its results are read whole")
         who = tuple(cell for index, cell in enumerate(row) if index != found[0])
         hand_ins.append(HandIn(number, who, code_text(without_spacing(row[found[0]])), results.course, results.module))
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
