@@ -330,3 +330,51 @@ def test_a_code_holding_half_a_character_is_read_with_a_replacement_and_a_line(t
     assert [row["answer"] for row in rows if row["Name"] == "Ben"] == ["half an emoji: \ufffd"]
     assert f"{codes}: row 3: the code holds half of a character (an emoji cut in two), shown as \ufffd in the " \
            "table; its results are read whole" in captured.err.splitlines()
+
+
+
+def twice(first: str, later: str, delimiter: str = ",") -> str:
+    """Two rows of one learner's codes for one module, as a form exports them: `first` and `later` the cells before
+    each code."""
+    code = VECTORS["codes"][0]
+    again = hand_in_code({**code["results"], "time": code["results"]["time"] + 600})
+    return f"{first}{delimiter}{code['code']}\n{later}{delimiter}{again}\n"
+
+
+# A form's export: a header naming the time, or none and times as the tools write them; who the note names.
+TIMES = {
+    "Google Forms": ("Timestamp,Name,Code\n" + twice("2026-12-01 10:00:00,Ann", "2026-12-01 10:50:00,Ann"), "Ann"),
+    "an e-mail column": ("Timestamp,Email Address,Name,Code\n" + twice("12/1/2026 10:00:00,ann@x.org,Ann",
+                                                                       "12/1/2026 10:50:00,ann@x.org,Ann"),
+                         "ann@x.org, Ann"),
+    "Russian, semicolons": ("Отметка времени;ФИО;Код\n" + twice("01.12.2026 10:00;Анна", "01.12.2026 10:50;Анна",
+                                                                 ";"), "Анна"),
+    "a header naming the time, whatever its cells": ("Время,Имя,Код\n" + twice("утром,Анна", "вечером,Анна"), "Анна"),
+    "no header, ISO times": (twice("2026-12-01T10:00:00Z,Ann", "2026-12-01T10:50:00.5+03:00,Ann"), "Ann"),
+    "no header, AM and a zone": (twice("2026/12/01 10:00:00 AM GMT+3,Ann", "2026/12/01 1:15:00 p.m. GMT+3,Ann"),
+                                 "Ann"),
+}
+
+
+@pytest.mark.parametrize("text, who", TIMES.values(), ids=TIMES.keys())
+def test_a_learner_handing_in_one_module_twice_is_noted_though_the_time_of_each_row_differs(text: str,
+                                                                                          who: str) -> None:
+    """A form's export always has a column of times, which differs in every row: the note on a learner handing in
+    one module twice never fired, as every cell saying who was compared, the time among them."""
+    rows = "2, 3" if text.count("\n") == 3 else "1, 2"
+    assert [note for note in gradebook(text).notes if "same learner" in note] == [
+        f"rows {rows} name the same learner ({who}) for course demo, module 1: the table has each code's results, "
+        "so a sum over it counts that module more than once"]
+
+
+# Cells that tell learners apart though some look like times: no note may take two learners for one.
+NOT_TIMES = {
+    "dates without a time (of birth)": "Name,Born,Code\n" + twice("Ann Lee,2001-01-01", "Ann Lee,2002-02-02"),
+    "a column some of whose cells are times": "Name,Group,Code\n" + twice("Ann,10:30", "Ann,B-2"),
+    "times and nothing else": "Timestamp,Code\n" + twice("2026-12-01 10:00:00", "2026-12-01 10:50:00"),
+}
+
+
+@pytest.mark.parametrize("text", NOT_TIMES.values(), ids=NOT_TIMES.keys())
+def test_a_column_is_set_aside_as_times_only_when_its_header_or_every_cell_is_a_time(text: str) -> None:
+    assert not [note for note in gradebook(text).notes if "same learner" in note]

@@ -48,6 +48,17 @@ WINDOWS_1251 = "cp1251"
 # Half of a character: a UTF-16 surrogate alone, which JSON.stringify writes as an escape (\ud83d) when a text holds
 # an emoji cut in two. No output encoding can hold one; Python's JSON reader joins the halves of a whole character.
 HALF_CHARACTER = re.compile("[\ud800-\udfff]")
+# What form tools name their column of times (Google Forms, Microsoft Forms; in English, Russian, German, French and
+# Spanish), spacing and case aside: a time differs in each row of one learner, so it says nothing of who.
+TIME_HEADERS = frozenset({
+    "timestamp", "time", "date", "date and time", "submitted", "submitted at", "start time", "completion time",
+    "last modified time", "отметка времени", "время", "дата", "дата и время", "время начала", "время завершения",
+    "zeitstempel", "zeit", "datum", "startzeit", "fertigstellungszeit", "horodateur", "heure de début",
+    "heure de fin", "marca temporal", "hora de inicio", "hora de finalización"})
+# A cell that is a moment as form tools and spreadsheets write one: a time of day, after a date (day, month and year
+# in any order) or not, then AM or PM and a zone, or not. A date alone is no moment: a birthday tells learners apart.
+MOMENT = re.compile(r"(\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(,?\s+|T))?\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?"
+                    r"(\s*[ap]\.?\s?m\.?)?(\s*(z|utc|gmt|[a-z]{3,4})?([+-]\d{1,2}(:?\d{2})?)?)?", re.IGNORECASE)
 
 
 class DamagedCode(ValueError):
@@ -246,15 +257,17 @@ def gradebook(text: str) -> Gradebook:
             for qid, variant, status, score, answer in results.questions]))
     # The columns that say who: the header's names for them, "column N" where it has none.
     others = max((len(who) for who, lines in read if lines), default=0)
+    named = [cell for index, cell in enumerate(header or []) if index != code_column]
     # A header read from a learner's row (a file without one) is the learner's text.
-    header_cells = [inert(cell) for index, cell in enumerate(header or []) if index != code_column]
+    header_cells = [inert(cell) for cell in named]
     names = [header_cells[index] if index < len(header_cells) else f"column {index + 1}" for index in range(others)]
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     writer.writerow([*names, *COLUMNS])
     for who, lines in read:
         writer.writerows([*who, *[""] * (others - len(who)), *line] for line in lines)
-    return Gradebook(out.getvalue(), problems, len(read), [*notes, *repeated_hand_ins(hand_ins)], delimiter)
+    times = time_columns(named, [hand_in.who for hand_in in hand_ins])
+    return Gradebook(out.getvalue(), problems, len(read), [*notes, *repeated_hand_ins(hand_ins, times)], delimiter)
 
 
 @dataclass(frozen=True)
@@ -267,16 +280,29 @@ class HandIn:
     module: str
 
 
-def same_learner(who: tuple[str, ...]) -> tuple[str, ...]:
-    """The cells saying who, as two rows of one learner have them: spacing and case aside, empty cells at the end
-    left out (a form's column filled in one row only)."""
-    cells = [" ".join(cell.split()).casefold() for cell in who]
+def plain(cell: str) -> str:
+    return " ".join(cell.split()).casefold()
+
+
+def time_columns(header: list[str], who: list[tuple[str, ...]]) -> set[int]:
+    """The columns among those saying who that hold times: by their header's name (TIME_HEADERS), or by every row's
+    cell there (MOMENT), as in a file without a header."""
+    width = max(map(len, who), default=0)
+    return {index for index in range(width)
+            if (index < len(header) and plain(header[index]) in TIME_HEADERS)
+            or all(index < len(cells) and MOMENT.fullmatch(cells[index].strip()) for cells in who)}
+
+
+def same_learner(who: tuple[str, ...], times: set[int]) -> tuple[str, ...]:
+    """The cells saying who, as two rows of one learner have them: spacing and case aside, the times (time_columns)
+    and empty cells at the end left out (a form's column filled in one row only)."""
+    cells = [plain(cell) if index not in times else "" for index, cell in enumerate(who)]
     while cells and not cells[-1]:
         cells.pop()
     return tuple(cells)
 
 
-def repeated_hand_ins(hand_ins: list[HandIn]) -> list[str]:
+def repeated_hand_ins(hand_ins: list[HandIn], times: set[int]) -> list[str]:
     """A note for each code in several rows, and for each learner with several codes of one module: the table has
     them all, so a sum over it would count them again. Rows that say nothing of who are no learner's."""
     rows_of_code: dict[str, list[int]] = defaultdict(list)
@@ -284,7 +310,7 @@ def repeated_hand_ins(hand_ins: list[HandIn]) -> list[str]:
     codes_of_learner: dict[tuple[tuple[str, ...], str, str], dict[str, HandIn]] = defaultdict(dict)
     for hand_in in hand_ins:
         rows_of_code[hand_in.code].append(hand_in.row)
-        learner = same_learner(hand_in.who)
+        learner = same_learner(hand_in.who, times)
         if learner:
             codes_of_learner[learner, hand_in.course, hand_in.module].setdefault(hand_in.code, hand_in)
     notes = [f"rows {row_list(rows)} hold the same code: the table has its results once per row, so a "
@@ -293,7 +319,8 @@ def repeated_hand_ins(hand_ins: list[HandIn]) -> list[str]:
         if len(codes) < 2:
             continue
         rows = [hand_in.row for hand_in in codes.values()]
-        who = ", ".join(cell for cell in next(iter(codes.values())).who if cell.strip())
+        first = next(iter(codes.values())).who
+        who = ", ".join(cell for index, cell in enumerate(first) if index not in times and cell.strip())
         notes.append(f"rows {row_list(rows)} name the same learner ({who}) for course {course}, module {module}: the "
                      "table has each code's results, so a sum over it counts that module more than once")
     return notes
