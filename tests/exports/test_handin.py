@@ -293,8 +293,9 @@ def test_a_code_or_a_learner_handed_in_twice_for_one_module_is_noted(tmp_path: P
         "them more than once",
         f"{codes}: rows 4, 6 hold the same code: the table has its results once per row, so a sum over it counts "
         "them more than once",
-        f"{codes}: rows 2, 4 name the same learner (Ann) for course demo, module 1: the table has each code's "
-        "results, so a sum over it counts that module more than once"]
+        f"{codes}: rows 2, 4 name the same learner (Ann) for course demo, module 1, with results for the same "
+        "questions (Q1, Q2, Q3, Q4, Q5, Q6): the table has each code's results, so a sum over it counts them more "
+        "than once"]
 
 
 def test_a_note_on_a_code_in_many_rows_names_ten_and_counts_the_rest() -> None:
@@ -363,8 +364,8 @@ def test_a_learner_handing_in_one_module_twice_is_noted_though_the_time_of_each_
     one module twice never fired, as every cell saying who was compared, the time among them."""
     rows = "2, 3" if text.count("\n") == 3 else "1, 2"
     assert [note for note in gradebook(text).notes if "same learner" in note] == [
-        f"rows {rows} name the same learner ({who}) for course demo, module 1: the table has each code's results, "
-        "so a sum over it counts that module more than once"]
+        f"rows {rows} name the same learner ({who}) for course demo, module 1, with results for the same questions "
+        "(Q1, Q2, Q3, Q4, Q5, Q6): the table has each code's results, so a sum over it counts them more than once"]
 
 
 # Cells that tell learners apart though some look like times: no note may take two learners for one.
@@ -378,3 +379,40 @@ NOT_TIMES = {
 @pytest.mark.parametrize("text", NOT_TIMES.values(), ids=NOT_TIMES.keys())
 def test_a_column_is_set_aside_as_times_only_when_its_header_or_every_cell_is_a_time(text: str) -> None:
     assert not [note for note in gradebook(text).notes if "same learner" in note]
+
+
+def page_code(items: str, time: int = 1_796_653_994) -> str:
+    """A code of a page of module 1 holding the items named (e.g. "Q1 Q2"), the first of them answered right."""
+    questions = [[item, None, "correct" if index == 0 else None, 1 if index == 0 else None, ""]
+                 for index, item in enumerate(items.split())]
+    return hand_in_code({"course": "demo", "module": "1", "time": time, "questions": questions})
+
+
+QUIZ, EXERCISES = page_code("Q1 Q2 Q3"), page_code("E1 E2", 1_796_653_997)
+
+
+@pytest.mark.parametrize("header, first, later", [("Name", "Ann", "Ann"),
+                                                  ("Timestamp,Name", "2026-12-01 10:00,Ann", "2026-12-01 10:05,Ann")],
+                         ids=["without times", "with a timestamp"])
+def test_a_modules_quiz_and_exercises_codes_both_count_without_a_note(header: str, first: str, later: str) -> None:
+    """A module's quiz page and its exercises page each make a code, of different items: the two were said to be
+    the same learner handing in the module twice, a sum over them counting it more than once."""
+    book = gradebook(f"{header},Code\n{first},{QUIZ}\n{later},{EXERCISES}\n")
+    assert (book.codes, book.problems) == (2, [])
+    assert not [note for note in book.notes if "same learner" in note]
+    assert [(row["Name"], row["question"], row["status"]) for row in table(book.table)] == [
+        ("Ann", "Q1", "correct"), ("Ann", "Q2", "not checked"), ("Ann", "Q3", "not checked"),
+        ("Ann", "E1", "correct"), ("Ann", "E2", "not checked")]
+
+
+def test_only_codes_whose_items_overlap_are_noted_as_one_learners_repeat() -> None:
+    again, exercises_again = page_code("Q1 Q2 Q3", 1_796_654_994), page_code("E2 E3", 1_796_654_997)
+    book = gradebook(f"Name,Code\nAnn,{QUIZ}\nAnn,{EXERCISES}\nAnn,{again}\n")
+    assert [note for note in book.notes if "same learner" in note] == [
+        "rows 2, 4 name the same learner (Ann) for course demo, module 1, with results for the same questions (Q1, "
+        "Q2, Q3): the table has each code's results, so a sum over it counts them more than once"]
+    book = gradebook(f"Name,Code\nAnn,{QUIZ}\nAnn,{EXERCISES}\nAnn,{again}\nAnn,{exercises_again}\n")
+    assert [note.split(":")[0] for note in book.notes if "same learner" in note] == [
+        "rows 2, 4 name the same learner (Ann) for course demo, module 1, with results for the same questions (Q1, "
+        "Q2, Q3)", "rows 3, 5 name the same learner (Ann) for course demo, module 1, with results for the same "
+        "questions (E2)"]

@@ -19,6 +19,7 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 
 PREFIX = "ZDK1"
@@ -248,7 +249,8 @@ def gradebook(text: str) -> Gradebook:
             notes.append(f"row {number}: the code holds half of a character (an emoji cut in two), shown as \ufffd in "
                          "the table; its results are read whole")
         who = tuple(cell for index, cell in enumerate(row) if index != found[0])
-        hand_ins.append(HandIn(number, who, code_text(without_spacing(row[found[0]])), results.course, results.module))
+        hand_ins.append(HandIn(number, who, code_text(without_spacing(row[found[0]])), results.course, results.module,
+                               tuple(question[0] for question in results.questions)))
         handed_in = datetime.fromtimestamp(results.time, UTC).isoformat(timespec="seconds")
         # All but the status, score and time come from the file or the code, which a learner can make of any text.
         read.append(([inert(cell) for cell in who], [
@@ -278,6 +280,11 @@ class HandIn:
     code: str
     course: str
     module: str
+    # The ids of what the code reports on: two pages of one module (its quiz, its exercises) report on others.
+    questions: tuple[str, ...]
+
+    def overlaps(self, other: HandIn) -> bool:
+        return not set(self.questions).isdisjoint(other.questions)
 
 
 def plain(cell: str) -> str:
@@ -303,8 +310,9 @@ def same_learner(who: tuple[str, ...], times: set[int]) -> tuple[str, ...]:
 
 
 def repeated_hand_ins(hand_ins: list[HandIn], times: set[int]) -> list[str]:
-    """A note for each code in several rows, and for each learner with several codes of one module: the table has
-    them all, so a sum over it would count them again. Rows that say nothing of who are no learner's."""
+    """A note for each code in several rows, and for each learner with several codes of one module that report on
+    the same questions (overlapping): the table has them all, so a sum over it would count them again. Rows that say
+    nothing of who are no learner's."""
     rows_of_code: dict[str, list[int]] = defaultdict(list)
     # (who, course, module): each code of theirs, with the first row that holds it
     codes_of_learner: dict[tuple[tuple[str, ...], str, str], dict[str, HandIn]] = defaultdict(dict)
@@ -316,23 +324,45 @@ def repeated_hand_ins(hand_ins: list[HandIn], times: set[int]) -> list[str]:
     notes = [f"rows {row_list(rows)} hold the same code: the table has its results once per row, so a "
              "sum over it counts them more than once" for rows in rows_of_code.values() if len(rows) > 1]
     for (_, course, module), codes in codes_of_learner.items():
-        if len(codes) < 2:
-            continue
-        rows = [hand_in.row for hand_in in codes.values()]
-        first = next(iter(codes.values())).who
-        who = ", ".join(cell for index, cell in enumerate(first) if index not in times and cell.strip())
-        notes.append(f"rows {row_list(rows)} name the same learner ({who}) for course {course}, module {module}: the "
-                     "table has each code's results, so a sum over it counts that module more than once")
+        for repeat in overlapping(list(codes.values())):
+            who = ", ".join(cell for index, cell in enumerate(repeat[0].who) if index not in times and cell.strip())
+            notes.append(f"rows {row_list([hand_in.row for hand_in in repeat])} name the same learner ({who}) for "
+                         f"course {course}, module {module}, with results for the same questions "
+                         f"({listed(shared_questions(repeat))}): the table has each code's results, so a sum over it "
+                         "counts them more than once")
     return notes
 
 
-# Row numbers a note lists before it counts the rest: a file of one code copied a thousand times makes one short line.
+def overlapping(hand_ins: list[HandIn]) -> list[list[HandIn]]:
+    """The hand-ins that share questions with another, in groups of those that do (codes of one page; a module's
+    quiz and its exercises are two pages, whose codes complete each other), in the order of their rows."""
+    groups: list[list[HandIn]] = []
+    for hand_in in hand_ins:
+        joined = [group for group in groups if any(map(hand_in.overlaps, group))]
+        groups = [group for group in groups if group not in joined] + [[*chain.from_iterable(joined), hand_in]]
+    return sorted((sorted(group, key=lambda hand_in: hand_in.row) for group in groups if len(group) > 1),
+                  key=lambda group: group[0].row)
+
+
+def shared_questions(hand_ins: list[HandIn]) -> list[str]:
+    """The questions in more than one of the hand-ins, in the order their pages give them."""
+    counted = Counter(question for hand_in in hand_ins for question in set(hand_in.questions))
+    return [question for question in dict.fromkeys(chain.from_iterable(hand_in.questions for hand_in in hand_ins))
+            if counted[question] > 1]
+
+
+# Row numbers (or questions) a note lists before it counts the rest: a file of one code copied a thousand times makes
+# one short line.
 LISTED_ROWS = 10
 
 
+def listed(items: list[str]) -> str:
+    shown = ", ".join(items[:LISTED_ROWS])
+    return shown if len(items) <= LISTED_ROWS else f"{shown} and {len(items) - LISTED_ROWS:,} more"
+
+
 def row_list(rows: list[int]) -> str:
-    listed = ", ".join(map(str, rows[:LISTED_ROWS]))
-    return listed if len(rows) <= LISTED_ROWS else f"{listed} and {len(rows) - LISTED_ROWS:,} more"
+    return listed([str(row) for row in rows])
 
 
 def score_text(score: float, delimiter: str) -> str:
