@@ -416,3 +416,12 @@ def test_only_codes_whose_items_overlap_are_noted_as_one_learners_repeat() -> No
         "rows 2, 4 name the same learner (Ann) for course demo, module 1, with results for the same questions (Q1, "
         "Q2, Q3)", "rows 3, 5 name the same learner (Ann) for course demo, module 1, with results for the same "
         "questions (E2)"]
+
+
+@pytest.mark.parametrize("pasted", ["{0}{0}", "{0} {0}", "{0}\n{0}", "{0}. {0}.", "My code: {0}, again: {0}"],
+                         ids=["glued", "a space", "a line break", "full stops", "words"])
+def test_one_code_pasted_twice_into_a_cell_is_read_once(pasted: str) -> None:
+    """A learner who pasted their code twice lost the whole row, as holding 'more than one hand-in code'."""
+    code = VECTORS["codes"][0]["code"]
+    assert read_code(pasted.format(code)) == read_code(code)
+    assert read_in_a_file(pasted.format(code)) == (1, [])

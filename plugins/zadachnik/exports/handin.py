@@ -19,7 +19,7 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 PREFIX = "ZDK1"
@@ -110,15 +110,23 @@ def code_text(text: str) -> str:
     return whole[0] if whole else re.sub(r"[^A-Za-z0-9_-]+$", "", text)
 
 
+def codes_in(text: str) -> list[str]:
+    """The codes in a text without spacing, whole or not (code_text), each once: one code pasted twice is one."""
+    starts = [found.start() for found in CODE_START.finditer(text)]
+    return list(dict.fromkeys(code_text(text[start:end]) for start, end in pairwise([*starts, len(text)])))
+
+
 def read_code(code: str) -> Results:
     """The results a code holds; raises DamagedCode. Spaces, line breaks and invisible characters a form or a mail
-    program put in are ignored (without_spacing), and so are words, quotes or a full stop around it (code_text)."""
+    program put in are ignored (without_spacing), and so are words, quotes or a full stop around it (code_text), and
+    the code's copy when it was pasted twice (codes_in)."""
     if len(code) > LONGEST_CODE:
         raise DamagedCode(f"the code is {len(code):,} characters long, more than any page makes")
     text = without_spacing(code)
-    if len(CODE_START.findall(text)) > 1:
+    found = codes_in(text)
+    if len(found) > 1:
         raise DamagedCode("this is more than one hand-in code")
-    joined = code_text(text)
+    joined = found[0] if found else text
     parts = joined.split(".")
     if len(parts) != 3 or parts[0] != PREFIX:
         raise DamagedCode(f"this is not a whole hand-in code (it should read {PREFIX}.…….xxxxxxxx)")
@@ -376,8 +384,8 @@ NOT_THE_HEADER = " (its cell in the codes' column is empty, so it is not read as
 
 
 def code_count(cell: str) -> int:
-    """How many codes, whole or not, a cell holds."""
-    return len(CODE_START.findall(without_spacing(cell)))
+    """How many codes, whole or not, a cell holds: one pasted twice counts once."""
+    return len(codes_in(without_spacing(cell)))
 
 
 def code_cells(row: list[str]) -> list[int]:
