@@ -125,9 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
         "gradebook", help="turn a CSV file of learners' hand-in codes into a table of their results", description=(
             "Read a CSV file with one hand-in code per row (a form's or a spreadsheet's export: the code in any "
             "column, the row's other cells saying who handed it in; separated by commas, semicolons or tabs, in "
-            "UTF-8 or Windows-1251) and write one row per learner and question, separated as the file is: "
-            "who, course, module, question, variant, status, score, the learner's own text and when the code was "
-            "made. A row whose code is damaged is left out and named with its row number; exits with 1 then."))
+            "UTF-8, Windows-1251 or Windows-1252) and write one row per learner and question, separated as the file "
+            "is: who, course, module, question, variant, status, score, the learner's own text and when the code "
+            "was made. A row whose code is damaged is left out and named with its row number; exits with 1 then."))
     book.add_argument("codes", metavar="CODES.csv", type=Path, help="the CSV file of hand-in codes")
     book.add_argument("--out", "-o", metavar="FILE", type=Path,
                       help="the table's CSV file, UTF-8 with a byte-order mark for Excel (default: the standard "
@@ -150,15 +150,16 @@ def language_list(text: str) -> list[str]:
 
 def run_gradebook(arguments: argparse.Namespace) -> int:
     from zadachnik.exports import write_whole
-    from zadachnik.exports.handin import WINDOWS_1251, file_text, gradebook
+    from zadachnik.exports.handin import CODE_PAGES, file_text, gradebook
 
     try:
         text, encoding = file_text(arguments.codes.read_bytes())
     except (OSError, ValueError) as error:
         raise CommandError(f"cannot read {arguments.codes}: {error}") from None
     # Names are all a wrong guess could spoil (a code is ASCII): the teacher is told what to do then.
-    guessed = [] if encoding != WINDOWS_1251 else [
-        "read as Windows-1251 (Cyrillic) text, since it is not UTF-8: if names look wrong, save it as a UTF-8 CSV file"]
+    guessed = [] if encoding not in CODE_PAGES else [
+        f"read as {CODE_PAGES[encoding]} text, since it is not UTF-8: if names look wrong, save it as a UTF-8 CSV "
+        "file (Excel: 'CSV UTF-8')"]
     try:
         book = gradebook(text)
     except ValueError as error:

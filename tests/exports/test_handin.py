@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support.sites import ROOT
 from zadachnik.cli import main
-from zadachnik.exports.handin import DamagedCode, gradebook, hand_in_code, read_code
+from zadachnik.exports.handin import DamagedCode, file_text, gradebook, hand_in_code, read_code
 
 VECTORS = json.loads((ROOT / "tests/vectors/handin.json").read_text(encoding="utf-8"))
 # The words each kind of damage is told in.
@@ -214,14 +214,14 @@ def test_a_windows_1251_export_is_read_and_the_table_is_written_as_utf8_with_a_b
     assert list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))[0]["Имя"] == "Анна"
 
 
-def test_a_file_neither_utf8_nor_windows_1251_is_one_line_asking_for_utf8(tmp_path: Path, capsys) -> None:
+def test_a_file_neither_utf8_nor_a_windows_code_page_is_one_line_asking_for_utf8(tmp_path: Path, capsys) -> None:
     codes = tmp_path / "codes.csv"
-    # 0x98 is no character in Windows-1251 and starts no UTF-8 one.
-    codes.write_bytes(b"Name,Code\n\x98Ann,ZDK1.x.00000000\n")
+    # 0x98 is no character in Windows-1251, 0x81 none in Windows-1252, and neither starts a UTF-8 one.
+    codes.write_bytes(b"Name,Code\n\x98Ann\x81,ZDK1.x.00000000\n")
     assert main(["gradebook", str(codes)]) == 2
     error = capsys.readouterr().err
-    assert error == (f"zadachnik gradebook: cannot read {codes}: it is neither UTF-8 nor Windows-1251 text; save it "
-                     "as a UTF-8 CSV file (Excel: 'CSV UTF-8')\n")
+    assert error == (f"zadachnik gradebook: cannot read {codes}: it is neither UTF-8 nor Windows-1251 nor "
+                     "Windows-1252 text; save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')\n")
 
 
 def test_a_table_separated_by_semicolons_writes_its_scores_with_a_decimal_comma() -> None:
@@ -425,3 +425,32 @@ def test_one_code_pasted_twice_into_a_cell_is_read_once(pasted: str) -> None:
     code = VECTORS["codes"][0]["code"]
     assert read_code(pasted.format(code)) == read_code(code)
     assert read_in_a_file(pasted.format(code)) == (1, [])
+
+
+# Text as Excel's plain "CSV" writes it in a Russian locale (Windows-1251) and in a Western European one
+# (Windows-1252): which of the two a file that is not UTF-8 is read as.
+CODE_PAGES = {
+    "cp1251": ["Имя;Код\nИванов, Иван;", "Ответ: «да», в 10 ч.", "Пётр Ёлкин", "Anna Иванова (Anna Ivanova)",
+               "я", "Отметка времени;ФИО;Код\n01.12.2026 10:00;Сидорова, Анна;ZDK1.x.00000000\n"],
+    "cp1252": ["Jörg Müller", "François Lefèvre", "Zoë;José;Émile", "Réponse à la question", "Größe",
+               "Zeitstempel;Name;Code\r\n01.12.2026 10:00;Jörg Müller;ZDK1.x.00000000\r\n"],
+}
+
+
+@pytest.mark.parametrize("encoding, text", [(encoding, text) for encoding, texts in CODE_PAGES.items()
+                                            for text in texts])
+def test_a_file_that_is_not_utf8_is_read_in_the_code_page_its_letters_show(encoding: str, text: str) -> None:
+    """A German or French Excel's CSV (Windows-1252) was read as Windows-1251: 'Jörg Müller' came out as
+    'Jцrg Mьller'. A Western accented letter stands among Latin ones; a Cyrillic word is all Cyrillic letters."""
+    assert file_text(text.encode(encoding)) == (text, encoding)
+
+
+def test_a_german_excel_export_keeps_its_names_and_says_how_it_was_read(tmp_path: Path, capsys) -> None:
+    codes, out = tmp_path / "codes.csv", tmp_path / "table.csv"
+    codes.write_bytes(f"Zeitstempel;Name;Code\r\n01.12.2026 10:00;Jörg Müller;{VECTORS['codes'][0]['code']}\r\n"
+                      f"01.12.2026 10:01;François Lefèvre;{VECTORS['codes'][2]['code']}\r\n".encode("cp1252"))
+    assert main(["gradebook", str(codes), "--out", str(out)]) == 0
+    assert f"{codes}: read as Windows-1252 (Western European) text, since it is not UTF-8: if names look wrong, " \
+           "save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')" in capsys.readouterr().err.splitlines()
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig")), delimiter=";"))
+    assert {row["Name"] for row in rows} == {"Jörg Müller", "François Lefèvre"}

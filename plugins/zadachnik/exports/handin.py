@@ -44,8 +44,11 @@ LATEST_TIME = 16_725_225_600
 DELIMITERS = ",;\t"
 # The separator is told from a file's first lines: enough to see it repeat, few enough to be quick with long codes.
 SNIFFED_LINES, SNIFFED_CHARACTERS = 20, 65_536
-# What Excel's "CSV" is in a Russian locale; its "CSV UTF-8" is UTF-8.
-WINDOWS_1251 = "cp1251"
+# What Excel's "CSV" is in a Russian locale, and in a Western European one; its "CSV UTF-8" is UTF-8.
+WINDOWS_1251, WINDOWS_1252 = "cp1251", "cp1252"
+CODE_PAGES = {WINDOWS_1251: "Windows-1251 (Cyrillic)", WINDOWS_1252: "Windows-1252 (Western European)"}
+# Bytes outside ASCII in a row, and those of them that are letters in both code pages (А-я; À-ÿ).
+NOT_ASCII, LETTER = re.compile(rb"[\x80-\xff]+"), re.compile(rb"[\xc0-\xff]")
 # Half of a character: a UTF-16 surrogate alone, which JSON.stringify writes as an escape (\ud83d) when a text holds
 # an emoji cut in two. No output encoding can hold one; Python's JSON reader joins the halves of a whole character.
 HALF_CHARACTER = re.compile("[\ud800-\udfff]")
@@ -190,20 +193,40 @@ class Gradebook:
 
 
 def file_text(data: bytes) -> tuple[str, str]:
-    """A CSV file's text and what it was read as: UTF-8 (after a byte-order mark or not), else Windows-1251 when the
-    bytes are that; raises ValueError saying to save the file as UTF-8."""
+    """A CSV file's text and what it was read as: UTF-8 (after a byte-order mark or not), else the Windows code page
+    its letters show (code_page), else the other when the bytes are only that; raises ValueError saying to save the
+    file as UTF-8."""
     try:
         return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
         pass
-    try:
-        text: str | None = data.decode(WINDOWS_1251)
-    except UnicodeDecodeError:
-        text = None
-    # No text file holds a NUL: UTF-16 (Excel's "Unicode text") or a binary file decodes as Windows-1251, as nonsense.
-    if text is None or "\0" in text:
-        raise ValueError("it is neither UTF-8 nor Windows-1251 text; save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')")
-    return text, WINDOWS_1251
+    for encoding in dict.fromkeys((code_page(data), WINDOWS_1251, WINDOWS_1252)):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        # No text file holds a NUL: UTF-16 (Excel's "Unicode text") or a binary file decodes so, as nonsense.
+        if "\0" in text:
+            break
+        return text, encoding
+    raise ValueError("it is neither UTF-8 nor Windows-1251 nor Windows-1252 text; save it as a UTF-8 CSV file "
+                     "(Excel: 'CSV UTF-8')")
+
+
+def code_page(data: bytes) -> str:
+    """Windows-1252 or Windows-1251, whichever a file's letters outside ASCII show it is. A Western accented letter
+    stands in a word of Latin letters (Jörg, Lefèvre); a Cyrillic word is Cyrillic letters alone (Иван); a letter
+    standing alone (the Russian 'в', the French 'à') tells neither. Windows-1251, as before, unless more words say
+    Windows-1252."""
+    western = cyrillic = 0
+    for run in NOT_ASCII.finditer(data):
+        letters = len(LETTER.findall(run[0]))
+        beside = data[max(run.start() - 1, 0):run.start()] + data[run.end():run.end() + 1]
+        if letters and re.search(rb"[A-Za-z]", beside):
+            western += 1
+        elif letters > 1:
+            cyrillic += 1
+    return WINDOWS_1252 if western > cyrillic else WINDOWS_1251
 
 
 def delimiter_of(text: str) -> str:
