@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("codes", metavar="CODES.csv", type=Path, help="the CSV file of hand-in codes")
     book.add_argument("--out", "-o", metavar="FILE", type=Path,
                       help="the table's CSV file, UTF-8 with a byte-order mark for Excel (default: the standard "
-                           "output)")
+                           "output, in UTF-8 when it is redirected)")
     book.set_defaults(run=run_gradebook)
     return parser
 
@@ -166,15 +166,37 @@ def run_gradebook(arguments: argparse.Namespace) -> int:
         raise CommandError(f"{arguments.codes}: {error}") from None
     if not book.codes and not book.problems:
         raise CommandError(f"{arguments.codes} holds no hand-in code (each starts with ZDK1.)")
+    shown = None
     if arguments.out is None:
-        sys.stdout.write(book.table)
+        shown = write_table(book.table)
     else:
         # utf-8-sig: Excel reads a CSV file as UTF-8 only after a byte-order mark (else in the system's code page).
         write_whole(arguments.out, book.table.encode("utf-8-sig"))
     for line in [*guessed, *book.notes, *book.problems]:
         print(f"{arguments.codes}: {line}", file=sys.stderr)
+    if shown:
+        print(f"zadachnik gradebook: {shown}", file=sys.stderr)
     print(f"zadachnik gradebook: {book.codes} code(s) read, {len(book.problems)} row(s) left out", file=sys.stderr)
     return 1 if book.problems else 0
+
+
+def write_table(table: str) -> str | None:
+    """Writes the table to the standard output so that no character can fail it: as UTF-8 to a file or a pipe (a
+    redirect has no screen whose encoding to keep to), in the terminal's own encoding there, a character it has none
+    for shown as '?'. Returns the line that tells the teacher so, or None when the table went out whole."""
+    stream = sys.stdout
+    if not stream.isatty() and hasattr(stream, "buffer"):
+        stream.flush()
+        stream.buffer.write(table.encode("utf-8"))
+        stream.buffer.flush()
+        return None
+    encoding = stream.encoding or "utf-8"
+    shown = table.encode(encoding, "replace").decode(encoding)
+    stream.write(shown)
+    if shown == table:
+        return None
+    return (f"the screen's encoding ({encoding}) has no character for some of the table's, shown as '?': write the "
+            "table to a file with --out table.csv")
 
 
 # -- new ---------------------------------------------------------------------------------------------------------

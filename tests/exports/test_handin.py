@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import io
 import json
+import os
 import shutil
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -454,3 +457,54 @@ def test_a_german_excel_export_keeps_its_names_and_says_how_it_was_read(tmp_path
            "save it as a UTF-8 CSV file (Excel: 'CSV UTF-8')" in capsys.readouterr().err.splitlines()
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8-sig")), delimiter=";"))
     assert {row["Name"] for row in rows} == {"Jörg Müller", "François Lefèvre"}
+
+
+SYMBOLS = hand_in_code({"course": "demo", "module": "1", "time": 1_796_650_000,
+                        "questions": [["E1", None, None, None, "C ≈ 7.2e23 FLOP 👍"]]})
+
+
+def symbols_file(tmp_path: Path) -> Path:
+    codes = tmp_path / "codes.csv"
+    codes.write_text(f"Имя;Код\nАнна;{SYMBOLS}\n", encoding="utf-8")
+    return codes
+
+
+def test_the_table_redirected_from_a_console_that_is_not_utf8_is_written_whole_as_utf8(tmp_path: Path) -> None:
+    """`zadachnik gradebook codes.csv > table.csv` where the console's encoding is not UTF-8 (Windows-1251, say)
+    ended in UnicodeEncodeError, and the file was empty: a redirect has no screen whose characters to keep to."""
+    redirected = tmp_path / "table.csv"
+    with redirected.open("wb") as out:
+        result = subprocess.run([sys.executable, "-m", "zadachnik", "gradebook", str(symbols_file(tmp_path))],
+                                stdout=out, stderr=subprocess.PIPE, env={**os.environ, "PYTHONIOENCODING": "cp1251"},
+                                timeout=60)
+    error = result.stderr.decode("cp1251")
+    assert result.returncode == 0 and "Traceback" not in error
+    rows = list(csv.DictReader(io.StringIO(redirected.read_bytes().decode("utf-8")), delimiter=";"))
+    assert [(row["Имя"], row["answer"]) for row in rows] == [("Анна", "C ≈ 7.2e23 FLOP 👍")]
+
+
+def on_a_terminal(command: list[str], env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    """A command's exit status, what it showed on a terminal (a pseudo-terminal: its standard output is a tty) and
+    what it wrote to the standard error."""
+    controller, terminal = os.openpty()
+    with subprocess.Popen(command, stdout=terminal, stderr=subprocess.PIPE, env=env) as process:
+        os.close(terminal)
+        shown = b""
+        # Reading the controller ends with EIO on Linux once the command has closed the terminal.
+        with contextlib.suppress(OSError):
+            while chunk := os.read(controller, 65_536):
+                shown += chunk
+        os.close(controller)
+        error = process.stderr.read()
+    return process.returncode, shown, error
+
+
+def test_a_terminal_that_is_not_utf8_shows_the_table_with_question_marks_and_a_line_about_out(tmp_path: Path) -> None:
+    """On a console whose encoding is not UTF-8 the table ended in UnicodeEncodeError: what the screen cannot show
+    is now a '?', and a line says how to get the table whole."""
+    status, shown, error = on_a_terminal([sys.executable, "-m", "zadachnik", "gradebook", str(symbols_file(tmp_path))],
+                                         {**os.environ, "PYTHONIOENCODING": "cp1251"})
+    assert status == 0, error.decode("cp1251")
+    assert "Анна;demo;1;E1;;not checked;;C ? 7.2e23 FLOP ?;" in shown.decode("cp1251")
+    assert ("zadachnik gradebook: the screen's encoding (cp1251) has no character for some of the table's, shown "
+            "as '?': write the table to a file with --out table.csv") in error.decode("cp1251").splitlines()
