@@ -375,6 +375,7 @@ def test_a_learner_handing_in_one_module_twice_is_noted_though_the_time_of_each_
 NOT_TIMES = {
     "dates without a time (of birth)": "Name,Born,Code\n" + twice("Ann Lee,2001-01-01", "Ann Lee,2002-02-02"),
     "a column some of whose cells are times": "Name,Group,Code\n" + twice("Ann,10:30", "Ann,B-2"),
+    "a time and a word": "Name,Lesson,Code\n" + twice("Ann,10:30 lab", "Ann,12:00 lab"),
     "times and nothing else": "Timestamp,Code\n" + twice("2026-12-01 10:00:00", "2026-12-01 10:50:00"),
 }
 

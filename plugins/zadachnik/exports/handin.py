@@ -60,9 +60,10 @@ TIME_HEADERS = frozenset({
     "zeitstempel", "zeit", "datum", "startzeit", "fertigstellungszeit", "horodateur", "heure de début",
     "heure de fin", "marca temporal", "hora de inicio", "hora de finalización"})
 # A cell that is a moment as form tools and spreadsheets write one: a time of day, after a date (day, month and year
-# in any order) or not, then AM or PM and a zone, or not. A date alone is no moment: a birthday tells learners apart.
+# in any order) or not, then AM or PM and a zone (capitals: UTC, GMT+3, CEST), or not. A date alone is no moment: a
+# birthday tells learners apart, and so does a word after a time ("10:30 lab", a lesson).
 MOMENT = re.compile(r"(\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(,?\s+|T))?\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?"
-                    r"(\s*[ap]\.?\s?m\.?)?(\s*(z|utc|gmt|[a-z]{3,4})?([+-]\d{1,2}(:?\d{2})?)?)?", re.IGNORECASE)
+                    r"(\s*(?i:[ap]\.?\s?m\.?))?(\s*(Z|[A-Z]{3,5})?([+-]\d{1,2}(:?\d{2})?)?)?")
 
 
 class DamagedCode(ValueError):
