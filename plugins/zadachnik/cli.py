@@ -422,11 +422,15 @@ def run_pdf(arguments: argparse.Namespace) -> int:
     site: Path = arguments.site
     if not site.is_dir():
         raise CommandError(f"{site} is not a built site: build it first (mkdocs build) and give its folder")
-    if not book_pages(site):
+    try:
+        pages = book_pages(site)
+    except PdfError as error:
+        raise CommandError(str(error)) from None
+    if not pages:
         raise CommandError(f"{site} has no problem book: give the folder of a site built with the zadachnik plugin")
     try:
         paper = PAPER_SIZES[arguments.paper] if arguments.paper else None
-        printed = print_books(site, arguments.out, find_chromium(arguments.chromium), paper)
+        printed = print_books(site, pages, arguments.out, find_chromium(arguments.chromium), paper)
         if arguments.zip is not None:
             copy_into_site(printed.pdfs, site)
             zip_site(site, arguments.zip, site.resolve().name)

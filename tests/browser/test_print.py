@@ -469,19 +469,77 @@ def test_axe_finds_nothing_serious_in_a_book(page, course_server: str, page_path
     assert serious == [] and [f for f in findings if f[0] == "heading-order"] == []
 
 
-def test_books_are_found_in_both_url_styles_and_named_by_course_module_and_language(tmp_path: Path) -> None:
+# A book page as the site writes it: the language selector (its head's links to the translations, which the offline
+# copy takes out, and the header's list), in the site's order, before the book's root element.
+SELECTOR = {"head": '<link rel="alternate" href="./" hreflang="{0}"><link rel="alternate" href="x/" hreflang="{1}">',
+            "header": '<a href="./" hreflang="{0}" class="md-select__link">ru</a><a href="x/" hreflang="{1}">en</a>',
+            "none": ""}
+BOOK_ROOT = '<div class="zq-book" data-zq-book data-zq-lang="{}">'
+
+
+def write_books(site: Path, pages: dict[str, str | None], selector: str = SELECTOR["head"],
+                languages: tuple[str, str] = ("ru", "en")) -> None:
+    """Fake built pages: each with the language selector and a book's root in its language (None: not a book)."""
+    for name, lang in pages.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        text = selector.format(*languages) + (BOOK_ROOT.format(lang) if lang else "<p>book</p>")
+        (site / name).write_text(text, encoding="utf-8")
+
+
+def book_names(site: Path) -> dict[str, str]:
     from zadachnik.runtime.pdf import book_pages
 
-    root = '<div class="zq-book" data-zq-book data-zq-lang="{}">'
-    pages = {"demo/01-basics/book.html": "ru", "en/demo/01-basics/book.html": "en", "en/demo/book/index.html": "en",
-             # Not books: a page named so without a book's root, and a quiz.
-             "en/demo/notes/book.html": None, "en/demo/01-basics/quiz.html": "en"}
-    for name, lang in pages.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(root.format(lang) if lang else "<p>book</p>", encoding="utf-8")
-    found = {page.path.relative_to(tmp_path).as_posix(): page.name for page in book_pages(tmp_path)}
-    assert found == {"demo/01-basics/book.html": "demo-01-basics-ru.pdf",
-                     "en/demo/01-basics/book.html": "demo-01-basics-en.pdf", "en/demo/book/index.html": "demo-en.pdf"}
+    return {page.path.relative_to(site).as_posix(): page.name for page in book_pages(site)}
+
+
+def test_books_are_found_in_both_url_styles_and_named_by_course_module_and_language(tmp_path: Path) -> None:
+    write_books(tmp_path, {"demo/01-basics/book.html": "ru", "en/demo/01-basics/book.html": "en",
+                           "en/demo/book/index.html": "en",
+                           # Not books: a page named so without a book's root, and a quiz.
+                           "en/demo/notes/book.html": None, "en/demo/01-basics/quiz.html": "en"})
+    assert book_names(tmp_path) == {"demo/01-basics/book.html": "demo-01-basics-ru.pdf",
+                                    "en/demo/01-basics/book.html": "demo-01-basics-en.pdf",
+                                    "en/demo/book/index.html": "demo-en.pdf"}
+
+
+@pytest.mark.parametrize("selector", ["head", "header"])
+def test_a_course_whose_id_is_the_first_language_keeps_it_in_its_books_names(tmp_path: Path, selector: str) -> None:
+    # The first language's pages have no folder of their own: the course's folder ru/ is the course's, not the
+    # language's (its books were 01-basics-ru.pdf and ru.pdf). The offline copy shows the header's list only.
+    write_books(tmp_path, {"ru/01-basics/book/index.html": "ru", "ru/book/index.html": "ru",
+                           "en/ru/01-basics/book/index.html": "en", "en/ru/book/index.html": "en"}, SELECTOR[selector])
+    assert book_names(tmp_path) == {"ru/01-basics/book/index.html": "ru-01-basics-ru.pdf",
+                                    "ru/book/index.html": "ru-ru.pdf",
+                                    "en/ru/01-basics/book/index.html": "ru-01-basics-en.pdf",
+                                    "en/ru/book/index.html": "ru-en.pdf"}
+
+
+def test_a_site_in_one_language_has_no_language_folder(tmp_path: Path) -> None:
+    # No selector: the site's only language keeps its pages at the root, whatever its courses are called.
+    write_books(tmp_path, {"en/01-basics/book/index.html": "en", "demo/01-basics/book/index.html": "en"},
+                SELECTOR["none"])
+    assert book_names(tmp_path) == {"en/01-basics/book/index.html": "en-01-basics-en.pdf",
+                                    "demo/01-basics/book/index.html": "demo-01-basics-en.pdf"}
+
+
+@pytest.mark.parametrize("first, second", [
+    # Course demo's module 02-data and course demo-02's module data; a course's book and another's module.
+    ("demo/02-data/book/index.html", "demo-02/data/book/index.html"),
+    ("demo/02/book/index.html", "demo-02/book/index.html"),
+    # Names that differ only in case are one file on macOS and Windows.
+    ("demo/Data/book/index.html", "demo/data/book/index.html"),
+])
+def test_two_books_that_would_print_to_one_file_are_refused_before_printing(
+        tmp_path: Path, capsys, first: str, second: str) -> None:
+    site, out = tmp_path / "site", tmp_path / "pdf"
+    write_books(site, {first: "ru", second: "ru"})
+    # Refused before Chromium is even looked for: a missing one is not what the author hears of.
+    assert cli.main(["pdf", str(site), "--out", str(out), "--chromium", "no-such-chromium"]) == 2
+    said = capsys.readouterr().err
+    name = Path(first).parent.parent.as_posix().replace("/", "-") + "-ru.pdf"
+    assert f"{first} and {second} would both be printed to {name}" in said, said
+    assert "give one of the courses another id" in said
+    assert not out.exists()
 
 
 # The module's page as MkDocs writes the book's link to it: relative to the book's address.

@@ -31,6 +31,9 @@ from zadachnik.rendering.i18n import paper_size
 # What templates/book.html writes on its root element, and the folder MkDocs puts a book page in.
 _BOOK_ROOT = re.compile(r'<div class="zq-book" data-zq-book data-zq-lang="([^"]+)"')
 BOOK_FOLDER = "book"
+# The language selector's entries, in the site's order: the head's links to the translations (which the offline
+# copy takes out) and the header's list. A site in one language has none.
+_SELECTOR_ENTRY = re.compile(r'<(?:link|a)\b[^>]*\bhreflang="([^"]+)"')
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 # A page's print takes about two seconds; a minute means Chromium hangs.
 PRINT_TIMEOUT = 120
@@ -57,22 +60,47 @@ class BookPage:
 
 
 def book_pages(site: Path) -> list[BookPage]:
-    """The problem books of a built site: `…/book/index.html` (folder URLs) or `…/book.html`, in every language."""
+    """The problem books of a built site: `…/book/index.html` (folder URLs) or `…/book.html`, in every language.
+    PdfError if two of them would print to one file."""
     pages = []
     for path in sorted(site.rglob("*.html")):
         folder = path.parent if path.name == "index.html" else path.with_suffix("")
         if folder.name != BOOK_FOLDER:
             continue
-        found = _BOOK_ROOT.search(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found = _BOOK_ROOT.search(text)
         if found is None:
             continue
         lang = found.group(1)
-        parts = list(folder.relative_to(site).parts[:-1])
-        # The language's folder (en/) or none for the site's first language: the name says the language always.
-        if parts and parts[0] == lang:
-            parts = parts[1:]
-        pages.append(BookPage(path, "-".join([*parts, lang]) + ".pdf", lang))
+        place = book_place(folder.relative_to(site).parent, lang, site_languages(text[:found.start()]))
+        pages.append(BookPage(path, "-".join([*place.parts, lang]) + ".pdf", lang))
+    refuse_shared_names(site, pages)
     return pages
+
+
+def site_languages(head: str) -> list[str]:
+    """The site's languages in its order, as a page's language selector lists them: none on a site in one."""
+    return list(dict.fromkeys(_SELECTOR_ENTRY.findall(head)))
+
+
+def book_place(folder: Path, lang: str, languages: list[str]) -> Path:
+    """A book's course and module: its folder without its language's. The site's first language (or only one)
+    has no folder of its own, so there a first folder named like a language is a course's."""
+    own = lang if languages and lang != languages[0] else None
+    return folder.relative_to(own) if own is not None and folder.parts[:1] == (own,) else folder
+
+
+def refuse_shared_names(site: Path, pages: list[BookPage]) -> None:
+    """Two books with one file name: the second would replace the first. Without case, as macOS and Windows
+    compare names."""
+    seen: dict[str, BookPage] = {}
+    for page in pages:
+        first = seen.setdefault(page.name.casefold(), page)
+        if first is not page:
+            raise PdfError(f"{first.path.relative_to(site).as_posix()} and {page.path.relative_to(site).as_posix()} "
+                           f"would both be printed to {first.name}: give one of the courses another id (id: in "
+                           "course.yml) or one of the modules another folder name, so that no two books share "
+                           "COURSE-MODULE-LANG.pdf, and build the site again")
 
 
 def find_chromium(given: str | None = None) -> str:
@@ -132,12 +160,12 @@ class Printed:
     left_out: list[LeftOut]
 
 
-def print_books(site: Path, out: Path, chromium: str, paper: str | None = None) -> Printed:
-    """Every book of `site` as a PDF in `out`: the files written, in order, and what their pages named that
-    printing left out. Each prints on `paper` (A4, Letter), or on its language's."""
+def print_books(site: Path, pages: list[BookPage], out: Path, chromium: str, paper: str | None = None) -> Printed:
+    """The books of `site` (`book_pages`) as PDFs in `out`: the files written, in order, and what their pages
+    named that printing left out. Each prints on `paper` (A4, Letter), or on its language's."""
     printed = Printed([], [])
     with site_server(site) as server:
-        for page in book_pages(site):
+        for page in pages:
             shown = page.path.relative_to(site).as_posix()
             copy = PrintCopy(site, page.path)
             text = on_paper(copy.copy(page.path.read_text(encoding="utf-8")), paper or paper_size(page.lang))
