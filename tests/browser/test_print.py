@@ -737,3 +737,100 @@ def test_a_print_copy_takes_out_what_leads_outside_the_site_and_keeps_the_rest(
         assert "example.org" not in printed and "secret" not in printed and "leak" not in printed
         # A style sheet keeps its other rules.
         assert "p { color: red }" in printed or "p { color: red }" not in written
+
+
+# -- a PDF's links lead where its reader can follow them ---------------------------------------------------------
+
+SITE_URL = "https://example.org/course/"
+# The second module's explanation refers to its own items (links inside the book) and links to the first module's
+# question (another page).
+LINKED = " [[E1]], [[Q2]], [Q3]({page}#q-Q3)."
+
+
+def pdf_links(path: Path) -> tuple[list[str], list[str]]:
+    """A PDF's link annotations as Chromium writes them (plain dictionaries): the addresses of its links out,
+    and the names of the places its links inside lead to."""
+    data = path.read_bytes()
+    uris = [found.decode("latin-1") for found in re.findall(rb"/URI\s*\(((?:[^()\\]|\\.)*)\)", data)]
+    inside = [found.decode("latin-1") for found in re.findall(rb"/Subtype\s*/Link\b[^>]*?/Dest\s*/([^\s/>\]]+)", data)]
+    return uris, inside
+
+
+@pytest.fixture(scope="module")
+def linked_print(tmp_path_factory) -> Path:
+    """The fixture site with a second module that links to the first one's question, on a site with a site_url:
+    the English books of the second module and of the course printed once. The folder of the PDFs."""
+    work = tmp_path_factory.mktemp("linked-print")
+    source = two_module_site(work)
+    quiz = source / "exercises/demo/02-more/quiz.md"
+    link = LINKED.format(page="../01-basics/quiz.md")
+    quiz.write_text(quiz.read_text(encoding="utf-8").replace("Because $2+2=4$.", "Because $2+2=4$." + link)
+                    .replace("Потому что $2+2=4$.", "Потому что $2+2=4$." + link), encoding="utf-8")
+    config = source / "mkdocs.yml"
+    config.write_text(f"site_url: {SITE_URL}\n" + config.read_text(encoding="utf-8"), encoding="utf-8")
+    site = build_site(config, work / "site")
+    # Two prints are enough: the others are removed.
+    kept = {site / "en/demo/02-more/book/index.html", site / COURSE_BOOKS["en"]}
+    for page in site.rglob("book/index.html"):
+        if page not in kept:
+            page.unlink()
+    assert cli.main(["pdf", str(site), "--out", str(work / "pdf")]) == 0
+    return work / "pdf"
+
+
+def test_a_books_links_to_other_pages_lead_to_them_on_the_site_url(linked_print: Path) -> None:
+    module, _ = pdf_links(linked_print / "demo-02-more-en.pdf")
+    course, _ = pdf_links(linked_print / "demo-en.pdf")
+    question = f"{SITE_URL}en/demo/01-basics/quiz/#q-Q3"
+    # The module's book links back to its quiz page, and both books to the first module's question.
+    assert f"{SITE_URL}en/demo/02-more/quiz/" in module and question in module, module
+    assert question in course, course
+    assert [uri for uri in module + course if "127.0.0.1" in uri or "localhost" in uri] == []
+
+
+def test_a_books_references_stay_links_inside_the_pdf(linked_print: Path) -> None:
+    module = pdf_links(linked_print / "demo-02-more-en.pdf")[1]
+    course = pdf_links(linked_print / "demo-en.pdf")[1]
+    assert {"e-E1", "q-Q2"} <= set(module), module
+    assert {"m2-e-E1", "m2-q-Q2"} <= set(course), course
+
+
+@pytest.mark.parametrize("name", ["demo-01-basics-en.pdf", "demo-01-basics-ru.pdf", "demo-en.pdf"])
+def test_without_a_site_url_a_books_links_to_other_pages_are_plain_text(outside_print: dict, name: str) -> None:
+    # The site has no site_url: its pages have no address to link to but the print's own server's.
+    assert outside_print["status"] == 0, outside_print["said"]
+    uris, _ = pdf_links(outside_print["pdf"] / name)
+    assert uris == []
+    # A module's book still prints its back link's words.
+    back = {"demo-01-basics-en.pdf": "← Module 1. Basics", "demo-01-basics-ru.pdf": "← Модуль 1. Основы"}
+    assert name not in back or back[name] in pdf_text(outside_print["pdf"] / name)
+
+
+CANONICAL = '<link href="https://example.org/c/en/demo/book/" rel="canonical">'
+
+
+@pytest.mark.parametrize("written, canonical, printed", [
+    # A place in the book stays a link inside the PDF, however the page's own address is written.
+    ('<a href="#q-Q1">', CANONICAL, '<a href="#q-Q1">'),
+    ('<a href="./#q-Q1">', "", '<a href="#q-Q1">'),
+    ('<a href="index.html#q-Q1">', "", '<a href="#q-Q1">'),
+    # Another page: on the site's address, as its reader's browser would resolve the link there.
+    ('<a href="../01-basics/quiz/#q-3">', CANONICAL, '<a href="https://example.org/c/en/demo/01-basics/quiz/#q-3">'),
+    ('<a class="x" href="../../../authoring/">', CANONICAL, '<a class="x" href="https://example.org/c/authoring/">'),
+    ('<area href="/notes/" alt="n">', CANONICAL, '<area href="https://example.org/notes/" alt="n">'),
+    # Without a site_url: its words alone, looking like the text around them.
+    ('<a href="../01-basics/quiz/">', "", '<a style="color: inherit; text-decoration: none">'),
+    ('<a href="../files/data.zip" style="font-weight: bold;">', "",
+     '<a style="font-weight: bold; color: inherit; text-decoration: none">'),
+    # Another host's address, or mail, stays as written.
+    ('<a href="https://example.com/x">', "", '<a href="https://example.com/x">'),
+    ('<a href="mailto:author@example.org">', "", '<a href="mailto:author@example.org">'),
+])
+def test_a_print_copys_links_lead_where_the_pdf_can_follow_them(
+        tmp_path: Path, written: str, canonical: str, printed: str) -> None:
+    from zadachnik.runtime.pdf import PrintCopy
+
+    page = tmp_path / "site" / "en" / "demo" / "book" / "index.html"
+    page.parent.mkdir(parents=True)
+    original = f"<html><head>{canonical}</head>\n<body>{written}words</a></body>"
+    assert PrintCopy(tmp_path / "site", page).copy(original) == original.replace(written, printed)

@@ -6,7 +6,12 @@ from a copy with every reference to another host or to a file outside the site t
 named to the author), served by a server on 127.0.0.1 that serves the site's own files and nothing else. Two walls
 stand behind the copy, for what a parser may miss: every answer carries a Content-Security-Policy that allows the
 site's own address only (and no script: a book needs none), and Chromium's proxy is that same server, which
-refuses every other address. A page over http may not load file:// at all."""
+refuses every other address. A page over http may not load file:// at all.
+
+The copy's links are the PDF's: Chromium writes each as the address it resolved, which for a page of the site is
+the print server's, dead once printing ends. So a link to a place in the book stays one (the PDF's own link), and a
+link to another page leads to it on the site's address (mkdocs.yml's site_url, which each page's canonical link
+gives), or, on a site without one, is printed as its words alone."""
 
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from zadachnik.rendering.i18n import paper_size
 
@@ -194,6 +199,10 @@ LINKS_LOADING_NOTHING = {"alternate", "author", "bookmark", "canonical", "extern
 _CSS_REFERENCE = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')""",
                             re.IGNORECASE)
 _SOURCE_SET_URL = re.compile(r"[\s,]*(\S+)")
+# The page's own address on the site, which MkDocs writes when mkdocs.yml has a site_url; attributes in any order.
+_CANONICAL = re.compile(r"""<link\b(?=[^>]*\brel=["']?canonical\b)[^>]*\bhref=["']([^"']*)["']""", re.IGNORECASE)
+# What a link the PDF cannot follow keeps of its look: its words, as the text around them looks.
+UNLINKED = "color: inherit; text-decoration: none"
 
 
 class PrintCopy(HTMLParser):
@@ -203,6 +212,9 @@ class PrintCopy(HTMLParser):
     def __init__(self, site: Path, page: Path) -> None:
         super().__init__(convert_charrefs=True)
         self.site, self.folder = site.resolve(), page.resolve().parent
+        # The page's path on the site, as an address reads it, and its address online (None: no site_url).
+        self.address = "/" + page.resolve().relative_to(self.site).as_posix()
+        self.canonical: str | None = None
         self.left_out: list[tuple[str, str]] = []
         self.edits: list[tuple[int, int, str]] = []
         self.line_starts = [0]
@@ -210,6 +222,8 @@ class PrintCopy(HTMLParser):
 
     def copy(self, text: str) -> str:
         self.line_starts = [0, *(found.end() for found in re.finditer("\n", text))]
+        head = _CANONICAL.search(text, 0, max(text.find("</head>"), 0))
+        self.canonical = html.unescape(head.group(1)) if head else None
         self.feed(text)
         self.close()
         for start, end, replacement in sorted(self.edits, reverse=True):
@@ -250,9 +264,15 @@ class PrintCopy(HTMLParser):
             self.edits.append((start, start + len(written), ""))
             return
         kept: list[tuple[str, str | None]] = []
+        unlinked = False
         for name, value in attrs:
             if value is not None and name == "style":
                 value = self.css(value)
+            elif value is not None and tag in ("a", "area") and name in ("href", "xlink:href"):
+                value = self.printed_link(value)
+                if value is None:
+                    unlinked = True
+                    continue
             elif value is not None and self.loads(tag, name, values):
                 refused = [(f'srcdoc="{value[:60]}"', FRAME_PAGE)] if name == "srcdoc" else [
                     (address, reason) for address in self.addresses(name, value)
@@ -261,6 +281,8 @@ class PrintCopy(HTMLParser):
                     self.left_out += refused
                     continue
             kept.append((name, value))
+        if unlinked:
+            kept = looking_unlinked(kept)
         if kept != attrs:
             rebuilt = "".join(f" {name}" if value is None else f' {name}="{html.escape(value)}"'
                               for name, value in kept)
@@ -305,6 +327,22 @@ class PrintCopy(HTMLParser):
             return "none" if found.group(0)[0].lower() == "u" else "@import none"
         return _CSS_REFERENCE.sub(checked, text)
 
+    def printed_link(self, address: str) -> str | None:
+        """Where a link leads in the PDF: a place on this page stays one, another page of the site is that page on
+        the site's address, or no link (None) on a site without one; another host's address stays as written."""
+        read = re.sub(r"[\t\n\r]", "", address).strip("\x00\x20\x0c").replace("\\", "/")
+        parts = urlsplit(read)
+        if read.startswith("#") or parts.scheme or parts.netloc:
+            return address
+        if parts.fragment and self.is_this_page(read):
+            return f"#{parts.fragment}"
+        return urljoin(self.canonical, read) if self.canonical else None
+
+    def is_this_page(self, address: str) -> bool:
+        """Whether a relative address leads to the printed page itself (`./#x`, `index.html#x`, `book.html#x`)."""
+        path = unquote(urlsplit(urljoin(f"http://site{self.address}", address)).path)
+        return path in (self.address, self.address.removesuffix("index.html"))
+
     def refusal(self, address: str) -> str | None:
         """Why printing does not load `address` (None: it is the site's own, or data:), read as a browser reads it:
         tabs and line breaks dropped, backslashes as slashes, %2e as a dot."""
@@ -320,6 +358,13 @@ class PrintCopy(HTMLParser):
         # A link inside the site that leads out of it leads out too.
         inside = target.is_relative_to(self.site) and target.resolve().is_relative_to(self.site)
         return None if inside else OUTSIDE_FILE
+
+
+def looking_unlinked(attrs: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """A link's attributes once it leads nowhere: looking like the text around it, not like a link."""
+    style = next((value for name, value in attrs if name == "style"), None)
+    rest = [(name, value) for name, value in attrs if name != "style"]
+    return [*rest, ("style", f"{style.rstrip().rstrip(';')}; {UNLINKED}" if style else UNLINKED)]
 
 
 # -- the site's server -------------------------------------------------------------------------------------------
