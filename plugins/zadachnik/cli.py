@@ -416,8 +416,7 @@ def exported_count(export: ModuleExport) -> str:
 
 def run_pdf(arguments: argparse.Namespace) -> int:
     from zadachnik.rendering.i18n import PAPER_SIZES
-    from zadachnik.runtime.offline import zip_site
-    from zadachnik.runtime.pdf import PdfError, book_pages, copy_into_site, find_chromium, print_books
+    from zadachnik.runtime.pdf import PdfError, book_pages, find_chromium, print_books
 
     site: Path = arguments.site
     if not site.is_dir():
@@ -431,20 +430,48 @@ def run_pdf(arguments: argparse.Namespace) -> int:
     try:
         paper = PAPER_SIZES[arguments.paper] if arguments.paper else None
         printed = print_books(site, pages, arguments.out, find_chromium(arguments.chromium), paper)
-        if arguments.zip is not None:
-            copy_into_site(printed.pdfs, site)
-            zip_site(site, arguments.zip, site.resolve().name)
     except PdfError as error:
         raise CommandError(str(error)) from None
     except OSError as error:
-        raise CommandError(f"cannot write the PDF files: {error}") from None
+        raise CommandError(f"cannot write the PDF files into {arguments.out}: {os_reason(error)}") from None
     for left_out in printed.left_out:
         print(f"zadachnik pdf: {left_out}")
     for path in printed.pdfs:
         print(f"zadachnik pdf: wrote {path}")
     if arguments.zip is not None:
+        zip_with_pdfs(site, printed.pdfs, arguments.zip)
         print(f"zadachnik pdf: wrote {arguments.zip} with the PDFs in {site.resolve().name}/pdf/")
     return 0
+
+
+def zip_with_pdfs(site: Path, pdfs: list[Path], target: Path) -> None:
+    """The PDFs copied into the site's pdf/ folder and the site zipped into `target`; each step that fails says
+    that the PDFs themselves are written."""
+    from zadachnik.runtime.offline import zip_site
+    from zadachnik.runtime.pdf import copy_into_site
+
+    try:
+        copy_into_site(pdfs, site)
+    except OSError as error:
+        raise CommandError(f"the PDFs are written, but cannot copy them into {site / 'pdf'}: {os_reason(error)}: "
+                           "make that folder writable and run the command again") from None
+    try:
+        zip_site(site, target, site.resolve().name)
+    except OSError as error:
+        raise CommandError(f"the PDFs are written and copied into {site / 'pdf'}, but cannot write the zip {target}: "
+                           f"{os_reason(error)}: give --zip a file in a folder that can be written") from None
+
+
+def os_reason(error: OSError) -> str:
+    """Why a file could not be written, naming the path at fault: a file where a folder is needed reads as
+    'File exists' or 'Not a directory' on its own."""
+    path = error.filename
+    if isinstance(error, FileExistsError | NotADirectoryError) and path is not None:
+        blocking = next((folder for folder in (Path(path), *Path(path).parents) if folder.is_file()), None)
+        if blocking is not None:
+            return f"{blocking} is a file, not a folder"
+    reason = error.strerror or str(error)
+    return f"{reason} ({path})" if path is not None else reason
 
 
 # -- check -------------------------------------------------------------------------------------------------------

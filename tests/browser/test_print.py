@@ -445,6 +445,20 @@ def test_zadachnik_pdf_says_what_is_wrong(tmp_path: Path, capsys, fixture_site: 
     assert list(tmp_path.iterdir()) == []
 
 
+def test_zadachnik_pdf_says_it_is_the_zip_it_could_not_write(fixture_site: Path, tmp_path: Path, capsys) -> None:
+    # The PDFs are written and copied into the site; the zip's folder is a file. One book printed.
+    site = Path(shutil.copytree(fixture_site, tmp_path / "site"))
+    (site / BOOKS["ru"]).unlink()
+    out, blocked = tmp_path / "pdf", tmp_path / "afile"
+    blocked.write_text("", encoding="utf-8")
+    assert cli.main(["pdf", str(site), "--out", str(out), "--zip", str(blocked / "x.zip")]) == 2
+    said = capsys.readouterr()
+    assert f"wrote {out / 'demo-01-basics-en.pdf'}" in said.out
+    assert "cannot write the PDF files" not in said.err
+    assert f"cannot write the zip {blocked / 'x.zip'}" in said.err and f"{blocked} is a file" in said.err, said.err
+    assert (out / "demo-01-basics-en.pdf").is_file() and (site / "pdf" / "demo-01-basics-en.pdf").is_file()
+
+
 def heading_levels(site: Path, page: str) -> list[int]:
     content = soup(site, page).select_one(".md-content")
     return [int(h.name[1]) for h in content.find_all(re.compile(r"^h[1-6]$"))]
