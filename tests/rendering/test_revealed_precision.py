@@ -34,8 +34,17 @@ def quiz_spec(page: BeautifulSoup) -> dict:
 
 def shown_answers(answer: Tag) -> list[str]:
     """The texts of a revealed answer: a numeric answer's list, or the numbers and words filled into the gaps of
-    a text with blanks."""
-    return [strong.get_text() for strong in answer.select("li > strong, strong.zq-gap-answer")]
+    a text with blanks, each read with the "≈" the author wrote right before its gap (`$\\rho\\approx$`)."""
+    return [("≈ " if sign_before(strong) else "") + strong.get_text()
+            for strong in answer.select("li > strong, strong.zq-gap-answer")]
+
+
+def sign_before(strong: Tag) -> bool:
+    """Whether the text a reader sees right before a filled gap ends with "≈" (a formula's last is KaTeX's)."""
+    if "zq-gap-answer" not in strong.get("class", []):
+        return False
+    before = next((text for text in strong.find_all_previous(string=True) if text.strip()), "")
+    return before.rstrip().endswith("≈")
 
 
 def field_order(question: Tag, spec: dict) -> list[str]:
@@ -99,3 +108,56 @@ def test_every_revealed_answer_shows_the_decimals_its_tolerance_asks_for(sample_
                               f"{module} book {question}")
     assert checked >= 50, checked
     assert not found, "\n".join(found)
+
+
+# A text with blanks whose number gaps follow an approximation sign the author wrote, in a formula or in the text,
+# and one that follows none; each answer a rounding but `exact` (0.5 to two decimals).
+APPROX_BLANKS = r"""
+/// question | B1
+type: blanks
+gaps:
+  rho: {answer: "8/9", atol: 0.001}
+  spaced: {answer: "1/3", atol: 0.01}
+  text: {answer: "2/3", atol: 0.01}
+  exact: {answer: "0.5", atol: 0.01}
+  plain: {answer: "1/7", atol: 0.01}
+
+//// ru | Пропуски
+Загрузка $\rho\approx$ [[gap:rho]], $x \approx\,$ [[gap:spaced]], y ≈ [[gap:text]], z ≈ [[gap:exact]],
+w = [[gap:plain]].
+
+explanation:
+Так.
+////
+
+//// en | Blanks
+The load $\rho\approx$ [[gap:rho]], $x \approx\,$ [[gap:spaced]], y ≈ [[gap:text]], z ≈ [[gap:exact]],
+w = [[gap:plain]].
+
+explanation:
+So.
+////
+///
+"""
+# What each gap's revealed answer shows: no second "≈" after the author's.
+APPROX_ANSWERS = {"en": ["0.889", "0.33", "0.67", "0.50", "≈ 0.14"], "ru": ["0,889", "0,33", "0,67", "0,50", "≈ 0,14"]}
+
+
+@pytest.fixture(scope="module")
+def approx_site(tmp_path_factory) -> Path:
+    from support.sites import FIXTURE_SITE, build_site, copy_site
+
+    work = tmp_path_factory.mktemp("approx-blanks")
+    source = copy_site(FIXTURE_SITE, work / "src")
+    quiz = source / "exercises/demo/01-basics/quiz.md"
+    quiz.write_text(quiz.read_text(encoding="utf-8") + APPROX_BLANKS, encoding="utf-8")
+    return build_site(source / "mkdocs.yml", work / "site")
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("page", ["quiz", "book"])
+def test_a_gap_after_an_approximation_sign_shows_no_second_one(approx_site: Path, lang: str, page: str) -> None:
+    parsed_page = parsed(approx_site / LANGUAGES[lang] / "demo/01-basics" / page / "index.html")
+    answer = parsed_page.select_one("#q-B1 .zq-reveal .zq-answer--blanks" if page == "quiz"
+                                    else '[data-zq-book-answer="B1"] .zq-answer--blanks')
+    assert [strong.get_text() for strong in answer.select("strong.zq-gap-answer")] == APPROX_ANSWERS[lang]

@@ -1,9 +1,13 @@
 """A question with blanks: its text's gap elements (reading/gaps.py) made into the gap's field on the page, a line
 to write on in a problem book, or the right answer in bold where the answer is revealed. Gaps are numbered in
-the order the language's text has them, which a screen reader's label and the tolerance notes both follow."""
+the order the language's text has them, which a screen reader's label and the tolerance notes both follow.
+
+A number gap's revealed answer is marked "≈" when it is a rounding, unless the author's text already says so
+right before the gap (`$\rho\approx$ [[gap:rho]]`, `ρ ≈ [[gap:rho]]`): the sign is read once."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from html import escape
 
@@ -12,6 +16,14 @@ from zadachnik.reading.gaps import GAP_ELEMENT
 from zadachnik.reading.model import Question
 
 LINE = "display:inline-block;min-width:6em;border-bottom:1px solid"
+# How a rounded answer starts (rendering/render.py, field_answer).
+ROUNDED = "≈ "
+# An approximation sign ending the HTML before a gap: in the text, or as the last symbol of a formula KaTeX drew
+# (its spacing, closing tags and the page's marker of a formula's end after it), then spaces.
+_APPROX_BEFORE = re.compile(r"(?:≈|&asymp;|&#8776;|&#x2248;)"
+                            r"(?:\s|&nbsp;|&#160;|</\w+>|<span\b[^>]*></span>|<!--[^>]*-->)*\Z", re.IGNORECASE)
+# How far back the sign may stand: a formula's closing tags and spacing take far less.
+_APPROX_REACH = 400
 
 
 def gap_order(question: Question, piece: str) -> list[Gap]:
@@ -34,7 +46,10 @@ def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mappi
         unit = unit_of(gap)
         after = f" {escape(unit)}" if unit else ""
         if mode == "answer":
-            return f'<strong class="zq-gap-answer">{escape(answer_of(gap))}</strong>{after}'
+            answer = answer_of(gap)
+            if answer.startswith(ROUNDED) and follows_approx_sign(piece, match.start()):
+                answer = answer.removeprefix(ROUNDED)
+            return f'<strong class="zq-gap-answer">{escape(answer)}</strong>{after}'
         if mode == "paper":
             choices = ""
             if isinstance(gap, ChoiceGap):
@@ -55,3 +70,8 @@ def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mappi
                 f'<span class="zq-mark" data-zq-mark></span></span>')
 
     return GAP_ELEMENT.sub(filled, piece)
+
+
+def follows_approx_sign(piece: str, at: int) -> bool:
+    """Whether the text up to `at` ends with an approximation sign the author wrote."""
+    return _APPROX_BEFORE.search(piece, max(0, at - _APPROX_REACH), at) is not None
