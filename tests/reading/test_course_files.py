@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import zipfile
 from pathlib import Path
 
@@ -165,3 +166,55 @@ def test_paths_too_long_for_windows_are_warned_of(tmp_path: Path) -> None:
     [warning] = warnings_for(tmp_path, f"{deep}/данные.csv", "short.csv")
     assert warning.startswith(f"{SHOWN}/{deep}/данные.csv: its path in the zip is 220 characters long"), warning
     assert "260" in warning and "shorten" in warning
+
+
+# -- folders the zip keeps though no file of theirs goes in -------------------------------------------------------
+
+
+def test_a_folder_left_empty_is_kept_in_the_zip_as_a_folder(tmp_path: Path) -> None:
+    """Was a bug: the zip held files only, so output/ (kept in git by a .gitkeep, which the zip leaves out) was
+    gone after unzipping, and a notebook writing into it failed."""
+    folder = tmp_path / "files"
+    (folder / "output").mkdir(parents=True)
+    (folder / "output" / ".gitkeep").write_text("")
+    (folder / "runs" / "logs").mkdir(parents=True)
+    (folder / "runs" / "__pycache__").mkdir()
+    (folder / "data").mkdir()
+    (folder / "data" / "table.csv").write_text("a,b\n")
+    (folder / "notebook.ipynb").write_text("{}")
+    archive, warnings = zip_course_files(folder, "m", 10**6, "files")
+    assert warnings == []
+    entries = zipfile.ZipFile(io.BytesIO(archive.data)).infolist()
+    assert [entry.filename for entry in entries] == ["m/data/table.csv", "m/notebook.ipynb", "m/output/",
+                                                     "m/runs/logs/"]
+    assert [entry.is_dir() for entry in entries] == [False, False, True, True]
+    # The page counts files: a folder is none.
+    assert archive.counts == {"data": 1, "notebooks": 1}
+
+
+def test_a_zip_with_empty_folders_is_the_same_bytes_each_time(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    (folder / "output").mkdir(parents=True)
+    (folder / "a.txt").write_text("hello")
+    first, _ = zip_course_files(folder, "m", 10**6, "files")
+    os.utime(folder / "output", (0, 0))  # a folder's time is not the zip's
+    second, _ = zip_course_files(folder, "m", 10**6, "files")
+    assert first.data == second.data
+    [output] = [entry for entry in zipfile.ZipFile(io.BytesIO(first.data)).infolist() if entry.is_dir()]
+    assert output.date_time == (1980, 1, 1, 0, 0, 0) and output.external_attr >> 16 == 0o40755
+
+
+def test_only_empty_folders_is_an_empty_files_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    (folder / "output").mkdir(parents=True)
+    (folder / "output" / ".gitkeep").write_text("")
+    archive, warnings = zip_course_files(folder, "m", 10**6, "exercises/c/m/files")
+    assert archive is None and warnings == ["exercises/c/m/files is empty: add the module's files or remove the folder"]
+
+
+def test_an_empty_folder_with_a_name_windows_cannot_create_is_warned_of(tmp_path: Path) -> None:
+    folder = tmp_path / "files"
+    (folder / "aux").mkdir(parents=True)
+    (folder / "a.txt").write_text("x")
+    [warning] = zip_course_files(folder, "m", 10**6, SHOWN)[1]
+    assert warning.startswith(f"{SHOWN}/aux: the name 'aux' is kept by Windows for a device"), warning

@@ -15,3 +15,12 @@ def add_entry(archive: zipfile.ZipFile, name: str, data: bytes | str, compressle
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = 0o644 << 16
     archive.writestr(info, data, compresslevel=compresslevel)
+
+
+def add_folder(archive: zipfile.ZipFile, name: str) -> None:
+    """The folder `name` (ending in '/') as an entry of its own, dated FIXED_TIME, which unzipping creates even
+    when no file goes into it."""
+    info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+    # Unix permissions and the directory bit, and MS-DOS's directory flag for Windows' unzippers.
+    info.external_attr = (0o40755 << 16) | 0x10
+    archive.writestr(info, b"")

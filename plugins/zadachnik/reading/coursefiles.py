@@ -10,11 +10,12 @@ import io
 import os
 import re
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from zadachnik.core.errors import SourceError
-from zadachnik.core.zips import add_entry
+from zadachnik.core.zips import add_entry, add_folder
 from zadachnik.reading.names import SAFE, windows_problem
 
 _LANGUAGE_MARK = re.compile(r"(?:^|[_\-./])([a-z]{2})(?=[_\-./]|$)")
@@ -54,14 +55,17 @@ class CourseFiles:
 def zip_course_files(folder: Path, top: str, max_file_size: int, shown: str) -> tuple[CourseFiles | None, list[str]]:
     """The zip of `folder` under a top folder named `top` (None when there is nothing to zip), and warnings for
     the author (checked_course_files)."""
-    paths, warnings = checked_course_files(folder, top, max_file_size, shown)
-    if not paths:
+    entries, warnings = checked_course_files(folder, top, max_file_size, shown)
+    if not entries:
         return None, warnings
     counts: dict[str, int] = {}
     languages: set[str] = set()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for relative, real in paths:
+        for relative, real in entries:
+            if real is None:
+                add_folder(archive, f"{top}/{relative}/")
+                continue
             path = Path(relative)
             add_entry(archive, f"{top}/{relative}", real.read_bytes(), compresslevel=9)
             languages.update(_LANGUAGE_MARK.findall(relative))
@@ -76,22 +80,33 @@ def cannot_zip(shown: str, error: OSError) -> str:
 
 
 def checked_course_files(folder: Path, top: str, max_file_size: int, shown: str
-                         ) -> tuple[list[tuple[str, Path]], list[str]]:
-    """What the zip of `folder` under `top` would hold, in its order, and the warnings for the author: an empty
-    folder, files over the size limit, names learners on Windows or macOS can't unzip as they are. The build
-    zips what this gives; `zadachnik check` reports the same without zipping. CourseFileProblem as module_files."""
-    # In the order of path parts, as the zips were always sorted.
-    paths = sorted(module_files(folder, shown), key=lambda item: item[0].split("/"))
-    if not paths:
+                         ) -> tuple[list[tuple[str, Path | None]], list[str]]:
+    """What the zip of `folder` under `top` would hold, in its order (a file with its real path, a folder left
+    empty with None), and the warnings for the author: an empty folder, files over the size limit, names learners
+    on Windows or macOS can't unzip as they are. The build zips what this gives; `zadachnik check` reports the
+    same without zipping. CourseFileProblem as module_files."""
+    files, folders = module_files(folder, shown)
+    if not files:
         return [], [f"{shown} is empty: add the module's files or remove the folder"]
+    empty = empty_folders([relative for relative, _ in files], folders)
+    # In the order of path parts, as the zips were always sorted.
+    entries = sorted([*files, *((relative, None) for relative in empty)], key=lambda item: item[0].split("/"))
     warnings = []
-    for relative, real in paths:
+    for relative, real in files:
         size = real.stat().st_size
         if size > max_file_size:
             warnings.append(f"{shown}/{relative} is {size / 2**20:.1f} MiB, over the "
                             f"{max_file_size / 2**20:.1f} MiB limit (course_files_max_size)")
-    warnings.extend(name_warnings([relative for relative, _ in paths], top, shown))
-    return paths, warnings
+    warnings.extend(name_warnings([relative for relative, _ in files], top, shown, empty))
+    return entries, warnings
+
+
+def empty_folders(files: list[str], folders: list[str]) -> list[str]:
+    """The folders that would be gone after unzipping the files alone: those holding no file and no such folder
+    (output/ kept in git by a .gitkeep, which the zip leaves out). A notebook that writes there needs them."""
+    filled = {"/".join(parts[:end]) for parts in (name.split("/") for name in [*files, *folders])
+              for end in range(1, len(parts))}
+    return [folder for folder in folders if folder not in filled]
 
 
 # Windows' limit for a path is 260 characters; unzipped into C:\Users\<name>\Downloads\<zip's name>\, a path in
@@ -99,12 +114,14 @@ def checked_course_files(folder: Path, top: str, max_file_size: int, shown: str
 MAX_ZIP_PATH = 200
 
 
-def name_warnings(files: list[str], top: str, shown: str) -> list[str]:
-    """Names in the zip (files and the folders they are in) that Windows or macOS can't unzip as they are: two
-    that differ only in case, a name Windows can't create, a path too long for Windows."""
+def name_warnings(files: list[str], top: str, shown: str, empty: Iterable[str] = ()) -> list[str]:
+    """Names in the zip (files, the folders they are in and the folders left `empty`) that Windows or macOS
+    can't unzip as they are: two that differ only in case, a name Windows can't create, a path too long for
+    Windows."""
     warnings = []
     by_case: dict[str, str] = {}
     folders = {"/".join(parts[:end]) for parts in (name.split("/") for name in files) for end in range(1, len(parts))}
+    folders.update(empty)
     for entry in sorted(folders | set(files), key=lambda name: name.split("/")):
         parent, _, name = entry.rpartition("/")
         first = by_case.setdefault(entry.casefold(), entry)
@@ -130,10 +147,10 @@ def name_warnings(files: list[str], top: str, shown: str) -> list[str]:
     return warnings
 
 
-def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
-    """(path in the zip, real file) for every file under `folder`, following links only while they stay inside
-    the module (the folder holding files/); UnsafeLink for any other. Each real folder is walked once, so links
-    can neither loop nor multiply the zip."""
+def module_files(folder: Path, shown: str) -> tuple[list[tuple[str, Path]], list[str]]:
+    """(path in the zip, real file) for every file under `folder`, and the path of every folder under it,
+    following links only while they stay inside the module (the folder holding files/); UnsafeLink for any other.
+    Each real folder is walked once, so links can neither loop nor multiply the zip."""
     module = Path(os.path.realpath(folder.parent))
     start = real_target(folder, module, shown) if folder.is_symlink() else Path(os.path.realpath(folder))
     found: list[tuple[str, Path]] = []
@@ -167,7 +184,7 @@ def module_files(folder: Path, shown: str) -> list[tuple[str, Path]]:
                     pending.append((real, f"{relative}/"))
                 elif real.is_file():
                     found.append((relative, real))
-    return found
+    return found, [relative.removesuffix("/") for relative in walked.values() if relative]
 
 
 def printable(name: str) -> str:
