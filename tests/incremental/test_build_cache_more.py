@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -443,3 +444,13 @@ def test_the_check_takes_the_modules_a_build_kept_and_reads_only_an_edited_one(t
     counted.clear()
     assert main(["check", "--config", str(site / "mkdocs.yml")]) == 0
     assert sorted(counted.read) == ["01-basics", "02-more"] and not (site / ".cache").exists()
+
+
+def test_a_folder_made_in_the_course_files_is_a_change_of_the_module(tmp_path: Path) -> None:
+    """An empty folder is an entry of the course-files zip: a kept exercises page showed the zip's size from
+    before the folder was made."""
+    site = fixture_copy(tmp_path)
+    files = site / "exercises/demo/01-basics/files"
+    cold_warm_uncached(site, tmp_path, lambda: (files / "outputs of the notebook").mkdir())
+    names = zipfile.ZipFile(tmp_path / "warm/demo/01-basics/01-basics-files.zip").namelist()
+    assert "01-basics/outputs of the notebook/" in names

@@ -39,10 +39,13 @@ from zadachnik.reading.variants import Variant
 
 
 def folder_digest(folder: Path) -> str:
-    """Every file under `folder`, by its path and bytes."""
+    """Every file under `folder`, by its path and bytes, and every folder by its path: an empty folder in files/
+    is an entry of the course-files zip, whose size the page shows."""
     hashed = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
-        if path.is_file():
+        if path.is_dir():
+            hashed.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"/\0")
+        elif path.is_file():
             hashed.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape") + b"\0")
             try:
                 hashed.update(path.read_bytes())
