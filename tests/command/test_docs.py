@@ -65,6 +65,10 @@ QUOTED_MESSAGES = {
         yaml="type: numeric\nfields:\n  gib: {answer: 1, rtoll: 0.1}",
         ru="Сколько?\n\nfields:\n- gib: ГиБ\n\nexplanation:\nТак.",
         en="How many?\n\nfields:\n- gib: GiB\n\nexplanation:\nSo.")},
+    "the notebook '.ipynb_checkpoints/nb-checkpoint.ipynb' is in": {"exercises": block(
+        kind="exercise", ident="E1",
+        yaml="notebooks:\n  - file: .ipynb_checkpoints/nb-checkpoint.ipynb\n    section: {ru: Начало, en: Start}",
+        ru="Посчитайте.\n\nsolution:\nТак.", en="Compute.\n\nsolution:\nSo.")},
 }
 
 

@@ -1141,6 +1141,46 @@ def test_a_notebook_named_from_the_modules_folder_is_told_to_drop_files(tmp_path
     assert error.hint == hint
 
 
+@pytest.mark.parametrize(
+    ("file", "message", "hint"),
+    [
+        (".ipynb_checkpoints/notebook-checkpoint.ipynb",
+         "the notebook '.ipynb_checkpoints/notebook-checkpoint.ipynb' is in '.ipynb_checkpoints/', which the "
+         "course-files zip leaves out (names that start with a dot, and __pycache__)",
+         "move the notebook out of '.ipynb_checkpoints/' and name it from files/"),
+        ("work/__pycache__/nb.ipynb",
+         "the notebook 'work/__pycache__/nb.ipynb' is in 'work/__pycache__/', which the course-files zip leaves "
+         "out (names that start with a dot, and __pycache__)",
+         "move the notebook out of 'work/__pycache__/' and name it from files/"),
+        ("work/.draft.ipynb",
+         "the notebook 'work/.draft.ipynb' is left out of the course-files zip: its name starts with a dot",
+         "rename it, e.g. 'file: work/draft.ipynb'"),
+    ],
+    ids=["checkpoint", "pycache", "dot-file"],
+)
+def test_a_notebook_the_zip_leaves_out_is_refused(tmp_path: Path, file: str, message: str, hint: str) -> None:
+    """Was silent: the build and the check passed, and the page named a notebook the zip did not hold."""
+    text = exercise(yaml=f"notebooks:\n  - file: {file}\n    section: {{ru: Раздел, en: Section}}")
+    exercises_dir = write_course(tmp_path, exercises=text)
+    notebook = exercises_dir / "course/01-m/files" / file
+    notebook.parent.mkdir(parents=True)
+    notebook.write_text("{}")
+    with pytest.raises(SourceErrors) as info:
+        load_courses(exercises_dir, LANGS, tmp_path)
+    [error] = info.value.errors
+    assert (error.path, error.line) == (EXERCISES, line_with(text, "- file:"))
+    assert (error.message, error.hint) == (message, hint)
+
+
+def test_a_notebook_named_through_dots_that_stay_in_files_is_taken(tmp_path: Path) -> None:
+    """'./' and 'a/../' are no hidden names: the rule reads the path as the file system does."""
+    text = exercise(yaml="notebooks:\n  - file: ./work/../nb.ipynb\n    section: {ru: Раздел, en: Section}")
+    exercises_dir = write_course(tmp_path, exercises=text)
+    (exercises_dir / "course/01-m/files/work").mkdir(parents=True)
+    (exercises_dir / "course/01-m/files/nb.ipynb").write_text("{}")
+    assert load_courses(exercises_dir, LANGS, tmp_path)[0].modules[0].exercises[0].notebooks
+
+
 def test_a_notebook_in_a_folder_files_inside_files_is_taken(tmp_path: Path) -> None:
     text = exercise(yaml="notebooks:\n  - file: files/nb.ipynb\n    section: {ru: Раздел, en: Section}")
     exercises_dir = write_course(tmp_path, exercises=text)

@@ -161,8 +161,7 @@ def module_files(folder: Path, shown: str) -> tuple[list[tuple[str, Path]], list
         walked[real_folder] = relative_folder
         with os.scandir(real_folder) as entries:
             for entry in entries:
-                # Editor and tool leftovers stay out, unfollowed: dot-files, __pycache__, notebook checkpoints.
-                if entry.name.startswith(".") or entry.name == "__pycache__":
+                if left_out(entry.name):
                     continue
                 relative = f"{relative_folder}{entry.name}"
                 # Bytes that are not UTF-8 come back from the file system as lone surrogates, which aren't printable.
@@ -185,6 +184,20 @@ def module_files(folder: Path, shown: str) -> tuple[list[tuple[str, Path]], list
                 elif real.is_file():
                     found.append((relative, real))
     return found, [relative.removesuffix("/") for relative in walked.values() if relative]
+
+
+def left_out(name: str) -> bool:
+    """Whether the zip leaves out a file or folder of this name, unfollowed: editor and tool leftovers (dot-files,
+    __pycache__, notebook checkpoints)."""
+    return name.startswith(".") or name == "__pycache__"
+
+
+def left_out_part(name: str) -> str | None:
+    """`name` (a path in files/) up to the first file or folder the zip leaves out ('work/__pycache__'); None when
+    the zip keeps every part of it."""
+    parts = Path(os.path.normpath(name)).parts
+    end = next((end for end, part in enumerate(parts, start=1) if left_out(part)), None)
+    return None if end is None else "/".join(parts[:end])
 
 
 def printable(name: str) -> str:

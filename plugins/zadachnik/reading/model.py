@@ -20,7 +20,7 @@ from zadachnik.core.errors import SourceError, SourceErrors
 from zadachnik.core.text import Fragment, Localized, TextProblem, per_language
 from zadachnik.qtypes import Entry, Invalid, ListParts, QuestionType, python_syntax_error, registry
 from zadachnik.qtypes.mixed import MixedKey
-from zadachnik.reading.coursefiles import LINK_OUT_HINT, named_from_module, outside_of
+from zadachnik.reading.coursefiles import LINK_OUT_HINT, left_out_part, named_from_module, outside_of
 from zadachnik.reading.exam import MODULE_KEYS as EXAM_KEYS
 from zadachnik.reading.exam import Exam, exam_of
 from zadachnik.reading.gaps import place_gaps
@@ -1108,6 +1108,10 @@ class BlockReader:
             raise self.fail(f"the notebook must be in this module's files/: {leaving.problem}", line,
                             LINK_OUT_HINT if leaving.linked else
                             "put the notebook into files/ and name it from there, e.g. 'file: name.ipynb'")
+        hidden = left_out_part(name)
+        if hidden is not None:
+            problem, hint = left_out_notebook(name, hidden, key)
+            raise self.fail(problem, line, hint)
         if (files / name).is_file():
             return
         inside = named_from_module(name)
@@ -1309,6 +1313,18 @@ def to_fragment(lines: list[Line], default_line: int) -> Fragment:
     if not lines:
         return Fragment("", default_line)
     return Fragment("\n".join(line.text for line in lines), lines[0].number)
+
+
+def left_out_notebook(name: str, hidden: str, key: str) -> tuple[str, str]:
+    """Why a notebook at `name` is not in the course-files zip, which leaves out `hidden` (the path up to the name
+    it leaves out), and what to write instead."""
+    if hidden != os.path.normpath(name):
+        return (f"the notebook '{name}' is in '{hidden}/', which the course-files zip leaves out (names that start "
+                "with a dot, and __pycache__)", f"move the notebook out of '{hidden}/' and name it from files/")
+    folder, _, file = hidden.rpartition("/")
+    renamed = f"{folder}/{file.lstrip('.')}" if folder else file.lstrip(".")
+    return (f"the notebook '{name}' is left out of the course-files zip: its name starts with a dot",
+            f"rename it, e.g. '{key}: {renamed}'")
 
 
 def missing_file_hint(folder: Path, name: str, written: str, key: str) -> str | None:
