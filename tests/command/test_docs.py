@@ -69,6 +69,9 @@ QUOTED_MESSAGES = {
         kind="exercise", ident="E1",
         yaml="notebooks:\n  - file: .ipynb_checkpoints/nb-checkpoint.ipynb\n    section: {ru: Начало, en: Start}",
         ru="Посчитайте.\n\nsolution:\nТак.", en="Compute.\n\nsolution:\nSo.")},
+    "this exercise has a 'criteria:' part": {"exercises": block(
+        kind="exercise", ident="E1", yaml="",
+        ru="Посчитайте.\n\nsolution:\nТак.\n\ncriteria:\nРаботает.", en="Compute.\n\nsolution:\nSo.")},
 }
 
 

@@ -751,11 +751,15 @@ def test_project_exercise_without_criteria(tmp_path: Path) -> None:
     assert error.hint == "add a line 'criteria:' followed by the criteria"
 
 
-def test_criteria_in_a_non_project_exercise(tmp_path: Path) -> None:
-    exercises = exercise(ru=RU_EXERCISE + "\n\ncriteria:\nРаботает.")
+@pytest.mark.parametrize("yaml", ["", "project: false"])
+def test_criteria_in_a_non_project_exercise_say_what_makes_it_a_project(tmp_path: Path, yaml: str) -> None:
+    """It said "its parts are solution", not that 'project: true' is what takes criteria."""
+    exercises = exercise(yaml=yaml, ru=RU_EXERCISE + "\n\ncriteria:\nРаботает.")
     error = one_error(tmp_path, exercises=exercises)
-    assert (error.line, error.message) == (line_is(exercises, "criteria:"), "this exercise has no 'criteria:' part")
-    assert error.hint == "its parts are solution"
+    assert (error.line, error.message) == (line_is(exercises, "criteria:"),
+                                           "this exercise has a 'criteria:' part, which only a project has")
+    assert error.hint == ("make it a project: write 'project: true' in its YAML, below '/// exercise | E1'; or "
+                          "delete 'criteria:' and the criteria")
 
 
 def test_exercise_without_solution(tmp_path: Path) -> None:

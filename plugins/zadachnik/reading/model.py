@@ -1203,13 +1203,21 @@ class BlockReader:
                     verb = "are" if name in ("hints", "criteria") else "is"
                     raise self.fail(f"{whose} {name} {verb} empty", part_line, f"write the {name} under '{name}:'")
             else:
-                raise self.fail(f"this {self.block.kind} has no '{name}:' part", part_line,
-                                f"its parts are {', '.join(list_parts + text_parts) or 'none'}")
+                raise self.unexpected_part(name, part_line, list_parts + text_parts)
         for name in (*list_parts, *required):
             if name not in text.lists and name not in text.texts:
                 raise self.fail(f"{whose} text has no '{name}:' part", lang_block.line,
                                 f"add a line '{name}:' followed by the {name}")
         return text
+
+    def unexpected_part(self, name: str, line: int, parts: tuple[str, ...]) -> SourceError:
+        if name == "criteria" and self.block.kind == "exercise":
+            # What takes criteria is a line in the YAML, far from the part: say which.
+            return self.fail("this exercise has a 'criteria:' part, which only a project has", line,
+                             f"make it a project: write 'project: true' in its YAML, below '/// exercise | "
+                             f"{self.block.arg}'; or delete 'criteria:' and the criteria")
+        return self.fail(f"this {self.block.kind} has no '{name}:' part", line,
+                         f"its parts are {', '.join(parts) or 'none'}")
 
     def list_entries(self, name: str, lines: list[Line], part_line: int, whose: str) -> list[tuple[str, Fragment]]:
         pattern = _LABEL if name == "fields" else _MARKER
