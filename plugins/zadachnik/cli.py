@@ -726,12 +726,17 @@ def keep_only_what_finds_formulas(converter: Any) -> None:
     """Drop the inline patterns that run after the math patterns: Markdown applies inline patterns in priority
     order, so which text is a formula, or one left open, depends only on those before them (code spans and
     extensions above them), and a marker between pieces is a block, which no inline pattern changes. Links,
-    emphasis and the rest were most of the conversion's time, and the check shows none of their output."""
+    emphasis and the rest were most of the conversion's time, and the check shows none of their output. References
+    to footnotes are kept, for the check of which text holds each note."""
     from zadachnik.rendering.mathtex import UNCLOSED_PATTERN
 
     converter.inlinePatterns._sort()
     names = [item.name for item in converter.inlinePatterns._priority]  # highest priority first
-    for name in names[names.index(UNCLOSED_PATTERN) + 1:]:
+    last = names.index(UNCLOSED_PATTERN)
+    if "footnote" in names:
+        # References to footnotes too, and what decides them (backslash escapes): a piece's notes are its own.
+        last = max(last, names.index("footnote"))
+    for name in names[last + 1:]:
         converter.inlinePatterns.deregister(name)
 
 
@@ -743,6 +748,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     from zadachnik.core.errors import TEX_HEADING, TEX_HINT, tex_problem
     from zadachnik.incremental.formulas import formula_store
     from zadachnik.incremental.site import CACHE_DIR
+    from zadachnik.rendering.footnotes import PieceFootnotes
     from zadachnik.rendering.mathtex import (
         KatexUnavailable,
         MathExtension,
@@ -751,7 +757,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
         line_of,
         shared_katex,
     )
-    from zadachnik.rendering.render import KINDS, MissingPiece, module_has, plan_page, split_pieces
+    from zadachnik.rendering.render import KINDS, MissingPiece, module_has, plan_page, split_pieces, stray_reference
 
     plans = [plan_page(course, module, kind, lang) for course in courses for module in course.modules
              for kind in KINDS if module_has(module, kind) for lang in languages]
@@ -761,7 +767,8 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     math_log = MathLog()
     try:
         extensions = [name for name in site.extensions if name not in UNUSED_EXTENSIONS]
-        converter = markdown.Markdown(extensions=[*extensions, MathExtension(log=math_log)],
+        footnotes = PieceFootnotes()
+        converter = markdown.Markdown(extensions=[*extensions, MathExtension(log=math_log), footnotes],
                                       extension_configs={name: settings for name, settings in
                                                          site.extension_configs.items() if name in extensions})
     except Exception as error:  # noqa: BLE001 - a site's extension that cannot load is the config's problem
@@ -769,6 +776,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     keep_only_what_finds_formulas(converter)
     math_lines: list[str] = []
     unclosed: list[str] = []
+    stray: list[str] = []
     try:
         # Rendered here, in batches: the pool of processes the build renders in while MkDocs makes pages costs
         # more to start than it saves when converting the pages is all there is to overlap with.
@@ -780,6 +788,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
             for error in math_log.errors:
                 line = line_of([(fragment.markdown, fragment.line) for fragment in plan.pieces], error)
                 math_lines.append(tex_problem(f"{shown_here(plan.source)}:{line or 1}", error.tex, error))
+            stray.extend(stray_reference(plan, found, shown_here) for found in footnotes.problems)
             try:
                 split_pieces(plan, page_html)
             except MissingPiece as missing:
@@ -795,4 +804,6 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     if unclosed:
         problems.append(("Zadachnik: author text that is not closed swallows the rest of its page:",
                          list(dict.fromkeys(unclosed))))
+    if stray:
+        problems.append(("Zadachnik: references to footnotes that another text holds:", list(dict.fromkeys(stray))))
     return problems

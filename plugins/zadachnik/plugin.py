@@ -39,6 +39,7 @@ from zadachnik.reading.coursefiles import cannot_zip, zip_course_files
 from zadachnik.reading.model import Course, source_warnings, sources_folder_problem
 from zadachnik.reading.source import read_source
 from zadachnik.rendering.book import BOOK
+from zadachnik.rendering.footnotes import PieceFootnotes
 from zadachnik.rendering.home import (
     UnclosedCourseList,
     course_list,
@@ -69,6 +70,7 @@ from zadachnik.rendering.mathtex import (
 from zadachnik.rendering.nav import NavTypes, language_nav, short_nav_titles
 from zadachnik.rendering.render import (
     MissingPiece,
+    NotesInALine,
     PagePlan,
     Renderer,
     attach_course_files,
@@ -76,6 +78,7 @@ from zadachnik.rendering.render import (
     math_error_line,
     plan_pages,
     searchable,
+    stray_reference,
     toc_tokens,
     type_modules,
 )
@@ -148,6 +151,7 @@ class WarningCount(logging.Handler):
 class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def __init__(self) -> None:
         self.math_log = MathLog()
+        self.footnotes = PieceFootnotes()
         self.renderer = Renderer()
         self.courses: list[Course] = []
         self.plans: dict[str, PagePlan] = {}
@@ -201,6 +205,7 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.others_late = use_page_rules(self.page_cache, config.plugins.events, self, config.markdown_extensions,
                                           config.mdx_configs)
         config.markdown_extensions.append(MathExtension(log=self.math_log))  # type: ignore[arg-type]
+        config.markdown_extensions.append(self.footnotes)  # type: ignore[arg-type]
         # Formulas earlier builds rendered, from the site's cache folder.
         shared_katex().use_disk_cache(formula_store(shared_katex(), self.base / CACHE_DIR))
         config.extra_css.extend(css for css in STYLESHEETS.values() if css not in config.extra_css)
@@ -295,6 +300,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
     def _page_markdown_first(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         # Before every other plugin: what they do to the page (its warnings, its Markdown) is seen.
         self.math_log.start_page()
+        plan = self.plans.get(page.file.src_uri)
+        self.footnotes.scope = plan.note_scope if plan is not None else ""
         self.warnings_before_page = self.warnings.count
         self.markdown_as_read = markdown
         if page.file.src_uri in self.plans and self.page_cache.unchanged(page.file.src_uri) is None:
@@ -326,6 +333,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         self.report_math_errors(page, plan)
         if plan is None:
             return html
+        if self.footnotes.problems:
+            raise PluginError("\n".join(stray_reference(plan, stray, self.shown) for stray in self.footnotes.problems))
         if plan.course_files is not None:
             plan.files_link = get_relative_url(self.zips[plan.course.id, plan.module.slug].url, page.url)
         page.toc = get_toc(toc_tokens(plan))  # type: ignore[arg-type]
@@ -338,8 +347,8 @@ class ZadachnikPlugin(BasePlugin[ZadachnikConfig]):
         try:
             reuse = self.page_cache.reuse(page.file.src_uri) if self.serving and plan.kind == BOOK else None
             content = self.renderer.assemble(plan, html, reuse)
-        except MissingPiece as missing:
-            raise PluginError(f"{self.shown(plan.source)}:{missing.fragment.line}: {missing}") from None
+        except (MissingPiece, NotesInALine) as problem:
+            raise PluginError(f"{self.shown(plan.source)}:{problem.fragment.line}: {problem}") from None
         self.page_cache.keep(page.file.src_uri, content, plan.rendered, page.present_anchor_ids,
                              anchor_links(page), self.math_log.formulas, warned=page.file.src_uri in self.warned,
                              reads=recorded)

@@ -22,6 +22,7 @@ from urllib.parse import urljoin
 
 from zadachnik.core.text import Fragment
 from zadachnik.reading.model import Course, Module
+from zadachnik.rendering.footnotes import NOTE_ANCHOR
 from zadachnik.rendering.i18n import strings
 from zadachnik.rendering.render import PagePlan, split_pieces
 from zadachnik.rendering.site import Languages
@@ -132,6 +133,9 @@ def moved(match: re.Match[str], book: str, module_page: str, prefix: str) -> str
     the book's folder instead of the page's."""
     attribute, address = match.group(1), html.unescape(match.group(2))
     if _ABSOLUTE.match(address):
+        return match.group(0)
+    if address.startswith("#") and NOTE_ANCHOR.match(address, 1):
+        # A footnote's anchors are unique over the course already (PagePlan.note_scope), as the note's id is.
         return match.group(0)
     if address.startswith("#"):
         return f'{attribute}="#{html.escape(prefix + address[1:])}"'

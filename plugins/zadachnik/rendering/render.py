@@ -28,6 +28,7 @@ from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
 from zadachnik.reading.shuffle import option_reference
+from zadachnik.rendering.footnotes import StrayReference, has_notes, without_notes
 from zadachnik.rendering.gaps import fill_gaps, gap_order
 from zadachnik.rendering.i18n import (
     exercises_instruction,
@@ -56,6 +57,16 @@ class MissingPiece(ValueError):
 
     def __init__(self, fragment: Fragment):
         super().__init__(f"text starting at line {fragment.line} is not closed (a code fence or an HTML tag?)")
+        self.fragment = fragment
+
+
+class NotesInALine(ValueError):
+    """A title, an option or a label with a footnote's note: shown as a line of its own, it has no room for the
+    list of notes that follows a text."""
+
+    def __init__(self, fragment: Fragment):
+        super().__init__("a title, an option or a field label holds a footnote's note (move the note and its "
+                         "reference into the question's text or its explanation)")
         self.fragment = fragment
 
 
@@ -98,6 +109,12 @@ class PagePlan:
     @property
     def source(self) -> Path:
         return self.module.path / ("quiz.md" if self.kind == "quiz" else "exercises.md")
+
+    @property
+    def note_scope(self) -> str:
+        """What the ids of this page's footnotes have after 'fn:' (rendering/footnotes.py): unique over its
+        course, whose books take its pieces with their notes."""
+        return f"m{self.module.number}{self.kind[0]}"
 
     @property
     def title(self) -> str:
@@ -174,6 +191,17 @@ def split_pieces(plan: PagePlan, page_html: str) -> list[str]:
     return pieces
 
 
+def stray_reference(plan: PagePlan, stray: StrayReference, shown: Callable[[Path], str]) -> str:
+    """A reference to a footnote that its text does not hold, at its file:line, with what to write."""
+    fragment = plan.pieces[stray.piece]
+    written = f"[^{stray.label}]"
+    lines = fragment.markdown.split("\n")
+    offset = next((number for number, line in enumerate(lines) if written in line), 0)
+    return (f"{shown(plan.source)}:{fragment.line + offset}: the footnote {written} is not written in this text: each "
+            f"text lists its own notes at its end (write '{written}: …' in the text that refers to it; a title, an "
+            "option or a field label holds no notes)")
+
+
 def inline(piece: str) -> str:
     """A one-paragraph piece without its <p>, for titles, options and labels."""
     match = _SINGLE_PARAGRAPH.match(piece)
@@ -199,6 +227,8 @@ class Renderer:
 
         def text(fragment: Fragment, block: bool = False) -> Markup:
             piece = pieces[plan.index(fragment)]
+            if not block and has_notes(piece):
+                raise NotesInALine(fragment)
             return large.stand_in(piece if block else inline(piece))
 
         def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> Markup:
@@ -210,6 +240,8 @@ class Renderer:
         def gap_text(question: Question, fragment: Fragment, mode: str) -> Markup:
             """A question with blanks' text with its gaps made for `mode` (rendering/gaps.py)."""
             piece = pieces[plan.index(fragment)]
+            # The answer repeats the text the page or the book shows first, with that showing's notes.
+            piece = without_notes(piece) if mode == "answer" else piece
             return large.stand_in(fill_gaps(question, piece, plan.lang, mode, strings(plan.lang),
                                             lambda gap: gap_answer(gap, plan.lang),
                                             lambda gap: gap_unit(gap, plan.lang)))
