@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from support.browser import CHROMIUM_ARGS, SharedContext, only_what_is_tested, opened_when_ready, serve
-from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
+from support.sites import FIXTURE_SITE, ROOT, book_sources, build_site, copy_site
 
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
@@ -23,6 +23,13 @@ def fixture_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory) -> Path:
     return build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("sample") / "site")
+
+
+@pytest.fixture(scope="session")
+def book_site(tmp_path_factory) -> Path:
+    """The fixture site with the problem books' hard cases and an exam module (support.sites.book_sources)."""
+    work = tmp_path_factory.mktemp("books")
+    return build_site(book_sources(work) / "mkdocs.yml", work / "site")
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 from support.node import run_node_tests
-from support.sites import FIXTURE_SITE, copy_site, sample_copy
+from support.sites import FIXTURE_SITE, book_sources, copy_site, sample_copy
 from zadachnik.cli import main
 from zadachnik.exports.scorm import VERSIONS, page_of, with_links_kept_inside
 
@@ -125,6 +125,20 @@ def test_a_module_package_carries_the_files_its_pages_link(tmp_path: Path) -> No
     files = [name for name in names if name.startswith("demo/01-basics/") and name.endswith(".zip")]
     assert files, "the module's course files"
     assert files[0].rsplit("/", 1)[1] in exercises
+
+
+def test_an_exam_modules_package_carries_its_book_without_answers(tmp_path: Path) -> None:
+    """The exam's page links its book, which the package carries: it prints the statements and no hint, answer or
+    solution (the exam's own page shows its explanations once it is submitted)."""
+    sources = book_sources(tmp_path)
+    [package] = export(sources, tmp_path / "out", "scorm12", "en", "demo/2")
+    with zipfile.ZipFile(package) as opened:
+        quiz = opened.read("en/demo/02-more/quiz.html").decode("utf-8")
+        book = opened.read("en/demo/02-more/book.html").decode("utf-8")
+    assert 'href="book.html"' in quiz and "data-zq-exam" in quiz
+    assert "Question D1" in book and "COLLAPSED-TEXT-D1" in book
+    assert [text for text in ("HINT-D1", "EXPLANATION-D1", "Because", "SOLUTION-A", "Free form") if text in book] \
+        == []
 
 
 def test_a_package_needs_the_sites_mkdocs_yml(tmp_path: Path, capsys) -> None:

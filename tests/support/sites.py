@@ -89,3 +89,123 @@ def two_module_site(tmp_path: Path) -> Path:
     site = copy_site(FIXTURE_SITE, tmp_path / "src")
     add_second_module(site / "exercises/demo")
     return site
+
+
+# A book's hard cases, in both languages: a collapsed block, content tabs, a heading its own text links, a hint,
+# Parsons lines to indent and a text with blanks whose number gap has a tolerance (tests of the problem books).
+BOOK_QUESTIONS = """
+/// question | D1
+type: open
+
+//// ru | Свёрнутый блок
+Прочтите справку.
+
+??? note "Справка"
+    СВЁРНУТЫЙ-ТЕКСТ-Д1.
+
+=== "Способ А"
+    ВКЛАДКА-А.
+
+=== "Способ Б"
+    ВКЛАДКА-Б.
+
+hints:
+1. ПОДСКАЗКА-Д1.
+
+explanation:
+#### Rayleigh
+
+См. [заголовок](#rayleigh). ОБЪЯСНЕНИЕ-Д1.
+////
+
+//// en | A collapsed block
+Read the note.
+
+??? note "Note"
+    COLLAPSED-TEXT-D1.
+
+=== "Way A"
+    TAB-A.
+
+=== "Way B"
+    TAB-B.
+
+hints:
+1. HINT-D1.
+
+explanation:
+#### Rayleigh
+
+See [the heading](#rayleigh). EXPLANATION-D1.
+////
+///
+
+/// question | P1
+type: parsons
+lines: |
+  def mean(xs):
+      return sum(xs) / len(xs)
+
+//// ru | Среднее
+Соберите функцию.
+
+explanation:
+ОБЪЯСНЕНИЕ-P1.
+////
+
+//// en | The mean
+Assemble the function.
+
+explanation:
+EXPLANATION-P1.
+////
+///
+
+/// question | B1
+type: blanks
+gaps:
+  trend:
+    options:
+      ru: [растёт, падает]
+      en: [grows, falls]
+    answer: 1
+  rho: {answer: "8/9", atol: 0.001}
+
+//// ru | Пропуски
+Очередь [[gap:trend]], загрузка $\\rho\\approx$ [[gap:rho]].
+
+explanation:
+ОБЪЯСНЕНИЕ-B1.
+////
+
+//// en | Gaps
+The queue [[gap:trend]], the load is $\\rho\\approx$ [[gap:rho]].
+
+explanation:
+EXPLANATION-B1.
+////
+///
+"""
+# Exercise E1's statement gets a collapsed block, its solution (the same formula in both languages) content tabs.
+BOOK_EXERCISE_PARTS = {
+    "Посчитайте $\\sum_{i=1}^{n} i$.": '\n\n??? note "Справка"\n    СВЁРНУТЫЙ-ТЕКСТ-У1.',
+    "Compute $\\sum_{i=1}^{n} i$.": '\n\n??? note "Note"\n    COLLAPSED-TEXT-E1.',
+    "\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}\n$$": '\n\n=== "A"\n    SOLUTION-A.\n\n=== "B"\n    SOLUTION-B.',
+}
+
+
+def book_sources(tmp_path: Path) -> Path:
+    """The fixture site's sources for the problem books: module 1 with BOOK_QUESTIONS and E1's collapsed block and
+    tabs, and module 2 a copy of it made an exam, so that the course has a book of both."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    first = site / "exercises/demo/01-basics"
+    quiz = first / "quiz.md"
+    quiz.write_text(quiz.read_text(encoding="utf-8") + BOOK_QUESTIONS, encoding="utf-8")
+    exercises = first / "exercises.md"
+    text = exercises.read_text(encoding="utf-8")
+    for after, added in BOOK_EXERCISE_PARTS.items():
+        assert after in text, after
+        text = text.replace(after, after + added)
+    exercises.write_text(text, encoding="utf-8")
+    as_exam(add_second_module(site / "exercises/demo"))
+    return site

@@ -71,12 +71,18 @@ class BookPlan(PagePlan):
         return f"{self.course.title[self.lang]} · {self.title}" if self.whole_course else super().full_title
 
     @property
+    def answered(self) -> list[Module]:
+        """The modules whose hints, answers and solutions the book prints: not an exam's, whose page shows none
+        before it is submitted (its book, one click from it, prints the statements only)."""
+        return [module for module in self.modules if module.exam is None]
+
+    @property
     def hint_rounds(self) -> list[tuple[int, list[Module]]]:
         """The book's hints, between the statements and the answers, by rounds: round n holds every question's
         n-th hint, each round from a new page, so that a reader looking up a first hint sees no later one (a
         question's last hint is often nearly its answer). Each round's number and the modules it has hints of."""
-        most = max((len(question.hints) for module in self.modules for question in module.questions), default=0)
-        return [(number, [module for module in self.modules
+        most = max((len(question.hints) for module in self.answered for question in module.questions), default=0)
+        return [(number, [module for module in self.answered
                           if any(len(question.hints) >= number for question in module.questions)])
                 for number in range(1, most + 1)]
 
@@ -228,7 +234,8 @@ def book_toc(plan: BookPlan) -> list[dict[str, Any]]:
             parts.extend(module_parts)
     for number, _ in plan.hint_rounds:
         parts.append(token(2, f"book-hints-{number}", plan.hints_title(number)))
-    parts.append(token(2, "book-answers", t["book_answers"]))
+    if plan.answered:
+        parts.append(token(2, "book-answers", t["book_answers"]))
     return parts
 
 

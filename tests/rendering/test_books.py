@@ -1,0 +1,57 @@
+"""The problem books' HTML on a site built once with their hard cases (support.sites.book_sources): module 1 is
+practice, module 2 the same module as an exam, and the course's book gathers both. tests/browser/test_print.py
+prints books; tests/browser/test_book_pages.py looks at these in a browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from zadachnik.rendering.i18n import strings
+
+LANGS = {"en": "en/", "ru": ""}
+# What a practice module's book prints at the back and an exam's must not: a hint, an explanation, a solution.
+BACK = {"en": ["HINT-D1", "EXPLANATION-D1", "Because", "SOLUTION-A", "Free form"],
+        "ru": ["ПОДСКАЗКА-Д1", "ОБЪЯСНЕНИЕ-Д1", "Потому что", "SOLUTION-A", "Свободная форма"]}
+
+
+def book(site: Path, lang: str, module: str | None) -> BeautifulSoup:
+    folder = f"demo/{module}" if module else "demo"
+    return BeautifulSoup((site / LANGS[lang] / folder / "book/index.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def ids_of(page: BeautifulSoup, attribute: str) -> list[str]:
+    return [element[attribute] for element in page.select(f"[{attribute}]")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_exam_modules_book_prints_its_statements_only_and_says_why(book_site: Path, lang: str) -> None:
+    practice, exam = book(book_site, lang, "01-basics"), book(book_site, lang, "02-more")
+    # The practice book has every part: the checks below can fail.
+    assert practice.select("[data-zq-book-hint]") and practice.select("[data-zq-book-answer]")
+    assert all(text in practice.get_text() for text in BACK[lang])
+    assert ids_of(exam, "data-zq-book-question") == ids_of(practice, "data-zq-book-question")
+    assert ids_of(exam, "data-zq-book-exercise") == ids_of(practice, "data-zq-book-exercise")
+    assert exam.select("[data-zq-book-hint], [data-zq-book-hints], [data-zq-book-answer], [data-zq-book-answers]") \
+        == []
+    assert [text for text in BACK[lang] if text in exam.get_text()] == []
+    # Nor does its contents lead to them.
+    assert [a["href"] for a in exam.select(".md-nav--secondary a") if "hints" in a["href"] or "answers" in a["href"]] \
+        == []
+    [line] = exam.select("[data-zq-book-exam]")
+    assert line.get_text(strip=True) == strings(lang)["book_exam"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_course_book_leaves_out_the_exam_modules_hints_and_answers(book_site: Path, lang: str) -> None:
+    course = book(book_site, lang, None)
+    answers = ids_of(course, "data-zq-book-answer")
+    hints = [element["id"] for element in course.select("[data-zq-book-hint]")]
+    assert answers and hints and all(element.startswith("m1-") for element in hints)
+    assert [element["id"] for element in course.select("[data-zq-book-answer]") if element["id"].startswith("m2-")] \
+        == []
+    assert [element["id"] for element in course.select("[data-zq-book-question]")
+            if element["id"].startswith("m2-")], "the exam's statements are printed"
+    [line] = course.select("#m2-module ~ [data-zq-book-exam]")
+    assert line.get_text(strip=True) == strings(lang)["book_exam"]
