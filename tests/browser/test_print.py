@@ -561,11 +561,16 @@ def test_two_books_that_would_print_to_one_file_are_refused_before_printing(
     # A module's own book, beside its pages (folder URLs): references lead into the book, the rest stays.
     ("../quiz/", "", "#q-1", "#q-1"),
     ("../quiz/", "", "../exercises/#e-E1", "#e-E1"),
+    # The author's own ids on the page take its name: the exercises page has ids of the same names.
+    ("../quiz/", "", "#rayleigh", "#quiz-rayleigh"),
+    ("../quiz/", "", "#e-mail", "#quiz-e-mail"),
+    ("../quiz/", "", "../exercises/#rayleigh", "../exercises/#rayleigh"),
     ("../quiz/", "", "../files/plot.png", "../files/plot.png"),
     ("../quiz/", "", "../../../authoring/#tolerances", "../../../authoring/#tolerances"),
     ("../quiz/", "", "https://example.org/x", "https://example.org/x"),
     # The course's book, a folder up: each module's anchors carry its number, addresses move with the page.
     ("../09-x/quiz/", "m9-", "#s-9.6", "#m9-s-9.6"),
+    ("../09-x/quiz/", "m9-", "#rayleigh", "#m9-quiz-rayleigh"),
     ("../09-x/quiz/", "m9-", "../exercises/#e-E1", "#m9-e-E1"),
     ("../09-x/quiz/", "m9-", "../files/plot.png", "../09-x/files/plot.png"),
     ("../09-x/quiz/", "m9-", "../../../authoring/", "../../authoring/"),
@@ -580,11 +585,25 @@ def test_two_books_that_would_print_to_one_file_are_refused_before_printing(
 ])
 def test_a_books_addresses_are_moved_from_the_module_page(module_page: str, prefix: str, address: str,
                                                           expected: str) -> None:
-    from zadachnik.rendering.book import book_address, moved
+    from zadachnik.rendering.book import Mover, book_address
 
-    book = book_address(module_page)
-    match = re.match(r'(href)="([^"]*)"', f'href="{address}"')
-    assert moved(match, book=book, module_page=module_page, prefix=prefix) == f'href="{expected}"'
+    mover = Mover(book_address(module_page), module_page, prefix, "quiz-", frozenset({"q-1", "s-9.6", "e-E1"}))
+    assert mover.piece(f'<a href="{address}">link</a>') == f'<a href="{expected}">link</a>'
+
+
+def test_a_books_ids_are_renamed_in_tags_only() -> None:
+    """A piece's ids and what names them get the book's prefixes; a code sample's text with the same words is
+    left as written."""
+    from zadachnik.rendering.book import Mover
+
+    mover = Mover("file:///up/book/", "../quiz/", "m2-", "quiz-", frozenset({"q-1"}))
+    piece = ('<h4 id="why">Why<a class="headerlink" href="#why">¶</a></h4><p>Write <code>id="x" href="#x"</code> '
+             '<a href="#q-1">Q1</a></p><input id="__tabbed_1_1" name="__tabbed_1" type="radio" />'
+             '<label for="__tabbed_1_1">A</label><td headers="a b">')
+    assert mover.piece(piece) == (
+        '<h4 id="m2-quiz-why">Why<a class="headerlink" href="#m2-quiz-why">¶</a></h4><p>Write <code>id="x" '
+        'href="#x"</code> <a href="#m2-q-1">Q1</a></p><input id="m2-quiz-__tabbed_1_1" name="m2-quiz-__tabbed_1" '
+        'type="radio" /><label for="m2-quiz-__tabbed_1_1">A</label><td headers="m2-quiz-a m2-quiz-b">')
 
 
 # -- printing loads nothing outside the built site (issue 31) ----------------------------------------------------

@@ -55,3 +55,26 @@ def test_the_course_book_leaves_out_the_exam_modules_hints_and_answers(book_site
             if element["id"].startswith("m2-")], "the exam's statements are printed"
     [line] = course.select("#m2-module ~ [data-zq-book-exam]")
     assert line.get_text(strip=True) == strings(lang)["book_exam"]
+
+
+BOOKS = ["en/demo/01-basics/book/index.html", "demo/01-basics/book/index.html", "en/demo/book/index.html",
+         "demo/book/index.html"]
+
+
+@pytest.mark.parametrize("page", BOOKS)
+def test_every_in_page_link_of_a_book_leads_to_its_one_target(book_site: Path, page: str) -> None:
+    """A book holds text from several pages (a module's quiz and exercises, every module in a course's book), each
+    of which named its ids alone: a heading's id and its ¶, a link to it, content tabs' inputs and labels. Every
+    id is there once, and every link on the page, label of the book and radio group of a tab set finds its own."""
+    soup = BeautifulSoup((book_site / page).read_text(encoding="utf-8"), "html.parser")
+    ids = [element["id"] for element in soup.select("[id]")]
+    assert [anchor for anchor in set(ids) if ids.count(anchor) > 1] == []
+    links = [a["href"][1:] for a in soup.select("a[href^='#']") if a["href"] != "#"]
+    # The author's own heading and its ¶ are among them: the check covers their ids.
+    assert len([link for link in links if link.endswith("rayleigh")]) >= 2
+    assert [link for link in links if link not in ids] == []
+    labels = [label["for"] for label in soup.select(".zq-book label[for]")]
+    assert labels and [label for label in labels if label not in ids] == []
+    groups = [{radio["name"] for radio in tabs.select(":scope > input")} for tabs in soup.select(".tabbed-set")]
+    assert len(groups) >= 2 and all(len(group) == 1 for group in groups)
+    assert len(set.union(*groups)) == len(groups), groups

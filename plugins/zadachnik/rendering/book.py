@@ -15,27 +15,30 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
 from zadachnik.core.text import Fragment
-from zadachnik.reading.model import Course, Module
+from zadachnik.reading.model import Course, Module, Section
 from zadachnik.rendering.footnotes import NOTE_ANCHOR
 from zadachnik.rendering.i18n import strings
 from zadachnik.rendering.render import PagePlan, split_pieces
 from zadachnik.rendering.site import Languages
 
 BOOK = "book"
-# The attributes of a rendered piece that hold an address relative to the page it was rendered on.
-_ADDRESS = re.compile(r'\b(href|src)="([^"]*)"')
+# The attributes of a rendered piece that hold an address relative to the page it was rendered on, or an id of
+# that page (an element's own, or the ones it points at, some a list of them).
+_ATTRIBUTE = re.compile(r'(\s)((?:xlink:)?href|src|usemap|id|name|for|headers|list|form'
+                        r'|aria-(?:labelledby|describedby|controls|owns|details|flowto|activedescendant|errormessage))'
+                        r'="([^"]*)"')  # the space before it matched too: found sooner than with a look-behind
+_ADDRESSES = {"href", "xlink:href", "src", "usemap"}
+# Of the others, those that hold one id rather than a list of them.
+_ONE_ID = {"id", "name", "for", "list", "form", "aria-activedescendant"}
 _ABSOLUTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/)")
 # Stands for the book's folder while addresses are resolved: only the relation of paths matters, and the folders
 # above it leave room for an address that leads up and out of the course (to the home page).
 _SITE = "file:///" + "up/" * 16
-# The ids a book gives its sections, questions and exercises (after its prefix).
-_TARGET = re.compile(r"[sqe]-")
 
 
 @dataclass
@@ -104,7 +107,8 @@ class BookPlan(PagePlan):
         return ""
 
     def rendered_pieces(self, page_html: str) -> list[str]:
-        """Each module's text as its own pages rendered it, in the order of `index`, its addresses moved here."""
+        """Each module's text as its own pages rendered it, in the order of `index`, written into the book by a
+        `Mover` of its page."""
         own = split_pieces(self, page_html)
         links = {number: own[self.index(fragment)] for number, fragment in self.module_links.items()}
         borrowed: list[str] = []
@@ -115,13 +119,11 @@ class BookPlan(PagePlan):
             module_page = _HREF.search(links[source.module.number])
             assert module_page is not None, "a module link is a link"
             self.module_pages[source.module.number] = html.unescape(module_page.group(1))
-            move = partial(moved, book=book_address(module_page.group(1)), module_page=module_page.group(1),
-                           prefix=self.prefix(source.module))
+            mover = Mover(book_address(module_page.group(1)), module_page.group(1), self.prefix(source.module),
+                          f"{source.kind}-", module_anchors(source.module))
             for fragment, piece in zip(source.pieces, source.rendered, strict=True):
                 self._index[id(fragment)] = len(borrowed)
-                # Most pieces hold no address at all: the pattern is not run on them.
-                has_address = 'href="' in piece or 'src="' in piece
-                borrowed.append(_ADDRESS.sub(move, piece) if has_address else piece)
+                borrowed.append(mover.piece(piece))
         return borrowed
 
 
@@ -133,29 +135,68 @@ def book_address(module_page: str) -> str:
 _HREF = re.compile(r'href="([^"]*)"')
 
 
-def moved(match: re.Match[str], book: str, module_page: str, prefix: str) -> str:
-    """An address in a piece rendered on a module's page (`module_page`, relative to the book), as the book writes
-    it: a link to a question, section or exercise of the module leads into the book, any other one is relative to
-    the book's folder instead of the page's."""
-    attribute, address = match.group(1), html.unescape(match.group(2))
-    if _ABSOLUTE.match(address):
-        return match.group(0)
-    if address.startswith("#") and NOTE_ANCHOR.match(address, 1):
-        # A footnote's anchors are unique over the course already (PagePlan.note_scope), as the note's id is.
-        return match.group(0)
-    if address.startswith("#"):
-        return f'{attribute}="#{html.escape(prefix + address[1:])}"'
-    page = urljoin(book, module_page)
-    module_folder = urljoin(page, "../" if page.endswith("/") else "./")
-    style = "/" if page.endswith("/") else ".html"
-    path, _, anchor = urljoin(page, address).partition("#")
-    if _TARGET.match(anchor) and path in {f"{module_folder}{name}{style}" for name in ("quiz", "exercises")}:
-        return f'{attribute}="#{html.escape(prefix + anchor)}"'
-    book_folder = urljoin(book, "./")
-    relative = posixpath.relpath(path.removeprefix("file://"), book_folder.removeprefix("file://"))
-    relative += "/" if path.endswith("/") and relative != "." else ""
-    relative = "./" if relative == "." else relative
-    return f'{attribute}="{html.escape(relative + ("#" + anchor if anchor else ""))}"'
+def module_anchors(module: Module) -> frozenset[str]:
+    """The anchors the templates give a module's sections, questions and exercises, on its pages and in a book."""
+    quiz = [f"{'s' if isinstance(item, Section) else 'q'}-{item.id}" for item in module.quiz or []]
+    return frozenset(quiz + [f"e-{exercise.id}" for exercise in module.exercises or []])
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A piece rendered on a module's quiz or exercises page as a book writes it. Its addresses are moved from the
+    page (`module_page`, relative to the book at `book`) to the book: a link to a question, section or exercise of
+    the module (`targets`) leads into the book, any other one is relative to the book's folder instead of the
+    page's. Its ids are made the book's own: each page named its ids alone (its headings', its content tabs'
+    `__tabbed_1_1`…), and a book holds several pages, so every id of a piece and every reference to one on its page
+    is given the module's `prefix` and the page's own (`page`: "quiz-")."""
+
+    book: str
+    module_page: str
+    prefix: str
+    page: str = ""
+    targets: frozenset[str] = frozenset()
+
+    def piece(self, piece: str) -> str:
+        return _ATTRIBUTE.sub(lambda match: self.attribute(match, piece), piece)
+
+    def attribute(self, match: re.Match[str], piece: str) -> str:
+        space, name, value = match.group(1), match.group(2), html.unescape(match.group(3))
+        if not inside_tag(piece, match.start()):
+            return match.group(0)
+        if name in _ADDRESSES:
+            return f'{space}{name}="{html.escape(self.address(value))}"'
+        named = self.anchor(value) if name in _ONE_ID else " ".join(self.anchor(one) for one in value.split())
+        return f'{space}{name}="{html.escape(named)}"'
+
+    def anchor(self, anchor: str) -> str:
+        """An id of the page in the book: the module's own anchors keep their name, the author's get the page's.
+        A footnote's are unique over the course already (PagePlan.note_scope), as on the module's pages."""
+        if NOTE_ANCHOR.match(anchor):
+            return anchor
+        return self.prefix + (anchor if anchor in self.targets else self.page + anchor)
+
+    def address(self, address: str) -> str:
+        if _ABSOLUTE.match(address):
+            return address
+        if address.startswith("#"):
+            return "#" + self.anchor(address[1:]) if address != "#" else address
+        page = urljoin(self.book, self.module_page)
+        module_folder = urljoin(page, "../" if page.endswith("/") else "./")
+        style = "/" if page.endswith("/") else ".html"
+        path, _, anchor = urljoin(page, address).partition("#")
+        if anchor in self.targets and path in {f"{module_folder}{name}{style}" for name in ("quiz", "exercises")}:
+            return "#" + self.prefix + anchor
+        book_folder = urljoin(self.book, "./")
+        relative = posixpath.relpath(path.removeprefix("file://"), book_folder.removeprefix("file://"))
+        relative += "/" if path.endswith("/") and relative != "." else ""
+        relative = "./" if relative == "." else relative
+        return relative + ("#" + anchor if anchor else "")
+
+
+def inside_tag(piece: str, place: int) -> bool:
+    """Whether `place` is inside a tag: text, code samples in it included, is written with its quotes as they are
+    (`id="x"` in a paragraph), but never with a "<" of its own."""
+    return piece.rfind("<", 0, place) > piece.rfind(">", 0, place)
 
 
 def plan_book(course: Course, modules: list[Module], sources: list[PagePlan], lang: str, languages: list[str],

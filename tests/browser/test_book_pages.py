@@ -1,0 +1,44 @@
+"""The problem books in a browser, on screen and printed (emulated print, and Chromium's PDF without scripts as
+`zadachnik pdf` prints): the site with the books' hard cases (support.sites.book_sources), built once a session.
+tests/rendering/test_books.py checks their HTML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.browser import serve
+
+MODULE_BOOK = "en/demo/01-basics/book/"
+COURSE_BOOK = "en/demo/book/"
+SHOWN = "(el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true})"
+
+
+@pytest.fixture(scope="module")
+def book_server(book_site: Path):
+    url, running = serve(book_site)
+    yield url
+    running.shutdown()
+
+
+def blocks_shown(page) -> list[list[bool]]:
+    """Each tab set's blocks, whether each is shown."""
+    return page.evaluate(f"""() => [...document.querySelectorAll(".tabbed-set")].map((set) =>
+      [...set.querySelectorAll(".tabbed-block")].map({SHOWN}))""")
+
+
+@pytest.mark.parametrize("path", [MODULE_BOOK, COURSE_BOOK])
+def test_each_tab_set_of_a_book_shows_its_first_tab_and_switches_alone(page, book_server: str, path: str) -> None:
+    """Each page numbered its tab sets from 1: in a book of two pages the sets shared ids and one radio group, so
+    all but the last showed no tab, and a click on one switched another."""
+    page.goto(book_server + path)
+    shown = blocks_shown(page)
+    assert len(shown) >= 2 and shown == [[True, False]] * len(shown), shown
+    labels = page.evaluate("""() => [...document.querySelectorAll(".tabbed-set")].map((set) =>
+      [...set.querySelectorAll(".tabbed-labels label")].map((label) => label.textContent.trim()).join("|"))""")
+    for number in range(len(shown)):
+        page.locator(".tabbed-set").nth(number).locator(".tabbed-labels label").nth(1).click()
+        # Material's linked tabs (content.tabs.link) switch the sets with the same labels too: module 2's copy.
+        expected = [[False, True] if names == labels[number] else [True, False] for names in labels]
+        assert blocks_shown(page) == expected, number
+        page.locator(".tabbed-set").nth(number).locator(".tabbed-labels label").nth(0).click()
