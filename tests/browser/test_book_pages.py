@@ -42,3 +42,40 @@ def test_each_tab_set_of_a_book_shows_its_first_tab_and_switches_alone(page, boo
         expected = [[False, True] if names == labels[number] else [True, False] for names in labels]
         assert blocks_shown(page) == expected, number
         page.locator(".tabbed-set").nth(number).locator(".tabbed-labels label").nth(0).click()
+
+
+def pdf_text(path: Path) -> str:
+    import shutil
+    import subprocess
+
+    program = shutil.which("pdftotext")
+    assert program, "pdftotext is missing: install Debian's poppler-utils ('make poppler')"
+    return subprocess.run([program, "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+COLLAPSED = "(selector) => [...document.querySelectorAll(selector)].map((el) => el.checkVisibility())"
+
+
+@pytest.mark.parametrize("path", [MODULE_BOOK, COURSE_BOOK])
+def test_a_books_collapsed_blocks_print_open(page, book_server: str, path: str) -> None:
+    """`??? note` is a closed <details>: on paper only its title showed. Emulated print fires no beforeprint, on
+    which mkdocs-material opens them: as `zadachnik pdf` prints, with no script."""
+    page.goto(book_server + path)
+    inside = ".zq-book details:not([open]) > :not(summary)"
+    assert page.evaluate(COLLAPSED, inside) and not any(page.evaluate(COLLAPSED, inside))
+    page.emulate_media(media="print")
+    assert all(page.evaluate(COLLAPSED, inside))
+
+
+def test_a_book_printed_without_scripts_prints_its_collapsed_blocks(browser, book_server: str,
+                                                                    tmp_path: Path) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(book_server + MODULE_BOOK)
+        page.pdf(path=str(tmp_path / "book.pdf"))
+    finally:
+        context.close()
+    text = pdf_text(tmp_path / "book.pdf")
+    assert "COLLAPSED-TEXT-D1" in text and "COLLAPSED-TEXT-E1" in text
