@@ -79,3 +79,22 @@ def test_a_book_printed_without_scripts_prints_its_collapsed_blocks(browser, boo
         context.close()
     text = pdf_text(tmp_path / "book.pdf")
     assert "COLLAPSED-TEXT-D1" in text and "COLLAPSED-TEXT-E1" in text
+
+
+def test_a_parsons_line_with_indentation_prints_two_separate_boxes(page, book_server: str) -> None:
+    """A line's number and its indentation went in two cells drawn as one 80 px underline: nothing told them
+    apart. Each is a box of its own, with room between them."""
+    page.goto(book_server + MODULE_BOOK)
+    page.emulate_media(media="print")
+    boxes = page.evaluate("""() => [...document.querySelectorAll("[data-zq-book-question=P1] tr")].map((row) =>
+      [...row.querySelectorAll(".zq-book__cell")].map((box) => {
+        const place = box.getBoundingClientRect(), style = getComputedStyle(box);
+        return {left: place.left, right: place.right, top: place.top, bottom: place.bottom,
+                sides: [style.borderTopStyle, style.borderRightStyle, style.borderBottomStyle, style.borderLeftStyle]};
+      }))""")
+    assert len(boxes) == 2, boxes
+    for first, second in boxes:
+        assert first["sides"] == second["sides"] == ["solid"] * 4, (first, second)
+        assert second["left"] - first["right"] >= 4, (first, second)
+        assert first["top"] < second["bottom"] and second["top"] < first["bottom"], "on one line"
+        assert 20 <= first["right"] - first["left"] <= 80
