@@ -78,3 +78,16 @@ def test_every_in_page_link_of_a_book_leads_to_its_one_target(book_site: Path, p
     groups = [{radio["name"] for radio in tabs.select(":scope > input")} for tabs in soup.select(".tabbed-set")]
     assert len(groups) >= 2 and all(len(group) == 1 for group in groups)
     assert len(set.union(*groups)) == len(groups), groups
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_books_gaps_say_their_tolerance_as_the_quiz_page_does(book_site: Path, lang: str) -> None:
+    quiz = BeautifulSoup((book_site / LANGS[lang] / "demo/01-basics/quiz/index.html").read_text(encoding="utf-8"),
+                         "html.parser")
+    on_page = [note.get_text(strip=True) for note in quiz.select("[data-zq-question=B1] .zq-gap-notes li")]
+    # The number gap is the second: the first is a choice of words.
+    tolerance = strings(lang)["atol"].format(value="0,001" if lang == "ru" else "0.001")
+    assert on_page == [strings(lang)["gap_note"].format(number=2, tolerance=tolerance)]
+    for module in ("01-basics", "02-more"):
+        statement = book(book_site, lang, module).select_one("[data-zq-book-question=B1]")
+        assert [note.get_text(strip=True) for note in statement.select(".zq-gap-notes li")] == on_page, module
