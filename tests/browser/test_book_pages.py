@@ -98,3 +98,23 @@ def test_a_parsons_line_with_indentation_prints_two_separate_boxes(page, book_se
         assert second["left"] - first["right"] >= 4, (first, second)
         assert first["top"] < second["bottom"] and second["top"] < first["bottom"], "on one line"
         assert 20 <= first["right"] - first["left"] <= 80
+
+
+def test_a_printed_exercises_page_prints_a_projects_criteria_before_the_room_to_write(page,
+                                                                                    book_server: str) -> None:
+    """The criteria are a reveal of their own on screen, to read before solving; print left out every reveal,
+    the criteria with the solution. Emulated print: no script opens them first."""
+    page.goto(book_server + "en/demo/01-basics/exercises/")
+    page.wait_for_selector("[data-zq-print]:not([hidden])")
+    page.emulate_media(media="print")
+    found = page.evaluate(f"""() => {{
+      const exercise = document.querySelector("[data-zq-exercise=E2]");
+      const criteria = exercise.querySelector("[data-zq-reveal=criteria] > :not(summary)");
+      return {{criteria: ({SHOWN})(criteria), text: criteria.textContent.trim(),
+               solution: ({SHOWN})(exercise.querySelector("[data-zq-reveal=solution] > :not(summary)")),
+               before: criteria.getBoundingClientRect().bottom
+                 <= exercise.querySelector("[data-zq-notes]").getBoundingClientRect().top,
+               collapsed: ({SHOWN})(document.querySelector("[data-zq-exercise=E1] details.note > p"))}};
+    }}""")
+    assert found == {"criteria": True, "text": "It works and is explained.", "solution": False, "before": True,
+                     "collapsed": True}

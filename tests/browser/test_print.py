@@ -27,9 +27,11 @@ HINTS_SHUFFLE = ROOT / "tests" / "fixtures" / "hints-shuffle"
 COURSE_BOOKS = {"en": "en/demo/book/index.html", "ru": "demo/book/index.html"}
 QUESTION_WORD = {"en": "Question", "ru": "Вопрос"}
 ANSWERS_HEADING = {"en": "Answers and solutions", "ru": "Ответы и решения"}
-# What a printed quiz page must not show: controls, notices, reveals and Material's chrome.
+# What a printed quiz page must not show: controls, notices, reveals and Material's chrome. A project's criteria,
+# read before solving, are the one reveal that prints (tests/browser/test_book_pages.py).
+REVEAL = ".zq-reveal:not([data-zq-reveal=criteria])"
 CHROME = ("button, .md-button, input[type=file], .zq-tools, .zq-tools__result, .zq-storage, .zq-progress, .zq-python, "
-          ".zq-files, .zq-print, .zq-instruction, .zq-note, .zq-actions, .zq-verdict, .zq-reveal, .zq-code__editor, "
+          f".zq-files, .zq-print, .zq-instruction, .zq-note, .zq-actions, .zq-verdict, {REVEAL}, .zq-code__editor, "
           ".zq-code__buttons, .zq-code__output, .zq-code__tests, .md-header, .md-tabs, .md-sidebar, .md-footer")
 SHOWN = "(el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true})"
 
@@ -92,7 +94,7 @@ def test_a_printed_page_shows_no_controls_reveals_or_chrome(page, fixture_server
     printed = chrome_shown(page)
     assert printed["count"] == on_screen["count"] and printed["shown"] == [], printed["shown"]
     # No reveal opens on paper, not even one opened on screen.
-    assert page.evaluate(f"() => [...document.querySelectorAll('.zq-reveal')].filter({SHOWN}).length") == 0
+    assert page.evaluate(f"() => [...document.querySelectorAll('{REVEAL}')].filter({SHOWN}).length") == 0
 
 
 def test_a_printed_question_is_never_split_and_leaves_room_to_write(page, fixture_server: str) -> None:

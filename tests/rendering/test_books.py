@@ -91,3 +91,42 @@ def test_a_books_gaps_say_their_tolerance_as_the_quiz_page_does(book_site: Path,
     for module in ("01-basics", "02-more"):
         statement = book(book_site, lang, module).select_one("[data-zq-book-question=B1]")
         assert [note.get_text(strip=True) for note in statement.select(".zq-gap-notes li")] == on_page, module
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("module", ["01-basics", "02-more", None])
+def test_a_books_exercise_has_its_criteria_and_room_to_write_up_front(book_site: Path, lang: str,
+                                                                       module: str | None) -> None:
+    """A project's criteria are read before solving (the page shows them apart from the solution): the book
+    printed them only at the back, after the solution. Every exercise gets the box to write in that the
+    exercises page prints."""
+    t = strings(lang)
+    criteria = {"en": "It works and is explained.", "ru": "Работает и объяснено."}[lang]
+    page = book(book_site, lang, module)
+    exercises = page.select("[data-zq-book-exercise]")
+    assert len(exercises) == (4 if module is None else 2)
+    for exercise in exercises:
+        labels = [label.get_text(strip=True) for label in exercise.select(".zq-book__label")]
+        assert labels[-1] == t["exercise_notes_label"], labels
+        assert exercise.select(".zq-book__label ~ .zq-book__space")
+        has_criteria = exercise["data-zq-book-exercise"] == "E2"
+        assert (t["criteria"] in labels) is has_criteria and (criteria in exercise.get_text()) is has_criteria
+    assert [answer for answer in page.select("[data-zq-book-answer]") if criteria in answer.get_text()] == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("module", ["01-basics", None])
+def test_a_books_notebook_line_names_the_course_files_and_links_them(book_site: Path, lang: str,
+                                                                    module: str | None) -> None:
+    """"Notebook notebook.ipynb, section 1" named no place to find it: the book names the module's zip, links it
+    and says which button of the site's pages downloads it."""
+    folder = book_site / LANGS[lang] / (f"demo/{module}" if module else "demo") / "book"
+    page = book(book_site, lang, module)
+    with_notebooks = [element for element in page.select("[data-zq-book-exercise]") if element.select(".zq-notebooks")]
+    slugs = [module] if module else ["01-basics", "02-more"]
+    assert len(with_notebooks) == len(slugs)
+    for exercise, slug in zip(with_notebooks, slugs, strict=True):
+        [link] = exercise.select("a[href$='.zip']")
+        assert link.get_text(strip=True) == f"{slug}-files.zip"
+        assert (folder / link["href"]).resolve() == (book_site / f"demo/{slug}/{slug}-files.zip").resolve()
+        assert strings(lang)["download_files"] in exercise.get_text()

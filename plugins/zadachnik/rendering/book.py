@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from markupsafe import Markup
+
 from zadachnik.core.text import Fragment
 from zadachnik.reading.model import Course, Module, Section
 from zadachnik.rendering.footnotes import NOTE_ANCHOR
@@ -58,6 +60,8 @@ class BookPlan(PagePlan):
     module_links: dict[int, Fragment] = field(default_factory=dict)
     # Each module's page relative to the book, as MkDocs wrote the link (set while the book is assembled).
     module_pages: dict[int, str] = field(default_factory=dict)
+    # Each module's course files zip: its name and its address relative to the book (set the same way).
+    module_files: dict[int, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def source(self) -> Path:
@@ -94,6 +98,13 @@ class BookPlan(PagePlan):
         t = strings(self.lang)
         return t["hints_round"].format(number=number) if len(self.hint_rounds) > 1 else t["hints"]
 
+    def course_files_link(self, module: Module) -> Markup | None:
+        """A link to the module's course files zip, named by its file, for the notebooks its exercises name."""
+        if module.number not in self.module_files:
+            return None
+        name, address = self.module_files[module.number]
+        return Markup('<a href="{}" download>{}</a>').format(address, name)
+
     def prefix(self, module: Module) -> str:
         """What a module's anchors start with on this page: nothing in its own book, its number in the course's."""
         return f"m{module.number}-" if self.whole_course else ""
@@ -121,6 +132,9 @@ class BookPlan(PagePlan):
             self.module_pages[source.module.number] = html.unescape(module_page.group(1))
             mover = Mover(book_address(module_page.group(1)), module_page.group(1), self.prefix(source.module),
                           f"{source.kind}-", module_anchors(source.module))
+            if source.course_files is not None and source.files_link:
+                self.module_files[source.module.number] = (source.course_files.archive_name,
+                                                           mover.address(source.files_link))
             for fragment, piece in zip(source.pieces, source.rendered, strict=True):
                 self._index[id(fragment)] = len(borrowed)
                 borrowed.append(mover.piece(piece))
