@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from support.browser import serve
+from support.sites import build_site, right_to_left_site
 
 MODULE_BOOK = "en/demo/01-basics/book/"
 COURSE_BOOK = "en/demo/book/"
@@ -118,3 +119,34 @@ def test_a_printed_exercises_page_prints_a_projects_criteria_before_the_room_to_
     }}""")
     assert found == {"criteria": True, "text": "It works and is explained.", "solution": False, "before": True,
                      "collapsed": True}
+
+
+@pytest.fixture(scope="module")
+def right_to_left_server(tmp_path_factory):
+    work = tmp_path_factory.mktemp("right-to-left")
+    site = build_site(right_to_left_site(work / "src") / "mkdocs.yml", work / "site")
+    url, running = serve(site)
+    yield url
+    running.shutdown()
+
+
+@pytest.mark.parametrize("lang, backwards", [("he/", True), ("", False)])
+def test_a_books_way_back_points_back_in_the_pages_direction(page, right_to_left_server: str, lang: str,
+                                                              backwards: bool) -> None:
+    """"← Module 1" pointed forward on a page written right to left: there its arrow stands at the right of the
+    words and is drawn pointing right, away from them."""
+    page.goto(f"{right_to_left_server}{lang}units/01-measures/book/")
+    found = page.evaluate("""() => {
+      const link = document.querySelector(".zq-book__back a"), arrow = link.querySelector("[aria-hidden=true]");
+      const words = document.createRange();
+      words.setStart(arrow.nextSibling, 0);
+      words.setEnd(link, link.childNodes.length);
+      return {direction: getComputedStyle(link).direction, arrow: arrow.textContent,
+              transform: getComputedStyle(arrow).transform,
+              before: arrow.getBoundingClientRect().left < words.getBoundingClientRect().left};
+    }""")
+    # The arrow stands before the words, as the page reads: at their left, or at their right right to left.
+    assert found["direction"] == ("rtl" if backwards else "ltr") and found["before"] is not backwards, found
+    # Drawn the other way round (mirrored) right to left: pointing right, away from the words.
+    assert found["arrow"] == "←"
+    assert found["transform"] == ("matrix(-1, 0, 0, 1, 0, 0)" if backwards else "none"), found

@@ -209,3 +209,24 @@ def book_sources(tmp_path: Path) -> Path:
     exercises.write_text(text, encoding="utf-8")
     as_exam(add_second_module(site / "exercises/demo"))
     return site
+
+
+def right_to_left_site(target: Path) -> Path:
+    """tests/fixtures/lang-en-de with its German made Hebrew's (`he`, written right to left; the words are
+    English ones, from a site words file): pages whose direction is right to left."""
+    import yaml
+
+    site = copy_site(ROOT / "tests/fixtures/lang-en-de", target)
+    (site / "docs/de").rename(site / "docs/he")
+    for path in (site / "exercises").rglob("*"):
+        if path.suffix in (".md", ".yml"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(re.sub(r"(?m)^(//// )de \|", r"\1he |", text).replace(" de: ", " he: ")
+                            .replace("\nde: ", "\nhe: "), encoding="utf-8")
+    words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/en.yml").read_text(encoding="utf-8"))
+    (site / "words-he.yml").write_text(yaml.safe_dump(words, allow_unicode=True), encoding="utf-8")
+    config = site / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("languages: [en, de]",
+                                                                 "languages: [en, he]\n      words:\n"
+                                                                 "        he: words-he.yml"), encoding="utf-8")
+    return site
