@@ -128,7 +128,8 @@ def test_exercises_page(fixture_site: Path) -> None:
     assert [d["data-zq-reveal"] for d in e1.select("details")] == ["solution"]
     assert e1.select_one("summary").get_text(strip=True) == "Show answer and solution"
     assert "Notebook notebook.ipynb, section “1. Start”" in e1.get_text()
-    assert [d["data-zq-reveal"] for d in e2.select("details")] == ["solution", "criteria"]
+    # A project's criteria come first, read before solving, apart from the solution.
+    assert [d["data-zq-reveal"] for d in e2.select("details")] == ["criteria", "solution"]
     assert "[project]" in e2.select_one("h2").get_text()
 
 
