@@ -505,44 +505,12 @@ explanation:
 {{ T }} / 100 = {{ fast }}, {{ T }} / 250 = {{ slow }}.
 ////
 ///
-
-/// question | M2
-type: matching
-shuffle: true
-answer: {1: A, 2: B}
-variants: {from: speed, count: 5}
-
-//// ru | Формулы
-Сопоставьте скорость и время на {{ T }} токенов.
-
-items:
-1. 100 токенов в секунду
-2. 250 токенов в секунду
-
-options:
-A. ${{ fast }}$ s
-B. ${{ slow }}$ s
-
-explanation:
-${{ T }} / 100 = {{ fast }}$.
-////
-
-//// en | Formulas
-Match each speed with the time {{ T }} tokens take.
-
-items:
-1. 100 tokens a second
-2. 250 tokens a second
-
-options:
-A. ${{ fast }}$ s
-B. ${{ slow }}$ s
-
-explanation:
-${{ T }} / 100 = {{ fast }}$.
-////
-///
 """
+
+
+# The same question with formulas for options (a select shows their labels alone), and more variants to move to.
+MATCHING_FORMULAS = (MATCHING.replace("| M1", "| M2").replace("variants: speed", "variants: {from: speed, count: 5}")
+                     .replace("{{ fast }} s", "${{ fast }}$ s").replace("{{ slow }} s", "${{ slow }}$ s"))
 
 
 @pytest.fixture(scope="module")
@@ -551,7 +519,7 @@ def matching_server(tmp_path_factory):
     work = tmp_path_factory.mktemp("variants-matching")
     source = copy_site(FIXTURE, work / "src")
     quiz = source / "exercises" / "vc" / "01-load" / "quiz.md"
-    quiz.write_text(quiz.read_text(encoding="utf-8") + MATCHING, encoding="utf-8")
+    quiz.write_text(quiz.read_text(encoding="utf-8") + MATCHING + MATCHING_FORMULAS, encoding="utf-8")
     url, running = serve(build_site(source / "mkdocs.yml", work / "site"))
     yield url
     running.shutdown()
