@@ -357,6 +357,10 @@ TIMES = {
     "no header, ISO times": (twice("2026-12-01T10:00:00Z,Ann", "2026-12-01T10:50:00.5+03:00,Ann"), "Ann"),
     "no header, AM and a zone": (twice("2026/12/01 10:00:00 AM GMT+3,Ann", "2026/12/01 1:15:00 p.m. GMT+3,Ann"),
                                  "Ann"),
+    # Microsoft Forms numbers each response in a first column, "ID", beside its start and completion times.
+    "Microsoft Forms": ("ID,Start time,Completion time,Email,Name,Your code\n"
+                        + twice("1,12/1/26 10:00:00,12/1/26 10:05:00,anna@x.org,Anna",
+                                "2,12/1/26 10:50:00,12/1/26 10:55:00,anna@x.org,Anna"), "anna@x.org, Anna"),
 }
 
 
@@ -377,6 +381,8 @@ NOT_TIMES = {
     "a column some of whose cells are times": "Name,Group,Code\n" + twice("Ann,10:30", "Ann,B-2"),
     "a time and a word": "Name,Lesson,Code\n" + twice("Ann,10:30 lab", "Ann,12:00 lab"),
     "times and nothing else": "Timestamp,Code\n" + twice("2026-12-01 10:00:00", "2026-12-01 10:50:00"),
+    # An "ID" in a file that is no Microsoft Forms export is the teacher's own: a student's number.
+    "a student's ID": "ID,Name,Code\n" + twice("1001,Ann Lee", "1002,Ann Lee"),
 }
 
 
@@ -435,7 +441,9 @@ def test_one_code_pasted_twice_into_a_cell_is_read_once(pasted: str) -> None:
 # (Windows-1252): which of the two a file that is not UTF-8 is read as.
 CODE_PAGES = {
     "cp1251": ["Имя;Код\nИванов, Иван;", "Ответ: «да», в 10 ч.", "Пётр Ёлкин", "Anna Иванова (Anna Ivanova)",
-               "я", "Отметка времени;ФИО;Код\n01.12.2026 10:00;Сидорова, Анна;ZDK1.x.00000000\n"],
+               "я", "Отметка времени;ФИО;Код\n01.12.2026 10:00;Сидорова, Анна;ZDK1.x.00000000\n",
+               # A Latin look-alike typed inside a Cyrillic name cuts the word in two runs beside a Latin letter.
+               "Name,Code\nПeтров Иван,", "Сергeй Пeтрович Aлексеев"],
     "cp1252": ["Jörg Müller", "François Lefèvre", "Zoë;José;Émile", "Réponse à la question", "Größe",
                "Zeitstempel;Name;Code\r\n01.12.2026 10:00;Jörg Müller;ZDK1.x.00000000\r\n"],
 }

@@ -59,6 +59,11 @@ TIME_HEADERS = frozenset({
     "last modified time", "отметка времени", "время", "дата", "дата и время", "время начала", "время завершения",
     "zeitstempel", "zeit", "datum", "startzeit", "fertigstellungszeit", "horodateur", "heure de début",
     "heure de fin", "marca temporal", "hora de inicio", "hora de finalización"})
+# Microsoft Forms numbers each response in a column "ID" beside these (in each of its languages): a number per row,
+# not per learner. Elsewhere an "ID" is the teacher's own, a student's number, and says who.
+RESPONSE_NUMBER_HEADER = "id"
+COMPLETION_TIME_HEADERS = frozenset({"completion time", "время завершения", "fertigstellungszeit", "heure de fin",
+                                     "hora de finalización"})
 # A cell that is a moment as form tools and spreadsheets write one: a time of day, after a date (day, month and year
 # in any order) or not, then AM or PM and a zone (capitals: UTC, GMT+3, CEST), or not. A date alone is no moment: a
 # birthday tells learners apart, and so does a word after a time ("10:30 lab", a lesson).
@@ -216,17 +221,18 @@ def file_text(data: bytes) -> tuple[str, str]:
 
 def code_page(data: bytes) -> str:
     """Windows-1252 or Windows-1251, whichever a file's letters outside ASCII show it is. A Western accented letter
-    stands in a word of Latin letters (Jörg, Lefèvre); a Cyrillic word is Cyrillic letters alone (Иван); a letter
-    standing alone (the Russian 'в', the French 'à') tells neither. Windows-1251, as before, unless more words say
-    Windows-1252."""
+    stands in a word of Latin letters, alone or beside one more (Jörg, Lefèvre, Größe); Cyrillic letters come in
+    runs of words (Иван), also when a Latin look-alike typed in a name cuts it (Пeтров: П, then трович beside the
+    Latin e); a letter standing alone (the Russian 'в', the French 'à') tells neither. Windows-1251, as before,
+    unless more letters say Windows-1252."""
     western = cyrillic = 0
     for run in NOT_ASCII.finditer(data):
         letters = len(LETTER.findall(run[0]))
         beside = data[max(run.start() - 1, 0):run.start()] + data[run.end():run.end() + 1]
-        if letters and re.search(rb"[A-Za-z]", beside):
-            western += 1
-        elif letters > 1:
-            cyrillic += 1
+        if letters > 2 or letters == 2 and not re.search(rb"[A-Za-z]", beside):
+            cyrillic += letters
+        elif letters and re.search(rb"[A-Za-z]", beside):
+            western += letters
     return WINDOWS_1252 if western > cyrillic else WINDOWS_1251
 
 
@@ -324,11 +330,15 @@ def plain(cell: str) -> str:
 
 
 def time_columns(header: list[str], who: list[tuple[str, ...]]) -> set[int]:
-    """The columns among those saying who that hold times: by their header's name (TIME_HEADERS), or by every row's
-    cell there (MOMENT), as in a file without a header."""
+    """The columns among those saying who that the form fills in per response, not per learner: times, by their
+    header's name (TIME_HEADERS) or by every row's cell there (MOMENT), as in a file without a header; and Microsoft
+    Forms' response number (RESPONSE_NUMBER_HEADER, in a file with its completion time)."""
     width = max(map(len, who), default=0)
+    names = [plain(name) for name in header]
+    microsoft_forms = not COMPLETION_TIME_HEADERS.isdisjoint(names)
     return {index for index in range(width)
-            if (index < len(header) and plain(header[index]) in TIME_HEADERS)
+            if (index < len(names) and (names[index] in TIME_HEADERS
+                                        or microsoft_forms and names[index] == RESPONSE_NUMBER_HEADER))
             or all(index < len(cells) and MOMENT.fullmatch(cells[index].strip()) for cells in who)}
 
 
