@@ -111,7 +111,8 @@ def test_every_revealed_answer_shows_the_decimals_its_tolerance_asks_for(sample_
 
 
 # A text with blanks whose number gaps follow an approximation sign the author wrote, in a formula or in the text,
-# and one that follows none; each answer a rounding but `exact` (0.5 to two decimals).
+# and one that follows none, and two whose sign stands before bold or a line break; each answer a rounding but
+# `exact` (0.5 to two decimals).
 APPROX_BLANKS = r"""
 /// question | B1
 type: blanks
@@ -121,10 +122,12 @@ gaps:
   text: {answer: "2/3", atol: 0.01}
   exact: {answer: "0.5", atol: 0.01}
   plain: {answer: "1/7", atol: 0.01}
+  bold: {answer: "2/7", atol: 0.001}
+  broken: {answer: "2/7", atol: 0.001}
 
 //// ru | Пропуски
 Загрузка $\rho\approx$ [[gap:rho]], $x \approx\,$ [[gap:spaced]], y ≈ [[gap:text]], z ≈ [[gap:exact]],
-w = [[gap:plain]].
+w = [[gap:plain]], u ≈ **[[gap:bold]]**, v ≈<br>[[gap:broken]].
 
 explanation:
 Так.
@@ -132,15 +135,17 @@ explanation:
 
 //// en | Blanks
 The load $\rho\approx$ [[gap:rho]], $x \approx\,$ [[gap:spaced]], y ≈ [[gap:text]], z ≈ [[gap:exact]],
-w = [[gap:plain]].
+w = [[gap:plain]], u ≈ **[[gap:bold]]**, v ≈<br>[[gap:broken]].
 
 explanation:
 So.
 ////
 ///
 """
-# What each gap's revealed answer shows: no second "≈" after the author's.
-APPROX_ANSWERS = {"en": ["0.889", "0.33", "0.67", "0.50", "≈ 0.14"], "ru": ["0,889", "0,33", "0,67", "0,50", "≈ 0,14"]}
+# What each gap's revealed answer shows: no second "≈" after the author's, also with the gap in bold or on a line
+# of its own.
+APPROX_ANSWERS = {"en": ["0.889", "0.33", "0.67", "0.50", "≈ 0.14", "0.286", "0.286"],
+                  "ru": ["0,889", "0,33", "0,67", "0,50", "≈ 0,14", "0,286", "0,286"]}
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,11 @@ LINE = "display:inline-block;min-width:6em;border-bottom:1px solid"
 # How a rounded answer starts (rendering/render.py, field_answer).
 ROUNDED = "≈ "
 # An approximation sign ending the HTML before a gap: in the text, or as the last symbol of a formula KaTeX drew
-# (its spacing, closing tags and the page's marker of a formula's end after it), then spaces.
+# (its spacing, closing tags and the page's marker of a formula's end after it), then spaces, a line break, or the
+# opening of emphasis around the gap (≈ **[[gap:x]]**).
 _APPROX_BEFORE = re.compile(r"(?:≈|&asymp;|&#8776;|&#x2248;)"
-                            r"(?:\s|&nbsp;|&#160;|</\w+>|<span\b[^>]*></span>|<!--[^>]*-->)*\Z", re.IGNORECASE)
+                            r"(?:\s|&nbsp;|&#160;|</\w+>|<span\b[^>]*></span>|<!--[^>]*-->|<br\s*/?>"
+                            r"|<(?:strong|em|b|i|u|mark|span)\b[^>]*>)*\Z", re.IGNORECASE)
 # How far back the sign may stand: a formula's closing tags and spacing take far less.
 _APPROX_REACH = 400
 
