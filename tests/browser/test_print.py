@@ -608,6 +608,77 @@ def test_a_books_ids_are_renamed_in_tags_only() -> None:
         'type="radio" /><label for="m2-quiz-__tabbed_1_1">A</label><td headers="m2-quiz-a m2-quiz-b">')
 
 
+# An id and each way a piece can name it on its page: an SVG's paint, marker, clip, mask and filter, a style's url()
+# in either quotes, a <use>, and the attributes that hold ids (one or a list).
+ID_REFERENCES = [
+    ('<marker id="arrow"><line marker-end="url(#arrow)"/>',
+     '<marker id="m2-quiz-arrow"><line marker-end="url(#m2-quiz-arrow)"/>'),
+    ('<line stroke="url(#g)" fill="url( #g )"/>', '<line stroke="url(#m2-quiz-g)" fill="url( #m2-quiz-g )"/>'),
+    ('<g clip-path="url(#g)" mask="url(#g)" filter="url(#g)">',
+     '<g clip-path="url(#m2-quiz-g)" mask="url(#m2-quiz-g)" filter="url(#m2-quiz-g)">'),
+    ('<rect style="fill: url(\'#g\'); stroke: url(&quot;#g&quot;)"/>',
+     '<rect style="fill: url(&#x27;#m2-quiz-g&#x27;); stroke: url(&quot;#m2-quiz-g&quot;)"/>'),
+    ('<use href="#g"/><use xlink:href="#g"/>', '<use href="#m2-quiz-g"/><use xlink:href="#m2-quiz-g"/>'),
+    ('<div aria-labelledby="g h" aria-describedby="g" aria-details="g" aria-flowto="g">',
+     '<div aria-labelledby="m2-quiz-g m2-quiz-h" aria-describedby="m2-quiz-g" aria-details="m2-quiz-g" '
+     'aria-flowto="m2-quiz-g">'),
+    ('<div aria-controls="g" aria-owns="g" aria-errormessage="g" aria-activedescendant="g">',
+     '<div aria-controls="m2-quiz-g" aria-owns="m2-quiz-g" aria-errormessage="m2-quiz-g" '
+     'aria-activedescendant="m2-quiz-g">'),
+    ('<output for="g h"><label for="g">', '<output for="m2-quiz-g m2-quiz-h"><label for="m2-quiz-g">'),
+    ('<td headers="g h"><input list="g" form="g">',
+     '<td headers="m2-quiz-g m2-quiz-h"><input list="m2-quiz-g" form="m2-quiz-g">'),
+    ('<button popovertarget="g" commandfor="g"><div itemref="g h">',
+     '<button popovertarget="m2-quiz-g" commandfor="m2-quiz-g"><div itemref="m2-quiz-g m2-quiz-h">'),
+]
+
+
+@pytest.mark.parametrize(("piece", "expected"), ID_REFERENCES)
+def test_a_books_references_to_an_id_are_renamed_as_the_id_is(piece: str, expected: str) -> None:
+    """An inline SVG's marker and gradient had their ids renamed and not the url(#…) naming them: the diagram
+    disappeared from the book. Every reference on the page is renamed as its id is."""
+    from zadachnik.rendering.book import Mover
+
+    assert Mover("file:///up/book/", "../quiz/", "m2-", "quiz-").piece(piece) == expected
+
+
+def test_a_books_css_addresses_are_moved_as_its_links_are() -> None:
+    """A style's url() to a file of the module is relative to the module's page, as an <img>'s src is."""
+    from zadachnik.rendering.book import Mover
+
+    mover = Mover("file:///up/book/", "../09-x/quiz/", "m9-", "quiz-")
+    assert mover.piece('<div style="background: url(\'../files/plot.png\')">') == \
+        '<div style="background: url(&#x27;../09-x/files/plot.png&#x27;)">'
+
+
+@pytest.mark.parametrize(("piece", "expected"), [
+    ("<span id='single'>", '<span id="quiz-single">'),
+    ("<span id=bare>", '<span id="quiz-bare">'),
+    ('<span ID = "upper" >', '<span ID="quiz-upper" >'),
+    ("<a href='#single' title='x'>", '<a href="#quiz-single" title=\'x\'>'),
+    ("<a class=x href=#bare>", '<a class=x href="#quiz-bare">'),
+    ("<span title='it&#39;s' id='q&#39;'>", '<span title=\'it&#39;s\' id="quiz-q&#x27;">'),
+])
+def test_a_books_ids_are_renamed_in_any_quotes(piece: str, expected: str) -> None:
+    """A raw-HTML id in single quotes kept its name while the Markdown link to it was renamed: the link dangled."""
+    from zadachnik.rendering.book import Mover
+
+    assert Mover("file:///up/book/", "quiz/", "", "quiz-").piece(piece) == expected
+
+
+@pytest.mark.parametrize("piece", [
+    '<abbr title=\'<b id="x">\'>x</abbr>',  # a tag written in an attribute's value is text
+    '<!-- <b id="x"> -->',
+    '<script>const tag = \'<b id="x">\';</script><style>.a > b { fill: url(#x) }</style>',
+    '<p>url(#x) <code>&lt;b id="x"&gt;</code></p>',
+    '<span id="x',  # a tag left open is no tag: neither its id nor anything else renamed
+])
+def test_a_books_text_that_only_looks_like_an_id_is_left_as_written(piece: str) -> None:
+    from zadachnik.rendering.book import Mover
+
+    assert Mover("file:///up/book/", "quiz/", "", "quiz-").piece(piece) == piece
+
+
 # -- printing loads nothing outside the built site (issue 31) ----------------------------------------------------
 
 SECRET = "OUTSIDE-SECRET-4411"

@@ -4,6 +4,7 @@ prints books; tests/browser/test_book_pages.py looks at these in a browser."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,20 @@ def test_every_in_page_link_of_a_book_leads_to_its_one_target(book_site: Path, p
     groups = [{radio["name"] for radio in tabs.select(":scope > input")} for tabs in soup.select(".tabbed-set")]
     assert len(groups) >= 2 and all(len(group) == 1 for group in groups)
     assert len(set.union(*groups)) == len(groups), groups
+
+
+@pytest.mark.parametrize("page", BOOKS)
+def test_a_books_svg_and_raw_html_ids_keep_their_references(book_site: Path, page: str) -> None:
+    """An inline SVG's url(#…) and <use href>, and a link to a raw-HTML id in single quotes, find their renamed
+    ids: the diagram lost its arrow and gradient, and the link dangled."""
+    soup = BeautifulSoup((book_site / page).read_text(encoding="utf-8"), "html.parser")
+    ids = {element["id"] for element in soup.select("[id]")}
+    svg_references = [found for element in soup.select(".zq-book svg *") for value in element.attrs.values()
+                      for found in re.findall(r"url\(#([^)]*)\)", str(value))]
+    svg_references += [use["href"][1:] for use in soup.select(".zq-book svg use")]
+    assert len(svg_references) >= 3 and [name for name in svg_references if name not in ids] == []
+    single = [a["href"][1:] for a in soup.select("a[href^='#']") if a["href"].endswith("single")]
+    assert single and [name for name in single if name not in ids] == []
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -91,14 +91,23 @@ def two_module_site(tmp_path: Path) -> Path:
     return site
 
 
-# A book's hard cases, in both languages: a collapsed block, content tabs, a heading its own text links, a hint,
-# Parsons lines to indent and a text with blanks whose number gap has a tolerance (tests of the problem books).
+# A book's hard cases, in both languages: a collapsed block, content tabs, a heading its own text links, an
+# inline SVG naming its own ids, a raw-HTML id in single quotes, a hint, Parsons lines to indent and a text with
+# blanks whose number gap has a tolerance (tests of the problem books).
 BOOK_QUESTIONS = """
 /// question | D1
 type: open
 
 //// ru | Свёрнутый блок
-Прочтите справку.
+Прочтите справку. [одинарные](#single)
+
+<svg width="120" height="40"><defs>
+<marker id="arrow" markerWidth="10" markerHeight="10" refX="5" refY="5"><path d="M0,0 L10,5 L0,10 z"/></marker>
+<linearGradient id="grad"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient>
+<path id="dot" d="M0,0 h2"/></defs>
+<line x1="5" y1="20" x2="100" y2="20" stroke="url(#grad)" marker-end="url(#arrow)"/><use href="#dot"/></svg>
+
+<span id='single'>SINGLE</span>
 
 ??? note "Справка"
     СВЁРНУТЫЙ-ТЕКСТ-Д1.
@@ -119,7 +128,15 @@ explanation:
 ////
 
 //// en | A collapsed block
-Read the note.
+Read the note. [single](#single)
+
+<svg width="120" height="40"><defs>
+<marker id="arrow" markerWidth="10" markerHeight="10" refX="5" refY="5"><path d="M0,0 L10,5 L0,10 z"/></marker>
+<linearGradient id="grad"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient>
+<path id="dot" d="M0,0 h2"/></defs>
+<line x1="5" y1="20" x2="100" y2="20" stroke="url(#grad)" marker-end="url(#arrow)"/><use href="#dot"/></svg>
+
+<span id='single'>SINGLE</span>
 
 ??? note "Note"
     COLLAPSED-TEXT-D1.
