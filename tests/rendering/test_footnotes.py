@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 from support.caching import add_to_config, cold_warm_uncached, edit
 from support.sites import FIXTURE_SITE, build_failure, build_site, copy_site, two_module_site
@@ -209,6 +210,27 @@ def test_a_note_in_an_option_stops_the_build_at_its_line(tmp_path: Path, caplog)
     line = line_with(quiz.read_text(encoding="utf-8"), "A. [^1]: Three")
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
     assert f"{QUIZ}:{line}: a title, an option or a field label holds a footnote's note" in message, message
+
+
+@pytest.mark.parametrize("definition_order", [True, False])
+def test_a_texts_notes_are_listed_in_the_order_of_their_numbers(tmp_path: Path, definition_order: bool) -> None:
+    """Was a bug: with USE_DEFINITION_ORDER: false a text's references are numbered in the order they come, but
+    its notes were listed in the order written: superscript 1 led to item 2 of the list."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    add_to_config(site, "  - attr_list\n",
+                  f"  - attr_list\n  - footnotes:\n      USE_DEFINITION_ORDER: {str(definition_order).lower()}\n")
+    edit(site / QUIZ, "What is $2+2$?\n",
+         "What is $2+2$? First B[^b], then A[^a].\n\n[^a]: Note A.\n[^b]: Note B.\n")
+    out = build_site(site / "mkdocs.yml", tmp_path / "out")
+    soup = BeautifulSoup((out / "en/demo/01-basics/quiz/index.html").read_text(encoding="utf-8"), "html.parser")
+    references = soup.find(string=re.compile("First B")).find_parent("p").select("a.footnote-ref")
+    listed = references[0].find_parent("div").select(".footnote > ol > li")
+    assert [reference.get_text() for reference in references] == (["2", "1"] if definition_order else ["1", "2"])
+    for reference in references:
+        number = int(reference.get_text())
+        assert listed[number - 1]["id"] == reference["href"].removeprefix("#")
+        back = listed[number - 1].select_one("a.footnote-backref")
+        assert back["title"] == f"Jump back to footnote {number} in the text"
 
 
 def test_a_warm_build_with_notes_writes_what_a_build_without_the_cache_does(tmp_path: Path) -> None:

@@ -210,6 +210,12 @@ class PieceNotes:
             reference.find("a").text = self.footnotes.getConfig("SUPERSCRIPT_TEXT").format(numbers[label])
         for label, note in self.notes.items():
             self.link_back(note, ids.get(label, []), numbers[label])
+        self.list_by_number(numbers)
+
+    def list_by_number(self, numbers: dict[str, int]) -> None:
+        """The list in the order of its numbers: an <ol> shows item n as "n.", which superscript n leads to.
+        Listed in the order written until now, as the references in the notes are searched for there."""
+        self.element.find("ol")[:] = [self.notes[label] for label in sorted(self.notes, key=numbers.__getitem__)]
 
     def numbers(self, referred: list[str]) -> dict[str, int]:
         if self.footnotes.getConfig("USE_DEFINITION_ORDER"):
