@@ -757,7 +757,15 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
         line_of,
         shared_katex,
     )
-    from zadachnik.rendering.render import KINDS, MissingPiece, module_has, plan_page, split_pieces, stray_reference
+    from zadachnik.rendering.render import (
+        KINDS,
+        MissingPiece,
+        module_has,
+        notes_in_a_line,
+        plan_page,
+        split_pieces,
+        stray_reference,
+    )
 
     plans = [plan_page(course, module, kind, lang) for course in courses for module in course.modules
              for kind in KINDS if module_has(module, kind) for lang in languages]
@@ -777,6 +785,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
     math_lines: list[str] = []
     unclosed: list[str] = []
     stray: list[str] = []
+    notes_in_lines: list[str] = []
     try:
         # Rendered here, in batches: the pool of processes the build renders in while MkDocs makes pages costs
         # more to start than it saves when converting the pages is all there is to overlap with.
@@ -790,9 +799,12 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
                 math_lines.append(tex_problem(f"{shown_here(plan.source)}:{line or 1}", error.tex, error))
             stray.extend(stray_reference(plan, found, shown_here) for found in footnotes.problems)
             try:
-                split_pieces(plan, page_html)
+                pieces = split_pieces(plan, page_html)
             except MissingPiece as missing:
                 unclosed.append(f"{shown_here(plan.source)}:{missing.fragment.line}: {missing}")
+                continue
+            if (in_a_line := notes_in_a_line(plan, pieces)) is not None:
+                notes_in_lines.append(f"{shown_here(plan.source)}:{in_a_line.fragment.line}: {in_a_line}")
     except KatexUnavailable as error:
         # An installed package without its KaTeX: the build says the same in one line.
         raise CommandError(str(error)) from None
@@ -806,4 +818,7 @@ def page_problems(courses: list[Any], languages: list[str], base: Path, site: Si
                          list(dict.fromkeys(unclosed))))
     if stray:
         problems.append(("Zadachnik: references to footnotes that another text holds:", list(dict.fromkeys(stray))))
+    if notes_in_lines:
+        problems.append(("Zadachnik: footnotes' notes in texts shown as one line:",
+                         list(dict.fromkeys(notes_in_lines))))
     return problems

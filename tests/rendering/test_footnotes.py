@@ -201,15 +201,19 @@ def test_a_reference_to_a_note_of_another_text_stops_the_build_and_the_check_at_
     assert all(line in report for line in expected), report
 
 
-def test_a_note_in_an_option_stops_the_build_at_its_line(tmp_path: Path, caplog) -> None:
+def test_a_note_in_an_option_stops_the_build_and_the_check_at_its_line(tmp_path: Path, caplog, capsys) -> None:
     """An option is shown as one line, where no list of notes goes: Markdown reads an option written as a note
-    ('A. [^1]: …') as one."""
+    ('A. [^1]: …') as one. Was a bug: the check, which assembles no page, said the source was fine."""
     site = fixture_with_footnotes(tmp_path)
     quiz = site / QUIZ
     edit(quiz, "A. Three\n", "A. [^1]: Three\n")
     line = line_with(quiz.read_text(encoding="utf-8"), "A. [^1]: Three")
+    expected = f"{QUIZ}:{line}: a title, an option or a field label holds a footnote's note"
     message = build_failure(site / "mkdocs.yml", tmp_path / "out", caplog)
-    assert f"{QUIZ}:{line}: a title, an option or a field label holds a footnote's note" in message, message
+    assert expected in message, message
+    assert main(["check", "--no-cache", "--config", str(site / "mkdocs.yml")]) == 1
+    report = capsys.readouterr().err
+    assert expected in report, report
 
 
 @pytest.mark.parametrize("definition_order", [True, False])

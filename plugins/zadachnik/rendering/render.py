@@ -87,10 +87,21 @@ class PagePlan:
     book_link: Fragment | None = None
     # Each piece's HTML once the page is assembled: the module's problem book takes its text from here.
     rendered: list[str] | None = None
+    # The pieces the page shows as one line (titles, options, items, field labels), by id as `_index`.
+    _one_line: dict[int, Fragment] = field(default_factory=dict)
 
-    def add(self, fragment: Fragment) -> None:
+    def add(self, fragment: Fragment, one_line: bool = False) -> None:
         self._index[id(fragment)] = len(self.pieces)
         self.pieces.append(fragment)
+        if one_line:
+            self._one_line[id(fragment)] = fragment
+
+    def is_one_line(self, fragment: Fragment) -> bool:
+        return id(fragment) in self._one_line
+
+    @property
+    def one_line(self) -> list[Fragment]:
+        return list(self._one_line.values())
 
     def index(self, fragment: Fragment) -> int:
         return self._index[id(fragment)]
@@ -152,13 +163,13 @@ def plan_page(course: Course, module: Module, kind: str, lang: str, languages: l
     if kind == "quiz":
         for item in module.quiz or []:
             if isinstance(item, Section):
-                plan.add(item.title[lang])
+                plan.add(item.title[lang], one_line=True)
             else:
-                for fragment in (item.title[lang], item.body[lang]):
-                    plan.add(fragment)
+                plan.add(item.title[lang], one_line=True)
+                plan.add(item.body[lang])
                 for entries in item.lists.values():
                     for entry in entries:
-                        plan.add(entry.text[lang])
+                        plan.add(entry.text[lang], one_line=True)
                 for hint in item.hints:
                     plan.add(hint[lang])
                 plan.add(item.explanation[lang])
@@ -166,7 +177,8 @@ def plan_page(course: Course, module: Module, kind: str, lang: str, languages: l
                     add_variant_pieces(plan, item, lang)
     else:
         for exercise in module.exercises or []:
-            for fragment in (exercise.title[lang], exercise.statement[lang], exercise.solution[lang]):
+            plan.add(exercise.title[lang], one_line=True)
+            for fragment in (exercise.statement[lang], exercise.solution[lang]):
                 plan.add(fragment)
             if exercise.criteria:
                 plan.add(exercise.criteria[lang])
@@ -189,6 +201,13 @@ def split_pieces(plan: PagePlan, page_html: str) -> list[str]:
             start -= 1
         pieces.append(page_html[end:start])
     return pieces
+
+
+def notes_in_a_line(plan: PagePlan, pieces: list[str]) -> NotesInALine | None:
+    """The first text shown as one line whose rendered piece (`pieces`, in plan order) lists notes. The build and
+    `zadachnik check` both ask this: the check converts the page but assembles none."""
+    return next((NotesInALine(fragment) for fragment in plan.one_line if has_notes(pieces[plan.index(fragment)])),
+                None)
 
 
 def stray_reference(plan: PagePlan, stray: StrayReference, shown: Callable[[Path], str]) -> str:
@@ -223,12 +242,12 @@ class Renderer:
         """The page's HTML from its pieces as MkDocs converted them (`page_html`). `reuse` may give a problem
         book's part of one module as an earlier build rendered it (incremental.pages)."""
         pieces = plan.rendered_pieces(page_html)
+        if (problem := notes_in_a_line(plan, pieces)) is not None:
+            raise problem
         large = LargeTexts()
 
         def text(fragment: Fragment, block: bool = False) -> Markup:
             piece = pieces[plan.index(fragment)]
-            if not block and has_notes(piece):
-                raise NotesInALine(fragment)
             return large.stand_in(piece if block else inline(piece))
 
         def part(name: str, module: Module, macro: Callable[..., str], *arguments: Any) -> Markup:

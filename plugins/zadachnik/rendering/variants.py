@@ -46,7 +46,8 @@ def add_variant_pieces(plan: PagePlan, question: Question, lang: str) -> None:
             if fragment.markdown == base.markdown:
                 plan.alias(fragment, base)
             else:
-                plan.add(fragment)
+                # A variant's title or option is one line as variant 1's is.
+                plan.add(fragment, one_line=plan.is_one_line(base))
 
 
 def slot(question: Question, name: str, varying: Any = False) -> Markup:
