@@ -94,6 +94,16 @@ def two_module_site(tmp_path: Path) -> Path:
 # A book's hard cases, in both languages: a collapsed block, content tabs, a heading its own text links, an
 # inline SVG naming its own ids, a raw-HTML id in single quotes, a hint, Parsons lines to indent and a text with
 # blanks whose number gap has a tolerance (tests of the problem books).
+# What D1 shows in both languages: ids of the author's own, an SVG's referred to by url(#…) and <use>, and one in
+# single quotes.
+OWN_IDS = """<svg width="120" height="40"><defs>
+<marker id="arrow" markerWidth="10" markerHeight="10" refX="5" refY="5"><path d="M0,0 L10,5 L0,10 z"/></marker>
+<linearGradient id="grad"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient>
+<path id="dot" d="M0,0 h2"/></defs>
+<line x1="5" y1="20" x2="100" y2="20" stroke="url(#grad)" marker-end="url(#arrow)"/><use href="#dot"/></svg>
+
+<span id='single'>SINGLE</span>
+"""
 BOOK_QUESTIONS = """
 /// question | D1
 type: open
@@ -101,13 +111,7 @@ type: open
 //// ru | Свёрнутый блок
 Прочтите справку. [одинарные](#single)
 
-<svg width="120" height="40"><defs>
-<marker id="arrow" markerWidth="10" markerHeight="10" refX="5" refY="5"><path d="M0,0 L10,5 L0,10 z"/></marker>
-<linearGradient id="grad"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient>
-<path id="dot" d="M0,0 h2"/></defs>
-<line x1="5" y1="20" x2="100" y2="20" stroke="url(#grad)" marker-end="url(#arrow)"/><use href="#dot"/></svg>
-
-<span id='single'>SINGLE</span>
+@@OWN_IDS@@
 
 ??? note "Справка"
     СВЁРНУТЫЙ-ТЕКСТ-Д1.
@@ -130,13 +134,7 @@ explanation:
 //// en | A collapsed block
 Read the note. [single](#single)
 
-<svg width="120" height="40"><defs>
-<marker id="arrow" markerWidth="10" markerHeight="10" refX="5" refY="5"><path d="M0,0 L10,5 L0,10 z"/></marker>
-<linearGradient id="grad"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient>
-<path id="dot" d="M0,0 h2"/></defs>
-<line x1="5" y1="20" x2="100" y2="20" stroke="url(#grad)" marker-end="url(#arrow)"/><use href="#dot"/></svg>
-
-<span id='single'>SINGLE</span>
+@@OWN_IDS@@
 
 ??? note "Note"
     COLLAPSED-TEXT-D1.
@@ -202,7 +200,7 @@ explanation:
 EXPLANATION-B1.
 ////
 ///
-"""
+""".replace("@@OWN_IDS@@\n", OWN_IDS)
 # Exercise E1's statement gets a collapsed block, its solution (the same formula in both languages) content tabs.
 BOOK_EXERCISE_PARTS = {
     "Посчитайте $\\sum_{i=1}^{n} i$.": '\n\n??? note "Справка"\n    СВЁРНУТЫЙ-ТЕКСТ-У1.',
