@@ -187,7 +187,15 @@ class Mover:
     targets: frozenset[str] = frozenset()
 
     def piece(self, piece: str) -> str:
-        return _TOKEN.sub(self.token, piece)
+        # Only the tags that change are written anew, and a piece with none is returned as it is: a book holds a
+        # text of megabytes once, not once more for each pass over it (test_build_hostile).
+        parts, written = [], 0
+        for match in _TOKEN.finditer(piece):
+            moved = self.token(match)
+            if moved != match[0]:
+                parts += [piece[written:match.start()], moved]
+                written = match.end()
+        return "".join([*parts, piece[written:]]) if parts else piece
 
     def token(self, match: re.Match[str]) -> str:
         """A start tag with its attributes moved; a comment or a script's or style's text as it is."""
