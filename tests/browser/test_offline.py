@@ -105,6 +105,22 @@ def test_python_from_disk_right_wrong_and_stopped(page, offline_copy: Path) -> N
                            timeout=30_000)
 
 
+def test_the_questions_stay_where_they_are_while_python_starts_from_disk(page, offline_copy: Path) -> None:
+    """Was a bug: Python's status line above the questions went from one line to two (a start from disk takes
+    long, and says so) and back to one, and every question moved 26 px under the learner's pointer: a click meant
+    for one option could land on its neighbour (a browser test's did)."""
+    open_page(page, offline_copy, "en/" + QUIZ)
+    where = "document.querySelector('#q-Q1 input[value=B]').getBoundingClientRect().top + scrollY"
+    places = {page.evaluate(where)}
+    page.wait_for_function("""(where) => {
+        self.zqPlaces = self.zqPlaces || new Set();
+        self.zqPlaces.add(eval(where));
+        return document.querySelector('[data-zq-python-status]').textContent.includes('ready');
+    }""", arg=where, timeout=90_000, polling=20)
+    places |= set(page.evaluate("[...self.zqPlaces]")) | {page.evaluate(where)}
+    assert len(places) == 1, places
+
+
 @pytest.mark.search
 def test_search_from_disk(page, offline_copy: Path) -> None:
     open_page(page, offline_copy, "en/" + QUIZ)
