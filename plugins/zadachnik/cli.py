@@ -288,7 +288,8 @@ def run_export(arguments: argparse.Namespace) -> int:
         whole = [course for course in courses if arguments.selection in (None, "", course.id, course.path.name)]
         return write_scorm(arguments, config_file, modules, whole)
     try:
-        written, lines = export_modules(modules, known[arguments.format], arguments.language, arguments.out)
+        written, lines = export_modules(modules, known[arguments.format], arguments.language, arguments.out,
+                                        site.footnotes())
     except OSError as error:
         raise CommandError(f"cannot write the export: {error}") from None
     for line in lines:
@@ -608,6 +609,13 @@ class SiteConfig:
         self.theme_name: Any = options.theme_name
         self.languages_written: bool = options.languages_written
         self.uses_plugin: bool = options.uses_plugin
+
+    def footnotes(self) -> dict[str, Any] | None:
+        """The options of the site's Markdown footnotes; None when its pages have none."""
+        for name in self.extensions:
+            if name.partition(":")[0] in ("footnotes", "markdown.extensions.footnotes"):
+                return dict(self.extension_configs.get(name) or {})
+        return None
 
 
 def read_site_config(path: Path | None) -> SiteConfig:

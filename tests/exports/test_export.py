@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import canvas
+from support.caching import edit
 from support.canvas import canvas_package
 from support.cloze import question_mark, read_cloze, shown
 from support.exports import (
@@ -31,7 +32,7 @@ from support.exports import (
     run_export,
     text_of,
 )
-from support.sites import ROOT
+from support.sites import FIXTURE_SITE, ROOT, copy_site
 from zadachnik.cli import main
 from zadachnik.exports import formats, write_whole
 from zadachnik.exports.common import NO_LMS_TYPE, TextRenderer, absolute_tolerance, number_text
@@ -1474,3 +1475,43 @@ def test_the_manifest_lists_each_items_interactions_in_qtis_metadata(tmp_path: P
     metadata = "{http://www.imsglobal.org/xsd/imsqti_metadata_v2p1}"
     [resource] = [found for found in manifest.iter(f"{CP}resource") if found.get("href") == "items/Q-S1.xml"]
     assert [kind.text for kind in resource.iter(f"{metadata}interactionType")] == ["choiceInteraction"]
+
+
+# -- footnotes ---------------------------------------------------------------------------------------------------
+
+
+def exported_texts(folder: Path, fmt: str, question_id: str) -> str:
+    """A question's text and explanation as the format's importer reads them, joined."""
+    if fmt == "moodle":
+        _, questions = moodle_questions(folder / "demo-01-basics-en.moodle.xml")
+        [question] = questions[question_id]
+        return text_of(question, "questiontext") + text_of(question, "generalfeedback")
+    if fmt == "gift":
+        _, parsed = parse_gift((folder / "demo-01-basics-en.gift.txt").read_text(encoding="utf-8"))
+        [question] = [item for item in parsed if item.name.split(" ")[0] == question_id]
+        return question.text + question.general_feedback
+    _, items = qti_items(folder / "demo-01-basics-en.qti21.zip")
+    return html.unescape(etree.tostring(items[f"Q-{question_id}"], encoding="unicode")).replace("ns0:", "")
+
+
+@pytest.mark.parametrize("fmt", ["moodle", "gift", "qti"])
+def test_a_texts_footnotes_go_to_the_lms_as_notes_at_its_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               fmt: str) -> None:
+    """The site lists each text's notes at its end; an LMS shows many questions on a page, so an export writes
+    the notes there too, numbered, without ids or links another question's notes could share."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    edit(site / "mkdocs.yml", "  - attr_list\n", "  - attr_list\n  - footnotes\n")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    edit(quiz, "What is $2+2$?\n", "What is $2+2$?[^ten]\n\n[^ten]: In base ten.\n")
+    edit(quiz, "Because $2+2=4$.\n", "Because $2+2=4$.[^1]\n\n[^1]: The explanation's note.\n")
+    out = tmp_path / "out"
+    status = main(["export", "--format", fmt, "--language", "en", "--config", str(site / "mkdocs.yml"),
+                   "--out", str(out), str(site / "exercises")])
+    assert status == 0, capsys.readouterr().err
+    text = exported_texts(out, fmt, "Q1")
+    assert "[^" not in text, text
+    assert re.search(r"What is .*\?(</span>)?<sup>1</sup>", text), text
+    assert re.search(r"<ol>\s*<li>\s*(<p>)?In base ten\.</", text), text
+    assert re.search(r"Because .*\.(</span>)?<sup>1</sup>", text), text
+    assert "The explanation's note." in text and text.index("In base ten.") < text.index("Because")
+    assert not re.search(r"""(id|href)=["']#?fn""", text), text

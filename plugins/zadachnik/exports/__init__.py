@@ -10,8 +10,9 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from zadachnik.exports.common import ModuleExport, Skipped, module_export
+from zadachnik.exports.common import ModuleExport, Skipped, TextRenderer, module_export
 from zadachnik.reading.model import Course, Module, Question
 
 
@@ -72,10 +73,12 @@ class Written:
 
 
 def export_modules(modules: list[tuple[Course, Module]], export_format: ExportFormat, lang: str,
-                   out: Path) -> tuple[list[Written], list[str]]:
+                   out: Path, footnotes: dict[str, Any] | None = None) -> tuple[list[Written], list[str]]:
     """Every file made in memory first, then each written whole: no file is ever left half-written. Returns the
-    files written and the lines to print (questions left out, modules with nothing to export)."""
-    exports = [module_export(course, module, lang) for course, module in modules]
+    files written and the lines to print (questions left out, modules with nothing to export). `footnotes`: the
+    options of the site's Markdown footnotes, when it has them."""
+    text = TextRenderer(footnotes)
+    exports = [module_export(course, module, lang, text) for course, module in modules]
     for export in exports:
         for question in list(export.questions):
             reason = export_format.refuses(question)

@@ -164,10 +164,11 @@ NO_LMS_TYPE = {
 }
 
 
-def module_export(course: Course, module: Module, lang: str) -> ModuleExport:
-    """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key."""
+def module_export(course: Course, module: Module, lang: str, text: TextRenderer | None = None) -> ModuleExport:
+    """The module's questions an LMS can take; code exercises are left out, checkers travel as their plain key.
+    `text`: what writes their texts (the site's footnotes taken into account), one shared by the modules."""
     variant_ids = unique_variant_ids(module.questions)
-    export = ModuleExport(course, module, lang, [], variant_ids=variant_ids,
+    export = ModuleExport(course, module, lang, [], text=text or TextRenderer(), variant_ids=variant_ids,
                           explanation_ids=unique_explanation_ids(module.questions, variant_ids))
     for question in module.questions:
         if question.type in NO_LMS_TYPE:
@@ -402,13 +403,18 @@ class KeepTex:
 
 
 class TextRenderer:
-    """Author Markdown → HTML for an LMS: the site's math rules, TeX kept, tabs written out one after another."""
+    """Author Markdown → HTML for an LMS: the site's math rules, TeX kept, tabs written out one after another.
+    `footnotes`: the options of the site's Markdown footnotes, when it has them (each text's notes at its end)."""
 
-    def __init__(self) -> None:
+    def __init__(self, footnotes: dict[str, Any] | None = None) -> None:
         import markdown
 
-        self.markdown = markdown.Markdown(extensions=[*MARKDOWN_EXTENSIONS, MathExtension(katex=KeepTex())],
-                                          extension_configs=MARKDOWN_CONFIGS)
+        extensions: list[Any] = [*MARKDOWN_EXTENSIONS, MathExtension(katex=KeepTex())]
+        configs = dict(MARKDOWN_CONFIGS)
+        if footnotes is not None:
+            extensions.append("footnotes")
+            configs["footnotes"] = footnotes
+        self.markdown = markdown.Markdown(extensions=extensions, extension_configs=configs)
         self.cache: dict[tuple[str, str], str] = {}
 
     def tree(self, markdown_text: str) -> etree.Element:
@@ -478,11 +484,16 @@ def parse_html(text: str) -> etree.Element:
 def tidy(root: etree.Element) -> etree.Element:
     """What only the site makes sense of: tab sets become each tab's name in bold above its text, heading
     permalinks go, and links within the site (references such as [[P01]], course files) become their text: an
-    LMS has no such page."""
+    LMS has no such page. A text's notes stay listed at its end, their numbers without links or ids: an LMS shows
+    many questions on a page, and another's notes could have the same."""
     for parent in list(root.iter()):
         for child in list(parent):
             classes = child.get("class", "").split()
-            if "tabbed-set" in classes:
+            if child.get("id", "").startswith(("fnref", "fn:", "fn-")) or "footnote" in classes:
+                child.attrib.pop("id", None)
+            if "footnote-backref" in classes:
+                remove_keeping_tail(parent, child, trimmed="\xa0")
+            elif "tabbed-set" in classes:
                 index = list(parent).index(child)
                 parent.remove(child)
                 for offset, element in enumerate(written_out_tabs(child)):
@@ -530,13 +541,14 @@ def written_out_tabs(tab_set: etree.Element) -> list[etree.Element]:
     return written
 
 
-def remove_keeping_tail(parent: etree.Element, child: etree.Element) -> None:
+def remove_keeping_tail(parent: etree.Element, child: etree.Element, trimmed: str = "") -> None:
+    """The child goes, its tail stays; `trimmed`: characters that went with it from the end of the text before it
+    (the no-break space before a note's link back)."""
     index = list(parent).index(child)
-    if child.tail:
-        if index > 0:
-            parent[index - 1].tail = (parent[index - 1].tail or "") + child.tail
-        else:
-            parent.text = (parent.text or "") + child.tail
+    if index > 0:
+        parent[index - 1].tail = (parent[index - 1].tail or "").rstrip(trimmed) + (child.tail or "")
+    else:
+        parent.text = (parent.text or "").rstrip(trimmed) + (child.tail or "")
     parent.remove(child)
 
 
