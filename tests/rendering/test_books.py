@@ -1,6 +1,7 @@
 """The problem books' HTML on a site built once with their hard cases (support.sites.book_sources): module 1 is
 practice, module 2 the same module as an exam, and the course's book gathers both. tests/browser/test_print.py
-prints books; tests/browser/test_book_pages.py looks at these in a browser."""
+prints books; tests/browser/test_book_pages.py looks at these in a browser. At the end, how a piece's addresses are
+moved from its module's page into a book, which needs no site."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from zadachnik.rendering.book import Mover, book_address
 from zadachnik.rendering.i18n import strings
 
 LANGS = {"en": "en/", "ru": ""}
@@ -145,3 +147,43 @@ def test_a_books_notebook_line_names_the_course_files_and_links_them(book_site: 
         assert link.get_text(strip=True) == f"{slug}-files.zip"
         assert (folder / link["href"]).resolve() == (book_site / f"demo/{slug}/{slug}-files.zip").resolve()
         assert strings(lang)["download_files"] in exercise.get_text()
+
+
+# The module's page as MkDocs writes the book's link to it: relative to the book's address.
+@pytest.mark.parametrize("module_page, prefix, address, expected", [
+    # A module's own book, beside its pages (folder URLs): references lead into the book, the rest stays.
+    ("../quiz/", "", "#q-1", "#q-1"),
+    ("../quiz/", "", "../exercises/#e-E1", "#e-E1"),
+    # The author's own ids on the page take its name: the exercises page has ids of the same names.
+    ("../quiz/", "", "#rayleigh", "#quiz-rayleigh"),
+    ("../quiz/", "", "#e-mail", "#quiz-e-mail"),
+    ("../quiz/", "", "../exercises/#rayleigh", "../exercises/#rayleigh"),
+    ("../quiz/", "", "../files/plot.png", "../files/plot.png"),
+    ("../quiz/", "", "../../../authoring/#tolerances", "../../../authoring/#tolerances"),
+    ("../quiz/", "", "https://example.org/x", "https://example.org/x"),
+    # The course's book, a folder up: each module's anchors carry its number, addresses move with the page.
+    ("../09-x/quiz/", "m9-", "#s-9.6", "#m9-s-9.6"),
+    ("../09-x/quiz/", "m9-", "#rayleigh", "#m9-quiz-rayleigh"),
+    ("../09-x/quiz/", "m9-", "../exercises/#e-E1", "#m9-e-E1"),
+    ("../09-x/quiz/", "m9-", "../files/plot.png", "../09-x/files/plot.png"),
+    ("../09-x/quiz/", "m9-", "../../../authoring/", "../../authoring/"),
+    ("../09-x/quiz/", "m9-", "../../10-y/quiz/#q-1", "../10-y/quiz/#q-1"),
+    ("../09-x/quiz/", "m9-", "../../", "../"),
+    # .html URLs (the offline copy).
+    ("09-x/quiz.html", "m9-", "exercises.html#e-E1", "#m9-e-E1"),
+    ("09-x/quiz.html", "m9-", "files/plot.png", "09-x/files/plot.png"),
+    ("09-x/quiz.html", "m9-", "../../authoring.html", "../authoring.html"),
+    ("quiz.html", "", "exercises.html#e-E1", "#e-E1"),
+    ("quiz.html", "", "../../index.html", "../../index.html"),
+])
+def test_a_books_addresses_are_moved_from_the_module_page(module_page: str, prefix: str, address: str,
+                                                          expected: str) -> None:
+    mover = Mover(book_address(module_page), module_page, prefix, "quiz-", frozenset({"q-1", "s-9.6", "e-E1"}))
+    assert mover.piece(f'<a href="{address}">link</a>') == f'<a href="{expected}">link</a>'
+
+
+def test_a_books_css_addresses_are_moved_as_its_links_are() -> None:
+    """A style's url() to a file of the module is relative to the module's page, as an <img>'s src is."""
+    mover = Mover("file:///up/book/", "../09-x/quiz/", "m9-", "quiz-")
+    assert mover.piece('<div style="background: url(\'../files/plot.png\')">') == \
+        '<div style="background: url(&#x27;../09-x/files/plot.png&#x27;)">'

@@ -25,32 +25,12 @@ from zadachnik.core.text import Fragment
 from zadachnik.reading.model import Course, Module, Section
 from zadachnik.rendering.footnotes import NOTE_ANCHOR
 from zadachnik.rendering.i18n import strings
+from zadachnik.rendering.ids import in_page, rename_ids
 from zadachnik.rendering.render import PagePlan, split_pieces
 from zadachnik.rendering.site import Languages
 
 BOOK = "book"
-# A start tag as the HTML tokenizer reads it: a name, then attributes whose values are in double, single or no
-# quotes. Possessive, so a tag left open costs one look, not a search. A comment and the text of a <script> or
-# <style> are matched to be passed over: a tag written in them is none.
-_NAME = r"[^\s/>=][^\s/>=]*+"
-_VALUE = r""""[^"]*+"|'[^']*+'|[^\s>]++"""
-_TOKEN = re.compile(r"<!--.*?-->|<(?P<raw>script|style)(?=[\s/>]).*?</(?P=raw)\s*>"
-                    rf"|(?P<tag><[a-zA-Z][^\s/>]*+(?:[\s/]*+{_NAME}(?:\s*+=\s*+(?:{_VALUE}))?+)*+[\s/]*+>)",
-                    re.DOTALL | re.IGNORECASE)
-_TAG_NAME = re.compile(r"<[a-zA-Z][^\s/>]*+")
-_ATTRIBUTE = re.compile(rf"(?P<space>[\s/]*+)(?P<name>{_NAME})(?:\s*+=\s*+(?P<value>{_VALUE}))?+")
-# The attributes of a rendered piece that hold an address relative to the page it was rendered on, an id of that
-# page, or the ids it points at (a list: ids hold no space).
-_ADDRESSES = {"href", "xlink:href", "src", "usemap"}
-_IDS = {"id", "name"}
-_ID_REFERENCES = {"for", "headers", "list", "form", "itemref", "popovertarget", "commandfor", "aria-labelledby",
-                  "aria-describedby", "aria-controls", "aria-owns", "aria-details", "aria-flowto",
-                  "aria-activedescendant", "aria-errormessage"}
-# Any other attribute may name an address in CSS's url(): an SVG's fill, stroke, marker, clip-path, mask, filter,
-# an element's style. Not those that hold words to read, where "url(#x)" is text.
-_TEXT = {"title", "alt", "placeholder", "aria-label", "value", "content"}
-_URL = re.compile(r"""url\(\s*+(?:"(?P<double>[^"]*+)"|'(?P<single>[^']*+)'|(?P<bare>[^\s"')]*+))\s*+\)""",
-                  re.IGNORECASE)
+# An address with a scheme, or from the server's root: it leads to the same place from the book as from the page.
 _ABSOLUTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|/)")
 # Stands for the book's folder while addresses are resolved: only the relation of paths matters, and the folders
 # above it leave room for an address that leads up and out of the course (to the home page).
@@ -177,8 +157,7 @@ class Mover:
     page's. Its ids are made the book's own: each page named its ids alone (its headings', its content tabs'
     `__tabbed_1_1`…), and a book holds several pages, so every id of a piece and every reference to one on its page
     (a link, a CSS url(), an attribute naming ids) is given the module's `prefix` and the page's own (`page`:
-    "quiz-"). Ids and references are found by one reading of the tags, so that an id and its references are
-    renamed together: a tag it cannot read is left whole, a script's or style's text as written."""
+    "quiz-"), together (rendering/ids.py)."""
 
     book: str
     module_page: str
@@ -187,50 +166,7 @@ class Mover:
     targets: frozenset[str] = frozenset()
 
     def piece(self, piece: str) -> str:
-        # Only the tags that change are written anew, and a piece with none is returned as it is: a book holds a
-        # text of megabytes once, not once more for each pass over it (test_build_hostile).
-        parts, written = [], 0
-        for match in _TOKEN.finditer(piece):
-            moved = self.token(match)
-            if moved != match[0]:
-                parts += [piece[written:match.start()], moved]
-                written = match.end()
-        return "".join([*parts, piece[written:]]) if parts else piece
-
-    def token(self, match: re.Match[str]) -> str:
-        """A start tag with its attributes moved; a comment or a script's or style's text as it is."""
-        tag = match["tag"]
-        if tag is None:
-            return match[0]
-        name = _TAG_NAME.match(tag)
-        assert name is not None, "a tag starts with its name"
-        return name[0] + _ATTRIBUTE.sub(self.attribute, tag[name.end():])
-
-    def attribute(self, match: re.Match[str]) -> str:
-        """The attribute with its value moved, written in double quotes; one with nothing to move as written."""
-        raw = match["value"]
-        if raw is None:
-            return match[0]
-        value = html.unescape(raw[1:-1] if raw[0] in "\"'" else raw)
-        moved = self.value(match["name"].lower(), value)
-        return match[0] if moved == value else f'{match["space"]}{match["name"]}="{html.escape(moved)}"'
-
-    def value(self, name: str, value: str) -> str:
-        if name in _ADDRESSES:
-            return self.address(value)
-        if name in _IDS:
-            return self.anchor(value)
-        if name in _ID_REFERENCES:
-            return " ".join(self.anchor(one) for one in value.split())
-        if name in _TEXT or name.startswith("data-"):
-            return value
-        return _URL.sub(self.url, value) if "url(" in value.lower() else value
-
-    def url(self, match: re.Match[str]) -> str:
-        """A CSS url() with its address moved, its quotes and spaces kept."""
-        group = next(name for name in ("double", "single", "bare") if match[name] is not None)
-        start, end = match.start(group) - match.start(), match.end(group) - match.start()
-        return match[0][:start] + self.address(match[group]) + match[0][end:]
+        return rename_ids(piece, self.anchor, self.address)
 
     def anchor(self, anchor: str) -> str:
         """An id of the page in the book: the module's own anchors keep their name, the author's get the page's.
@@ -243,7 +179,7 @@ class Mover:
         if _ABSOLUTE.match(address):
             return address
         if address.startswith("#"):
-            return "#" + self.anchor(address[1:]) if address != "#" else address
+            return in_page(address, self.anchor)
         page = urljoin(self.book, self.module_page)
         module_folder = urljoin(page, "../" if page.endswith("/") else "./")
         style = "/" if page.endswith("/") else ".html"
