@@ -242,8 +242,9 @@ class PieceNotes:
 
 
 def without_notes(piece: str) -> str:
-    """A piece shown a second time on its page (a question with blanks, with its answers filled in): its
-    references still lead to the notes of its first showing, but it lists none, and its ids are not repeated."""
+    """A piece shown a second time on its page (gaps.answer_copy): its references still lead to the notes of its
+    first showing, but it lists none, and its references have no ids, which the notes' links back name in the first
+    showing."""
     start = piece.find(NOTES_START)
     if start < 0:
         return piece

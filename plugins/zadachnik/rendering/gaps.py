@@ -14,10 +14,18 @@ from html import escape
 from zadachnik.qtypes.blanks import ChoiceGap, Gap
 from zadachnik.reading.gaps import GAP_ELEMENT
 from zadachnik.reading.model import Question
+from zadachnik.rendering.footnotes import without_notes
+from zadachnik.rendering.ids import defined_ids, rename_ids
 
 LINE = "display:inline-block;min-width:6em;border-bottom:1px solid"
 # How a rounded answer starts (rendering/render.py, field_answer).
 ROUNDED = "≈ "
+# What a text shown a second time on its page starts the ids it gives with (answer_copy): one start for every
+# such text, since the ids of the first showings are the page's, each once, and none starts so. Headings' and
+# tabs' slugs hold no ':' (Markdown's and pymdownx's slugify drop it), Markdown's footnotes' ids start with 'fn',
+# pymdownx's tabs' and code lines' with '__', the templates' with a letter and '-', a book's text's with its
+# page's name. Only an author's own id written with this very start could meet one.
+ANSWER_IDS = "answer:"
 # An approximation sign ending the HTML before a gap: in the text, or as the last symbol of a formula KaTeX drew
 # (its spacing, closing tags and the page's marker of a formula's end after it), then spaces, a line break, or the
 # opening of emphasis around the gap (≈ **[[gap:x]]**).
@@ -72,6 +80,19 @@ def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mappi
                 f'<span class="zq-mark" data-zq-mark></span></span>')
 
     return GAP_ELEMENT.sub(filled, piece)
+
+
+def answer_copy(piece: str) -> str:
+    """A question's text as its revealed answer shows it again, after the page or the book showed it first: its
+    references lead to the first showing's notes, which it does not list again (footnotes.without_notes), and
+    every id it gives is its own, with the links, labels and radio groups in it that name one (the page had each
+    id twice, and a content tab's label in the answer switched the question's tab). What it names and does not
+    hold, as a note of the first showing, is left as written."""
+    shown = without_notes(piece)
+    own = defined_ids(shown)
+    if not own:
+        return shown
+    return rename_ids(shown, lambda anchor: ANSWER_IDS + anchor if anchor in own else anchor)
 
 
 def follows_approx_sign(piece: str, at: int) -> bool:

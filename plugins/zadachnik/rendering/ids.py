@@ -57,6 +57,18 @@ def rename_ids(piece: str, anchor: Rename, address: Rename | None = None) -> str
     return "".join([*parts, piece[written:]]) if parts else piece
 
 
+def defined_ids(piece: str) -> set[str]:
+    """The ids and anchor names that the tags of `piece` give, which `rename_ids` renames as ids."""
+    found = set()
+    for match in _TOKEN.finditer(piece):
+        if (tag := match["tag"]) is not None:
+            start = _TAG_NAME.match(tag)
+            assert start is not None, "a tag starts with its name"
+            found.update(_unquoted(attribute["value"]) for attribute in _ATTRIBUTE.finditer(tag, start.end())
+                         if attribute["value"] is not None and attribute["name"].lower() in _IDS)
+    return found
+
+
 def in_page(address: str, anchor: Rename) -> str:
     """An address on its own page (`#x`) with its id renamed; any other, and "#" alone, which names none, as it
     is."""

@@ -28,8 +28,8 @@ from zadachnik.qtypes.numeric import NumericField, NumericKey
 from zadachnik.reading.coursefiles import CourseFiles
 from zadachnik.reading.model import Course, Module, Question, Section
 from zadachnik.reading.shuffle import option_reference
-from zadachnik.rendering.footnotes import StrayReference, has_notes, without_notes
-from zadachnik.rendering.gaps import fill_gaps, gap_order
+from zadachnik.rendering.footnotes import StrayReference, has_notes
+from zadachnik.rendering.gaps import answer_copy, fill_gaps, gap_order
 from zadachnik.rendering.i18n import (
     exercises_instruction,
     file_size,
@@ -259,8 +259,8 @@ class Renderer:
         def gap_text(question: Question, fragment: Fragment, mode: str) -> Markup:
             """A question with blanks' text with its gaps made for `mode` (rendering/gaps.py)."""
             piece = pieces[plan.index(fragment)]
-            # The answer repeats the text the page or the book shows first, with that showing's notes.
-            piece = without_notes(piece) if mode == "answer" else piece
+            # The answer repeats the text the page or the book shows first: that showing's notes, its own ids.
+            piece = answer_copy(piece) if mode == "answer" else piece
             return large.stand_in(fill_gaps(question, piece, plan.lang, mode, strings(plan.lang),
                                             lambda gap: gap_answer(gap, plan.lang),
                                             lambda gap: gap_unit(gap, plan.lang)))
