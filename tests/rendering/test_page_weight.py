@@ -67,8 +67,8 @@ def test_a_page_counts_its_own_types_and_parts_only(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text('<script type="module" src="assets/zadachnik/js/types/choice.js"></script>'
                                          '<script type="module" src="assets/zadachnik/js/z.js"></script>'
                                          "<div data-zq-hints></div>", encoding="utf-8")
-    (js / "z.js").write_text('import"./grading.js";const p=[["[data-zq-hints]",async()=>await import("./hints.js")],'
-                             '["[data-zq-exam-submit]",async()=>await import("./exam.js")]];'
+    (js / "z.js").write_text('import"./grading.js";const p=[["[data-zq-hints]",()=>import("./hints.js")],'
+                             '["[data-zq-exam-submit]",()=>import("./exam.js")]];'
                              "const t=async n=>await import(`./types/${n}.js`);", encoding="utf-8")
     (js / "grading.js").write_text("export const g = 1;\n", encoding="utf-8")
     (js / "types/choice.js").write_text('import{g}from"../grading.js";import"./numeric.js";', encoding="utf-8")

@@ -19,10 +19,10 @@ SAMPLE_PAGES = ("en/rl-for-llm/12-infrastructure/quiz/index.html", "en/modern-ll
 # `import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"` and `import("./x.js")`, minified or not.
 JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 CSS_IMPORT = re.compile(r"""@import\s*(?:url\(\s*)?["']?([^"')\s]+)""")
-# zadachnik.js: `["[data-zq-hints]", async () => await import("./hints.js")]`, a part loaded where its markup is
+# zadachnik.js: `["[data-zq-hints]", () => import("./hints.js")]`, a part loaded where its markup is
 # (progress.js's home page part too).
 PART_LOADER = re.compile(
-    r"""\[\s*["']\[(data-zq-[\w-]+)\]["']\s*,\s*async\s*\(\)\s*=>\s*await\s+import\(\s*["'](\./[\w-]+\.js)["']\s*\)""")
+    r"""\[\s*["']\[(data-zq-[\w-]+)\]["']\s*,\s*\(\)\s*=>\s*import\(\s*["'](\./[\w-]+\.js)["']\s*\)""")
 
 
 def not_loaded(asset: Path, html: str) -> set[str]:

@@ -15,7 +15,7 @@ const SYMBOLS = { new: "○", started: "◐", done: "✓" };
 const STATE_WORDS = { new: "progress_not_started", started: "progress_in_progress", done: "progress_done" };
 
 // The home page's course list (home.py) always has the "Continue" paragraph.
-const HOME = ["[data-zq-continue]", async () => await import("./home.js")];
+const HOME = ["[data-zq-continue]", () => import("./home.js")];
 
 let manifest = null;
 let listening = false;

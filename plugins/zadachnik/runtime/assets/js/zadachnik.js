@@ -210,11 +210,11 @@ class Page {
   async extras() {
     // First: a question with variants is set up once its variant is known, and hints key by it.
     const parts = [
-      ["[data-zq-variants]", async () => await import("./variants.js")],
-      ["[data-zq-shuffle]", async () => await import("./shuffle.js")],
-      ["[data-zq-hints]", async () => await import("./hints.js")],
+      ["[data-zq-variants]", () => import("./variants.js")],
+      ["[data-zq-shuffle]", () => import("./shuffle.js")],
+      ["[data-zq-hints]", () => import("./hints.js")],
       // Last: it freezes what the others set up.
-      ["[data-zq-exam-submit]", async () => await import("./exam.js")],
+      ["[data-zq-exam-submit]", () => import("./exam.js")],
     ];
     for (const [selector, load] of parts) {
       if (!this.root.querySelector(selector)) continue;
@@ -233,6 +233,8 @@ class Page {
     const status = this.root.querySelector("[data-zq-python-status]");
     startPython((state, reason) => {
       if (!status) return;
+      // The line never gets shorter: a question moving up under a learner's finger takes the tap elsewhere.
+      status.style.minHeight = `${status.getBoundingClientRect().height}px`;
       if (state !== "failed") {
         status.textContent = this.say(state === "starting" && reason === "fresh" ? "python_starting_fresh"
           : `python_${state}`);
