@@ -285,7 +285,7 @@ PLACED = [
     ("quiz.md", "{{ rule20_n_b:.1f }}", r"$N\approx77{,}6$", r"$N\approx77.6$"),
     ("quiz.md", "{{ rule20_d_t:.2f }}", r"$D\approx1{,}55$", r"$D\approx1.55$"),
     ("quiz.md", "{{ rule20_extra_loss:.4f }}", r"примерно на $0{,}0066$", r"about $0.0066$ above"),
-    ("quiz.md", "{{ half_n_extra_loss:.4f }}", r"около $0{,}0054$", r"about $0.0054$"),
+    ("quiz.md", "{{ half_n_extra_loss:.4f }}", r"примерно на $0{,}0054$", r"about $0.0054$"),
     ("quiz.md", "{{ n_opt_over_llama:.1f }}", "в 4,4 раза меньше", "4.4 times smaller"),
     ("quiz.md", "{{ e1_delta_loss:.4f }}", r"\Delta L\approx0{,}0258", r"\Delta L\approx0.0258"),
     ("quiz.md", "{{ llama_over_opt_ratio:.0f }}", "почти в 20 раз больше", "almost 20 times the optimal"),
