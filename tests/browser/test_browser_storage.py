@@ -592,7 +592,9 @@ def test_typing_on_a_first_visit_before_the_page_is_set_up_is_saved(page, fixtur
 def test_what_reset_did_is_said_in_a_status_line_already_on_the_page(page, fixture_server) -> None:
     """Reset puts in a fresh copy of the page and says what it did in its status line: written in the same task
     as the copy went in, a screen reader, which reads changes to a live region it already knows, said nothing
-    (the accessibility audit)."""
+    (the accessibility audit). A mutation observer runs before the next task: it sees the new line empty only if
+    its words come in a later one. (It measured the time between the two, which a busy machine shortened: the
+    observer runs once the copy's set-up is done, and that took longer than the words' wait.)"""
     open_page(page, fixture_server, lang="en")
     page.check("#q-Q1 input[value=B]")
     page.evaluate("""() => {
@@ -600,15 +602,11 @@ def test_what_reset_did_is_said_in_a_status_line_already_on_the_page(page, fixtu
       window.zqSeen = {};
       new MutationObserver(() => {
         const line = document.querySelector("[data-zq-tools-result]");
-        if (line !== before && !window.zqSeen.line) window.zqSeen = { line, at: performance.now() };
-        if (line === window.zqSeen.line && line.textContent && !window.zqSeen.said) {
-          window.zqSeen.said = performance.now();
-        }
+        if (line !== before && !window.zqSeen.line) window.zqSeen = { line, first: line.textContent };
       }).observe(document.body, { childList: true, subtree: true, characterData: true });
     }""")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("[data-zq-reset]")
     expect(page.locator("[data-zq-tools-result]")).to_have_text(
         "This page’s answers, drafts and opened reveals are erased.")
-    seen = page.evaluate("[window.zqSeen.at, window.zqSeen.said]")
-    assert seen[1] - seen[0] >= 50, seen
+    assert page.evaluate("window.zqSeen.first") == ""
