@@ -148,6 +148,26 @@ def test_answering_shows_on_the_home_page_and_in_the_navigation_in_both_language
         expect_mark(page, RL_QUIZ, "started", lang)
 
 
+def test_typing_reads_the_modules_entries_once_the_learner_pauses_not_at_every_key(page, sample_server) -> None:
+    """Was a bug: each keystroke counted the module's progress for the navigation anew, reading and parsing every
+    entry of the module (a 300-question page lost a quarter of a second a key on a slow phone). The marks follow
+    once the typing pauses."""
+    open_page(page, sample_server, RL_QUIZ)
+    expect_mark(page, RL_QUIZ, "new", "ru")
+    page.evaluate("""() => {
+        self.zqReads = 0;
+        const read = Storage.prototype.getItem;
+        Storage.prototype.getItem = function (key) { self.zqReads += 1; return read.call(this, key); };
+    }""")
+    page.locator("#zq-P03-kv_gib").press_sequentially("12345678", delay=20)
+    reads_while_typing = page.evaluate("self.zqReads")
+    questions = page.evaluate("""() => window.__zqProgress.modules
+        .find((module) => module.course === 'rl-for-llm' && module.module === '12').questions.length""")
+    # Its own entry and the last place, a few times a key: not the module's every question at each of the 8.
+    assert reads_while_typing < 2 * questions, (reads_while_typing, questions)
+    expect_mark(page, RL_QUIZ, "started", "ru")
+
+
 def test_opened_solutions_count_and_a_page_is_done_when_all_is_checked(page, sample_server) -> None:
     open_page(page, sample_server, LLM_EXERCISES, lang="en")
     page.locator('#e-E1 [data-zq-reveal="solution"] > summary').click()

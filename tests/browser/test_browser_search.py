@@ -163,7 +163,7 @@ def test_the_site_gets_the_wrapper_after_the_search_shim_with_its_languages(offl
         < next(index for index, src in enumerate(scripts) if src.startswith("assets/javascripts/bundle."))
     shipped = (offline_site / SEARCH_LANGUAGE_SCRIPT).read_text(encoding="utf-8")
     data, rest = shipped.split("\n", 1)
-    assert data == 'window.__zqSearchLanguages = {"default": "ru", "others": ["en"]};'
+    assert data == 'window.__zqSearchLanguages={"default":"ru","others":["en"]};'
     assert rest == minified("js/search-lang.js", WRAPPER.read_text(encoding="utf-8")), \
         "the package's file, minified as every script"
 

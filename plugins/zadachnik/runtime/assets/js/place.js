@@ -8,9 +8,9 @@
 // to the place once its runtime has restored the saved answers, which may open explanations above it.
 
 const SELECTOR_LINK = "a.md-select__link[hreflang]";
-const PLACES = "[data-zq-question], [data-zq-exercise], .md-content :is(h2, h3, h4, h5, h6)[id]";
+const PLACES = "[data-zq-question],[data-zq-exercise],.md-content :is(h2,h3,h4,h5,h6)[id]";
 // A question's or an exercise's own title: the block around it is the place.
-const INSIDE_BLOCK = ".zq-question__title, .zq-exercise__title";
+const INSIDE_BLOCK = ".zq-question__title,.zq-exercise__title";
 const PENDING = "zadachnik:place";
 
 let listening = false;

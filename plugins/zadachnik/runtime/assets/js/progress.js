@@ -128,7 +128,7 @@ function markNavigation(summaries, words) {
 
 // Shows the progress of every module, or of `only` ({course, module}: the one whose entries just changed), on the
 // page as it is now (called again after each instant navigation, and on another tab's change).
-export async function showProgress(store, only = null) {
+export async function showProgress(store, only) {
   const data = await loadManifest();
   if (!data) return;
   if (!listening) {
