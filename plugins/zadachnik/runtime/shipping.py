@@ -211,13 +211,11 @@ def language_search_files(languages: list[str], minify: bool = True) -> list[tup
     and the others, each in its folder), then the package's file as it is. Nothing for a one-language site."""
     if len(languages) < 2:
         return []
-    compact = {"separators": (",", ":")} if minify else {}
-    data = json.dumps({"default": languages[0], "others": languages[1:]}, ensure_ascii=True, **compact)
+    data = json.dumps({"default": languages[0], "others": languages[1:]}, ensure_ascii=True, separators=(",", ":"))
     script = (ASSETS / "js" / "search-lang.js").read_text(encoding="utf-8")
     if minify:
         script = minified("js/search-lang.js", script)
-    assign = "window.__zqSearchLanguages=" if minify else "window.__zqSearchLanguages = "
-    return [(SEARCH_LANGUAGE_SCRIPT, f"{assign}{data};\n{script}")]
+    return [(SEARCH_LANGUAGE_SCRIPT, f"window.__zqSearchLanguages={data};\n{script}")]
 
 
 def progress_manifest(courses: list[Course], languages: Languages, url_of: Callable[[str], str]) -> str:
