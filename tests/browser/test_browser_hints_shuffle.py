@@ -285,7 +285,7 @@ def test_a_part_that_fails_to_set_up_is_said_and_the_parts_after_it_still_run(pa
     page.goto(server + QUIZ)
     page.wait_for_selector("#q-H1 [data-zq-hints][data-zq-ready]", state="attached")
     words = yaml.safe_load((ROOT / "plugins/zadachnik/rendering/words/ru.yml").read_text(encoding="utf-8"))
-    expect(page.locator("[data-zq-storage]")).to_have_text(words["runtime"]["page_part_failed"])
+    expect(page.locator("[data-zq-storage]")).to_have_text(words["runtime"]["page_part_failed"], use_inner_text=True)
 
 
 def test_a_new_learner_gets_a_seed_and_a_bad_one_is_replaced(page, server) -> None:

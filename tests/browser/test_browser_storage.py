@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from support.browser import let_runtime_go, opened_with_runtime_held, serve
 from support.sites import FIXTURE_SITE, ROOT, build_site, copy_site
@@ -212,6 +213,57 @@ def test_full_storage_still_shows_saved_progress_and_exports_everything(page, fi
     entries = export(page, tmp_path)["entries"]
     assert sorted(entries) == [KEY + q for q in ("Q1", "Q2", "Q3", "Q4", "Q5", "Q6", "Q8")]
     assert entries[f"{KEY}Q8"]["answer"] == {"fields": {"x": "8/14"}}
+
+
+def comes_into_view(locator) -> bool:
+    """Whether the element is (or is soon scrolled) wholly inside the window, to the pixel."""
+    try:
+        locator.page.wait_for_function("""(element) => { const box = element.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= innerHeight + 1; }""", arg=locator.element_handle(), timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def test_storage_filling_while_typing_is_said_where_the_learner_is(page, fixture_server, tmp_path) -> None:
+    """The note, at the top of the page, was off-screen and silent while the learner typed far below it."""
+    open_page(page, fixture_server)
+    fill_storage(page)
+    page.fill("#zq-Q8-x", "4/7")
+    note = page.locator("#q-Q8 [data-zq-storage]")
+    expect(note).to_contain_text("не удаётся сохранить")
+    assert comes_into_view(note), "beside the question being typed in"
+    expect(page.locator("[data-zq-live]")).to_contain_text("не удаётся сохранить")
+    with page.expect_download() as download:
+        note.locator("button").click()
+    download.value.save_as(tmp_path / "kept.json")
+    entries = json.loads((tmp_path / "kept.json").read_text(encoding="utf-8"))["entries"]
+    assert entries[f"{KEY}Q8"]["answer"] == {"fields": {"x": "4/7"}}
+
+
+def asked_on_leaving(page) -> list[str]:
+    """The dialogs the page raised as it was left (reloaded; each accepted, so it goes)."""
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
+    page.reload()
+    ready(page)
+    return asked
+
+
+def test_leaving_with_answers_storage_could_not_keep_asks_first(context, fixture_server, tmp_path) -> None:
+    saved = open_page(context.new_page(), fixture_server)
+    saved.fill("#zq-Q8-x", "4/7")
+    assert asked_on_leaving(saved) == [], "nothing unsaved: leaving asks nothing"
+    # Each page below types where nothing was saved: a same-sized change of a saved entry fits in full storage.
+    page = open_page(context.new_page(), fixture_server)
+    fill_storage(page)
+    page.fill("#zq-Q5-notes", "Rayleigh")
+    assert asked_on_leaving(page) == ["beforeunload"]
+    exported = open_page(context.new_page(), fixture_server)
+    exported.fill("#zq-Q6-rho", "0,8")
+    expect(exported.locator("[data-zq-storage]")).to_be_visible()
+    assert export(exported, tmp_path)["entries"][f"{KEY}Q6"]["answer"]["fields"]["rho"] == "0,8"
+    assert asked_on_leaving(exported) == [], "what was unsaved is in the file"
 
 
 # -- two tabs ----------------------------------------------------------------------------------------

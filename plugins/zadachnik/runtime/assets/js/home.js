@@ -1,7 +1,6 @@
 // Course progress on the home page: each module's line in the course list, and "Continue where you left off".
 // progress.js loads it where the course list's markup is (home.py), so other pages do not carry it.
 import { LAST_PLACE_KEY } from "./storage.js";
-import { ROOT } from "./progress.js";
 
 // A question's or an exercise's id on its page: the anchor "Continue" leads to.
 const ANCHOR_PREFIX = { quiz: "q-", exercises: "e-" };
@@ -40,7 +39,8 @@ function lastPlace(store, data) {
   return ids.some((id) => ANCHOR_PREFIX[place.kind] + id === place.anchor) ? { ...place, module } : null;
 }
 
-export function showHome(store, data, summaries, words, lang) {
+// `root`: the site's root, which the manifest's addresses are relative to.
+export function showHome(store, data, summaries, words, lang, root) {
   const byModule = new Map([...summaries].map(([module, summary]) => [`${module.course}/${module.module}`,
     [module, summary]]));
   for (const line of document.querySelectorAll("[data-zq-progress-of]")) {
@@ -50,7 +50,7 @@ export function showHome(store, data, summaries, words, lang) {
   const place = lastPlace(store, data);
   for (const paragraph of document.querySelectorAll("[data-zq-continue]")) {
     const url = place && place.module.pages[paragraph.dataset.zqLang || lang];
-    const address = url && url[place.kind] ? new URL(url[place.kind], ROOT) : null;
+    const address = url && url[place.kind] ? new URL(url[place.kind], root) : null;
     if (address) {
       address.hash = place.anchor;
       paragraph.querySelector("a").href = address.href;

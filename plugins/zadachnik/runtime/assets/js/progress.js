@@ -2,14 +2,14 @@
 // navigation, and "Continue where you left off". All of it is read from the learner's saved entries, which the
 // languages of a page share; each module's totals and pages come from the site's manifest, course-progress.js,
 // written at build. The manifest is a classic script: a page opened from disk may load one, while a fetch of a
-// JSON file is refused there. zadachnik.js loads this module once its page is set up, so a quiz page's first load
-// does not carry it; the home page's lines and "Continue" are home.js's, which only the home page loads.
+// JSON file is refused there. zadachnik.js runs it once its page is set up (its shipped copy holds this module);
+// the home page's lines and "Continue" are home.js's, which only the home page loads.
 import { COUNTED, standing } from "./grading.js";
 import { LAST_PLACE_KEY, entryKey, isEntryKey, variantId } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
 // The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
-export const ROOT = new URL("../../", MANIFEST);
+const ROOT = new URL("../../", MANIFEST);
 // What a mark shows; the words say it too, for screen readers and on hover: never the symbol or a colour alone.
 const SYMBOLS = { new: "○", started: "◐", done: "✓" };
 const STATE_WORDS = { new: "progress_not_started", started: "progress_in_progress", done: "progress_done" };
@@ -148,5 +148,5 @@ export async function showProgress(store, only) {
   markNavigation(summaries, words);
   // The home page's part (its course list's lines and "Continue"), loaded where its markup is.
   const [marker, load] = HOME;
-  if (document.querySelector(marker)) (await load()).showHome(store, data, summaries, words, lang);
+  if (document.querySelector(marker)) (await load()).showHome(store, data, summaries, words, lang, ROOT);
 }

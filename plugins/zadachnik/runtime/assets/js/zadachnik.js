@@ -7,9 +7,11 @@ import { keepPlace } from "./place.js";
 import { printButtons } from "./print.js";
 import { handInCode } from "./handin.js";
 import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey, variantId } from "./storage.js";
+import { showProgress as showCourseProgress } from "./progress.js";
 
 let store = null;
-let progress = null;
+// When the learner last saved their progress to a file: what storage could not keep before it is in the file.
+let exported = 0;
 // The pages set up in this document (more than one after instant navigation or a reset): storage events and
 // leaving the page reach those still shown.
 const pages = new Set();
@@ -259,13 +261,26 @@ class Page {
 
   showProblem(problem) {
     this.showNote(`storage_${problem}`);
+    if (!this.storageNote) return;
+    // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load).
+    this.storageNote.lastChild.hidden = false;
+    if (problem != "unavailable") return;
+    // Storage that fails while the learner works is said, and shown under the part of the question in hand (its
+    // fields, its code), not at the page's top.
+    const part = document.activeElement?.closest(":is([data-zq-question],[data-zq-exercise])>*");
+    if (this.root.contains(part)) {
+      part.after(this.storageNote);
+      // Once the change that failed to save is shown (a field's reading above the note, say).
+      setTimeout(() => this.storageNote.scrollIntoView({ block: "nearest" }));
+    }
+    if (this.live) this.live.textContent = this.storageNote.firstChild.textContent;
   }
 
-  // Each problem is said once on the page, all of them in one note.
+  // Each problem is said once on the page, all of them in one note (before its Export button).
   showNote(word) {
     if (!this.storageNote || this.storageProblems.has(word)) return;
     this.storageProblems.add(word);
-    this.storageNote.textContent = [...this.storageProblems].map((name) => this.say(name)).join(" ");
+    this.storageNote.firstChild.textContent = [...this.storageProblems].map((name) => this.say(name)).join(" ");
     this.storageNote.hidden = false;
   }
 
@@ -573,7 +588,8 @@ class Page {
       store.removeAll(this.entryKeys());
       this.reload("[data-zq-reset]", this.say("reset_done"));
     });
-    tools.querySelector("[data-zq-export]").addEventListener("click", () => {
+    const save = () => {
+      exported = Date.now();
       const blob = new Blob([JSON.stringify(store.exportAll(), null, 1)], { type: "application/json" });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);
@@ -582,7 +598,9 @@ class Page {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 0);
-    });
+    };
+    // The storage note's own Export button does what the tools' does.
+    for (const button of this.root.querySelectorAll("[data-zq-export],[data-zq-storage] button")) button.onclick = save;
     tools.querySelector("[data-zq-handin]").addEventListener("click", async () => {
       const box = this.root.querySelector("[data-zq-handin-box]");
       const field = box.querySelector("[data-zq-handin-code]");
@@ -693,16 +711,19 @@ function startStore() {
     for (const page of livePages()) page.saveReveals();
   };
   window.addEventListener("pagehide", leaving);
+  // What storage could not keep since the last export is lost with the page: the browser asks first.
+  window.addEventListener("beforeunload", (event) => {
+    if ([...store.unsaved.values()].some((entry) => entry.t >= exported)) event.preventDefault();
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") leaving();
   });
 }
 
-// Course progress (home page, navigation marks) is loaded once the page is set up, outside its first load.
+// Course progress (home page, navigation marks): every module's, or `only` the page's.
 let progressSoon;
-async function showProgress(only) {
-  progress ||= await import("./progress.js");
-  await progress.showProgress(store, only);
+function showProgress(only) {
+  return showCourseProgress(store, only);
 }
 
 export function init() {
