@@ -192,6 +192,29 @@ def test_submit_is_asked_twice_then_freezes_the_answers_and_shows_verdicts(page,
     expect(page.locator("#q-Q2 input[value='2']")).to_be_disabled()
 
 
+def test_checking_is_shown_before_the_first_verdict(page, exam_url: str) -> None:
+    """Grading in the browser does not wait: every built-in question was graded in the click's own task, so the
+    first frame drawn after Submit already held the verdicts, and on a long exam the page froze for seconds with
+    nothing said. Each frame records the status line and how many questions show a verdict."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.locator("[data-zq-exam-button]").click()
+    page.evaluate("""() => {
+        window.framesSeen = [];
+        const look = () => {
+            framesSeen.push([document.querySelector("[data-zq-exam-status]").textContent,
+                             document.querySelectorAll("[data-zq-question][data-zq-status]:not([data-zq-status=''])")
+                                 .length]);
+            if (framesSeen.length < 300) requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+    }""")
+    page.locator("[data-zq-exam-yes]").click()
+    expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
+    frames = page.evaluate("framesSeen")
+    assert ["Checking your answers…", 0] in frames, frames[:12]
+
+
 def test_before_submit_what_is_typed_before_the_page_is_set_up_is_kept_and_saved(page, exam_url: str) -> None:
     """An exam not yet handed in is answered as a practice page is: what the learner ticks or types while the
     scripts are still arriving stays, over an answer saved earlier, and is saved, on a first visit too, where it
@@ -309,6 +332,8 @@ def test_the_time_runs_from_the_first_answer_survives_a_reload_and_submits_when_
     expect(timer).to_have_text("Time left: 0:40")
     page.clock.fast_forward("00:41")
     expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    # Grading waits for a frame first (so "Checking…" is drawn): the paused clock is moved on past it.
+    page.clock.run_for(1000)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     expect(timer).to_be_hidden()
 
@@ -330,6 +355,7 @@ def test_an_exam_whose_time_ran_out_while_closed_takes_nothing_typed_after(page,
     page.fill("#zq-Q3-mem", "99")
     let_runtime_go(page, held)
     expect(page.locator("[data-zq-exam-status]")).to_contain_text("Time is up")
+    page.clock.run_for(1000)
     expect(page.locator("#q-Q1")).to_have_attribute("data-zq-status", "correct")
     assert page.locator("#q-Q1 input[value='B']").is_checked()
     assert page.input_value("#zq-Q3-mem") == "78"

@@ -141,6 +141,13 @@ export function setup(page, store) {
     let missing = 0;
     const byPython = (question) => needsPython(page.specs[question.dataset.zqQuestion]);
     const taken = state().questions;
+    // Grading in the browser never waits: without a pause for one frame here "Grading…" never painted before a
+    // long exam's verdicts, and the page looked hung for seconds on a slow phone. (A hidden tab draws no frames:
+    // it goes on after a moment.)
+    await new Promise((resume) => {
+      requestAnimationFrame(() => setTimeout(resume));
+      setTimeout(resume, 200);
+    });
     for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
       // A question the author added after this exam was submitted was never the learner's to answer.
       if (taken && !taken.includes(question.dataset.zqQuestion)) {
