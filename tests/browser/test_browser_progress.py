@@ -168,6 +168,30 @@ def test_typing_reads_the_modules_entries_once_the_learner_pauses_not_at_every_k
     expect_mark(page, RL_QUIZ, "started", "ru")
 
 
+def test_the_other_languages_tab_counts_the_module_once_the_typing_pauses(page, sample_server) -> None:
+    """Was a bug: each key typed in one tab made the page's other language, open in another tab, count the whole
+    site's progress twice (the answer's storage event and the last place's), reading and parsing every entry of
+    every module: 203 ms a key on a slow phone for a 300-question module."""
+    open_page(page, sample_server, RL_QUIZ, lang="en")
+    expect_mark(page, RL_QUIZ, "new", "en")
+    page.evaluate("""() => {
+        self.zqReads = 0;
+        const read = Storage.prototype.getItem;
+        Storage.prototype.getItem = function (key) { self.zqReads += 1; return read.call(this, key); };
+    }""")
+    typing = page.context.new_page()
+    open_page(typing, sample_server, RL_QUIZ)
+    typing.locator("#zq-P03-kv_gib").press_sequentially("12345678", delay=20)
+    expect(page.locator("#zq-P03-kv_gib")).to_have_value("12345678")
+    expect_mark(page, RL_QUIZ, "started", "en")
+    questions = page.evaluate("""() => window.__zqProgress.modules
+        .find((module) => module.course === 'rl-for-llm' && module.module === '12').questions.length""")
+    reads = page.evaluate("self.zqReads")
+    # The changed entry at each key (two reads or so), and the module's entries once: not the site's every entry,
+    # twice a key (440 reads here).
+    assert reads < 4 * questions, (reads, questions)
+
+
 def test_opened_solutions_count_and_a_page_is_done_when_all_is_checked(page, sample_server) -> None:
     open_page(page, sample_server, LLM_EXERCISES, lang="en")
     page.locator('#e-E1 [data-zq-reveal="solution"] > summary').click()

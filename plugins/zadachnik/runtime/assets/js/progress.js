@@ -5,7 +5,7 @@
 // JSON file is refused there. zadachnik.js runs it once its page is set up (its shipped copy holds this module);
 // the home page's lines and "Continue" are home.js's, which only the home page loads.
 import { COUNTED, standing } from "./grading.js";
-import { LAST_PLACE_KEY, entryKey, isEntryKey, variantId } from "./storage.js";
+import { LAST_PLACE_KEY, PREFIX, entryKey, isEntryKey, variantId } from "./storage.js";
 
 const MANIFEST = new URL("../course-progress.js", import.meta.url).href;
 // The manifest's addresses are relative to the site's root, two folders above it (assets/zadachnik/).
@@ -126,6 +126,22 @@ function markNavigation(summaries, words) {
   }
 }
 
+// Another tab's changes, counted once they pause (its typing sends two a key, each of which counted every module
+// of the site): the module whose entries changed, or every module once storage is cleared, entries of more than
+// one module change, or the last place does.
+let pending;
+let soon;
+function changedElsewhere(store, key) {
+  const [course, module] = isEntryKey(key) ? key.slice(PREFIX.length).split("/") : [];
+  const same = pending === undefined || (pending?.course === course && pending?.module === module);
+  pending = course && same ? { course, module } : null;
+  clearTimeout(soon);
+  soon = setTimeout(() => {
+    showProgress(store, pending);
+    pending = undefined;
+  }, 300);
+}
+
 // Shows the progress of every module, or of `only` ({course, module}: the one whose entries just changed), on the
 // page as it is now (called again after each instant navigation, and on another tab's change).
 export async function showProgress(store, only) {
@@ -133,10 +149,13 @@ export async function showProgress(store, only) {
   if (!data) return;
   if (!listening) {
     listening = true;
-    // Another tab's answer, its last place, or storage cleared; other keys of the site (the theme's) are not ours.
-    window.addEventListener("storage", (event) => {
-      if (!store.backend || event.storageArea !== store.backend) return;
-      if (event.key === null || event.key === LAST_PLACE_KEY || isEntryKey(event.key)) showProgress(store);
+    // Another tab's answer, its last place where "Continue" shows it, or storage cleared; other keys of the site
+    // (the theme's) are not ours.
+    window.addEventListener("storage", ({ key, storageArea }) => {
+      if (!store.backend || storageArea !== store.backend) return;
+      if (key === null || isEntryKey(key) || (key === LAST_PLACE_KEY && document.querySelector(HOME[0]))) {
+        changedElsewhere(store, key);
+      }
     });
   }
   const lang = document.documentElement.lang;
