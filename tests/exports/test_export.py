@@ -1515,3 +1515,21 @@ def test_a_texts_footnotes_go_to_the_lms_as_notes_at_its_end(tmp_path: Path, cap
     assert re.search(r"Because .*\.(</span>)?<sup>1</sup>", text), text
     assert "The explanation's note." in text and text.index("In base ten.") < text.index("Because")
     assert not re.search(r"""(id|href)=["']#?fn""", text), text
+
+
+def test_an_authors_own_id_like_a_notes_stays_in_the_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    """Only the ids the footnotes extension writes go: an author's `{#fn-intro}` or `{#fnref}` is no note's."""
+    site = copy_site(FIXTURE_SITE, tmp_path / "src")
+    edit(site / "mkdocs.yml", "  - attr_list\n", "  - attr_list\n  - footnotes\n")
+    quiz = site / "exercises/demo/01-basics/quiz.md"
+    edit(quiz, "What is $2+2$?\n", "What is $2+2$?[^ten]\n\nSee the table.\n{: #fn-intro }\n\n"
+         "A second paragraph.\n{: #fnref }\n\n[^ten]: In base ten.\n")
+    out = tmp_path / "out"
+    status = main(["export", "--format", "moodle", "--language", "en", "--config", str(site / "mkdocs.yml"),
+                   "--out", str(out), str(site / "exercises")])
+    assert status == 0, capsys.readouterr().err
+    text = exported_texts(out, "moodle", "Q1")
+    assert re.search(r"""<p id=["']fn-intro["']>See the table\.</p>""", text), text
+    assert re.search(r"""<p id=["']fnref["']>A second paragraph\.</p>""", text), text
+    assert not re.search(r"""(id|href)=["']#?fn(ref)?:""", text), text

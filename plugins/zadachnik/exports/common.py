@@ -489,8 +489,8 @@ def tidy(root: etree.Element) -> etree.Element:
     for parent in list(root.iter()):
         for child in list(parent):
             classes = child.get("class", "").split()
-            if child.get("id", "").startswith(("fnref", "fn:", "fn-")) or "footnote" in classes:
-                child.attrib.pop("id", None)
+            for element in note_markup(child, classes):
+                element.attrib.pop("id", None)
             if "footnote-backref" in classes:
                 remove_keeping_tail(parent, child, trimmed="\xa0")
             elif "tabbed-set" in classes:
@@ -506,6 +506,17 @@ def tidy(root: etree.Element) -> etree.Element:
 
 
 _ABSOLUTE_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+def note_markup(element: etree.Element, classes: list[str]) -> list[etree.Element]:
+    """The elements whose ids the footnotes extension wrote, if `element` is its markup: a reference
+    (`<sup id="fnref:…"><a class="footnote-ref">`) or a text's list of notes (`<div class="footnote">`, each
+    `<li id="fn:…">`). An author's own `{#fn-intro}` is none of them."""
+    if element.tag == "sup" and any("footnote-ref" in link.get("class", "").split() for link in element.iter("a")):
+        return [element]
+    if element.tag == "div" and "footnote" in classes:
+        return [item for notes in element.findall("ol") for item in notes.findall("li")]
+    return []
 
 
 def unwrap(parent: etree.Element, child: etree.Element) -> None:
