@@ -87,7 +87,10 @@ def expect_home(page, lang: str, rl_checked: int, rl_correct: int) -> None:
 def manifest(site: Path) -> dict:
     text = (site / PROGRESS_MANIFEST).read_text(encoding="utf-8")
     assert text.startswith("window.__zqProgress = ") and text.endswith(";\n")
-    return json.loads(text.removeprefix("window.__zqProgress = ").removesuffix(";\n"))
+    data = text.removeprefix("window.__zqProgress = ").removesuffix(";\n")
+    # Every page loads it: written without spaces.
+    assert data == json.dumps(json.loads(data), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return json.loads(data)
 
 
 def test_the_manifest_holds_each_modules_totals_and_pages(sample_site: Path) -> None:

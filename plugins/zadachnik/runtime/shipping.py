@@ -244,7 +244,8 @@ def progress_manifest(courses: list[Course], languages: Languages, url_of: Calla
     words = {lang: {**{key: strings(lang)[key] for key in PROGRESS_PAGE_WORDS},
                     **{key: runtime_strings(lang)[key] for key in PROGRESS_RUNTIME_WORDS}}
              for lang in languages.codes}
-    data = json.dumps({"modules": modules, "words": words}, ensure_ascii=False, sort_keys=True)
+    # Every page loads it: compact.
+    data = json.dumps({"modules": modules, "words": words}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"window.__zqProgress = {data};\n"
 
 
