@@ -229,6 +229,22 @@ def test_answers_are_saved_per_variant_and_an_old_one_never_returns(page, server
     assert stored(page, "P1")["variant"] == following
 
 
+def test_a_variant_the_author_has_since_removed_is_said_and_its_answer_kept(page, server) -> None:
+    """The learner's variant 9 of a question that now has 6 (the author drew fewer): the page draws another, as
+    before, but says why the answer is gone from view, and keeps that answer (an export has it)."""
+    page.goto(server)
+    old = {"v": 1, "t": 5, "answer": {"fields": {"gb": "12"}}, "verdict": {"status": "correct", "score": 1}}
+    page.evaluate("""([key, pointer, old]) => {
+        localStorage.setItem(key + 'P1', JSON.stringify(pointer));
+        localStorage.setItem(key + 'P1@9', JSON.stringify(old));
+    }""", [KEY, {"v": 1, "t": 5, "variant": 9}, old])
+    open_quiz(page, server, "en")
+    assert 1 <= current(page, "en") <= COUNT
+    expect(page.locator("#q-P1 [data-zq-verdict]")).to_contain_text("fewer variants")
+    expect(page.locator("#zq-P1-gb")).to_have_value("")
+    assert stored(page, "P1@9") == old
+
+
 def test_progress_imported_into_another_browser_shows_the_variant_it_was_answered_on(
         page, server, tmp_path) -> None:
     """Another browser has a seed of its own, and drew another variant the moment it opened the page: a variant

@@ -36,16 +36,17 @@ function pointerKey(page, id) {
   return entryKey(page.course, page.module, id);
 }
 
-// The learner's current variant: as their question's entry says, or drawn from their own seed the first time.
+// The learner's current variant: as their question's entry says, or drawn from their own seed the first time, or
+// when the author has since left fewer variants than theirs (`gone`, then: said where its verdict was).
 function currentVariant(page, store, id, count) {
   const saved = (store.get(pointerKey(page, id)) || {}).variant;
-  if (Number.isInteger(saved) && saved >= 1 && saved <= count) return saved;
+  if (Number.isInteger(saved) && saved >= 1 && saved <= count) return [saved];
   const draw = generator(`${learnerSeed(store)}/variant/${page.course}/${page.module}/${id}`);
   const number = Math.floor(draw() * count) + 1;
   // Drawn, not chosen: as old as can be, so that a variant imported from another browser (whose seed drew
   // another) is the one kept; an entry holding the learner's work (the question had no variants) keeps its time.
   store.update(pointerKey(page, id), { variant: number }, store.get(pointerKey(page, id))?.t ?? 0);
-  return number;
+  return [number, saved > count];
 }
 
 // Shows variant `number`: its text in the slots, its key in the question's spec (the same object every listener
@@ -154,8 +155,12 @@ export function setup(page, store) {
     question.zqVariants = { id, count, variants: variantParts(page, id) };
     // What the page shows may be another variant's (a copy made after a reset): all that variants change.
     question.zqChanged = new Set(question.zqVariants.variants.get(1)?.keys());
-    show(page, question, currentVariant(page, store, id, count));
+    const [number, gone] = currentVariant(page, store, id, count);
+    show(page, question, number);
     page.setupQuestion(question);
+    // Its entry, with the learner's answer, stays as it was: an export has it.
+    const verdict = question.querySelector("[data-zq-verdict]");
+    if (gone && verdict) verdict.textContent = page.say("variant_gone");
     const tools = question.querySelector("[data-zq-variant-tools]");
     // A question drawn once has no other variant to offer.
     tools.hidden = count < 2;
