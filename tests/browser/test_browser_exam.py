@@ -215,6 +215,21 @@ def test_checking_is_shown_before_the_first_verdict(page, exam_url: str) -> None
     assert ["Checking your answers…", 0] in frames, frames[:12]
 
 
+def test_leaving_at_once_after_submit_keeps_the_verdicts(page, exam_url: str) -> None:
+    """Submit waits a frame before grading, to draw "Checking…": a learner who left in that moment (an LMS that
+    closes its frame on Submit) had an exam handed in without a verdict until its page was opened again."""
+    open_exam(page, exam_url)
+    page.locator("#q-Q1 input[value='B']").check()
+    page.locator("[data-zq-exam-button]").click()
+    with page.expect_navigation():
+        page.evaluate("""() => {
+            document.querySelector("[data-zq-exam-yes]").click();
+            location.href = "/";
+        }""")
+    saved = json.loads(page.evaluate("localStorage.getItem('zadachnik:demo/1/Q1')"))
+    assert saved["verdict"]["status"] == "correct", saved
+
+
 def test_before_submit_what_is_typed_before_the_page_is_set_up_is_kept_and_saved(page, exam_url: str) -> None:
     """An exam not yet handed in is answered as a practice page is: what the learner ticks or types while the
     scripts are still arriving stays, over an answer saved earlier, and is saved, on a first visit too, where it

@@ -266,6 +266,49 @@ def test_leaving_with_answers_storage_could_not_keep_asks_first(context, fixture
     assert asked_on_leaving(exported) == [], "what was unsaved is in the file"
 
 
+def test_an_import_into_full_storage_alone_asks_nothing_on_leaving(context, fixture_server, tmp_path) -> None:
+    """What an import could not store is in the learner's file: leaving loses nothing of it."""
+    page = open_page(context.new_page(), fixture_server)
+    page.fill("#zq-Q5-notes", "Rayleigh")
+    data = export(page, tmp_path)
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    ready(page)
+    fill_storage(page)
+    assert "только до закрытия страницы" in import_file(page, tmp_path, data)
+    assert asked_on_leaving(page) == []
+
+
+def test_a_check_whose_verdict_storage_refuses_says_both(page, fixture_server) -> None:
+    """The answer fitted, the verdict did not: the live region said the storage note, then the verdict in the same
+    task, and a screen reader heard only the verdict."""
+    page.add_init_script("""{
+        const write = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+            if (String(value).includes('"verdict":{')) throw new DOMException('full', 'QuotaExceededError');
+            return write.call(this, key, value);
+        };
+    }""")
+    open_page(page, fixture_server)
+    page.check("#q-Q1 input[value=B]")
+    page.click("#q-Q1 [data-zq-check]")
+    live = page.locator("[data-zq-live]")
+    expect(live).to_contain_text("Верно")
+    expect(live).to_contain_text("не удаётся сохранить")
+    expect(page.locator("#q-Q1 [data-zq-storage]")).to_be_visible()
+
+
+def test_an_opened_solution_storage_refuses_keeps_the_note_in_sight(page, fixture_server) -> None:
+    """The note went after the whole solution and the page scrolled there, taking the learner away from it."""
+    open_page(page, fixture_server, EXERCISES)
+    fill_storage(page)
+    summary = page.locator('#e-E1 [data-zq-reveal="solution"] > summary')
+    summary.click()
+    note = page.locator("#e-E1 [data-zq-storage]")
+    expect(note).to_be_visible()
+    assert comes_into_view(note) and comes_into_view(summary)
+
+
 # -- two tabs ----------------------------------------------------------------------------------------
 
 
@@ -415,6 +458,24 @@ def test_reveal_survives_instant_navigation(page, instant_server) -> None:
     assert page.evaluate("window.__samePage") is True, "instant navigation, not a new document"
     open_page(page, instant_server, EXERCISES, lang="en")
     assert page.locator('#e-E2 [data-zq-reveal="criteria"]').get_attribute("open") is not None
+
+
+def test_storage_refusing_work_after_instant_navigation_is_said_there(page, instant_server) -> None:
+    """The note was placed and said once per document: on a page reached by instant navigation it stayed at the
+    page's top, unsaid."""
+    open_page(page, instant_server)
+    fill_storage(page)
+    page.fill("#zq-Q8-x", "4/7")
+    expect(page.locator("#q-Q8 [data-zq-storage]")).to_be_visible()
+    page.evaluate("window.__samePage = true")
+    page.locator('.md-nav__link[href$="exercises/"]').first.click()
+    page.wait_for_function("location.pathname.endsWith('/exercises/')")
+    ready(page)
+    assert page.evaluate("window.__samePage") is True, "instant navigation, not a new document"
+    page.evaluate("document.querySelector('[data-zq-live]').textContent = ''")
+    page.fill("#e-E2 textarea[data-zq-notes]", "notes")
+    expect(page.locator("#e-E2 [data-zq-storage]")).to_be_visible()
+    expect(page.locator("[data-zq-live]")).to_contain_text("не удаётся сохранить")
 
 
 # -- exercise notes ----------------------------------------------------------------------------------

@@ -245,6 +245,24 @@ def test_a_variant_the_author_has_since_removed_is_said_and_its_answer_kept(page
     assert stored(page, "P1@9") == old
 
 
+def test_a_variant_drawn_where_storage_is_blocked_is_no_work_to_ask_about(context, server) -> None:
+    """Each question with variants draws one as the page opens, an entry storage refuses: leaving a page where the
+    learner did nothing asked whether to leave."""
+    context.add_init_script("Storage.prototype.setItem = () => { throw new DOMException('', 'QuotaExceededError'); };")
+    page = context.new_page()
+    open_quiz(page, server, "en")
+    page.locator("#q-P1 [data-zq-variant-line]").click()
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert asked == []
+    page.fill("#zq-P1-gb", "12")
+    page.reload()
+    page.wait_for_selector(".zq-page[data-zq-ready=yes]")
+    assert asked == ["beforeunload"], "an answer only this page holds"
+
+
 def test_progress_imported_into_another_browser_shows_the_variant_it_was_answered_on(
         page, server, tmp_path) -> None:
     """Another browser has a seed of its own, and drew another variant the moment it opened the page: a variant

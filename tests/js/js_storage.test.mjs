@@ -155,6 +155,40 @@ describe("broken storage", () => {
   });
 });
 
+describe("work that neither storage nor a progress file holds (leaving asks first)", () => {
+  test("an unsaved answer is unfiled until an export takes it, and a later change is again", () => {
+    const store = storeOn(new FakeStorage({}, { writesFail: true }));
+    assert.equal(store.unfiled(), false);
+    store.update(KEY("Q1"), { notes: "typed" });
+    assert.equal(store.unfiled(), true);
+    store.exportAll();
+    assert.equal(store.unfiled(), false);
+    store.update(KEY("Q1"), { notes: "typed more" });
+    assert.equal(store.unfiled(), true);
+  });
+
+  test("a variant drawn for the learner (dated 0) is no work", () => {
+    const store = storeOn(new FakeStorage({}, { writesFail: true }));
+    store.update(KEY("P1"), { variant: 2 }, 0);
+    assert.equal(store.unfiled(), false);
+  });
+
+  test("what an import could not store is in the learner's file", () => {
+    const store = storeOn(new FakeStorage({}, { writesFail: true }));
+    const counts = store.importAll({ format: "zadachnik-progress", schema: 1,
+      entries: { [KEY("Q1")]: { v: 1, t: 5, notes: "from the file" } } });
+    assert.equal(counts.unsaved, true);
+    assert.equal(store.get(KEY("Q1")).notes, "from the file");
+    assert.equal(store.unfiled(), false);
+  });
+
+  test("an answer storage kept is no unsaved work", () => {
+    const store = storeOn(new FakeStorage());
+    store.update(KEY("Q1"), { notes: "kept" });
+    assert.equal(store.unfiled(), false);
+  });
+});
+
 describe("malformed entries are set aside, the rest kept", () => {
   const cases = {
     "not JSON": "{not json",

@@ -143,10 +143,12 @@ export function setup(page, store) {
     const taken = state().questions;
     // Grading in the browser never waits: without a pause for one frame here "Grading…" never painted before a
     // long exam's verdicts, and the page looked hung for seconds on a slow phone. (A hidden tab draws no frames:
-    // it goes on after a moment.)
+    // it goes on after a moment. A page left meanwhile grades as it goes: what the browser grades is done before
+    // it is gone.)
     await new Promise((resume) => {
       requestAnimationFrame(() => setTimeout(resume));
       setTimeout(resume, 200);
+      addEventListener("pagehide", resume, { once: true });
     });
     for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
       // A question the author added after this exam was submitted was never the learner's to answer.

@@ -163,6 +163,8 @@ export class Store {
     this.unsaved = new Map();
     // What this session wrote: when storage cannot be read back, it still shows and exports.
     this.written = new Map();
+    // Unsaved entries that a progress file holds (exported, or imported from it).
+    this.filed = new WeakSet();
     // Bad entries that could not be moved aside (storage full): kept here so an export still has them.
     this.setAside = new Map();
     this.checks = new Map();
@@ -281,6 +283,12 @@ export class Store {
     }
   }
 
+  // Whether the learner did work here that neither storage nor a progress file holds (a variant drawn for them,
+  // dated 0, is no work): leaving loses it.
+  unfiled() {
+    return [...this.unsaved.values()].some((entry) => entry.t > 0 && !this.filed.has(entry));
+  }
+
   // Changes only the given fields (reveals one by one) of the entry as stored now.
   update(key, change, t) {
     const current = this.get(key) || {};
@@ -331,6 +339,7 @@ export class Store {
     for (const key of this.keys()) {
       if (this.unsaved.has(key)) {
         entries[key] = this.unsaved.get(key);
+        this.filed.add(entries[key]);
         continue;
       }
       // Only read here: another page's bad entry is set aside by that page, which knows its question.
@@ -381,7 +390,10 @@ export class Store {
     const texts = writes.map(([key, entry]) => [key, JSON.stringify(entry)]);
     for (const [key, text] of Object.entries(asides)) if (this.read(key) === null) texts.push([key, text]);
     const unsaved = !this.writeAll(texts);
-    for (const [key, entry] of writes) this.remember(key, entry, !unsaved);
+    for (const [key, entry] of writes) {
+      this.remember(key, entry, !unsaved);
+      this.filed.add(entry);
+    }
     if (unsaved) for (const [key, text] of Object.entries(asides)) this.setAside.set(key, text);
     return { imported: writes.length, kept, unsaved };
   }

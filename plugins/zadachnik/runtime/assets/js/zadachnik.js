@@ -10,8 +10,6 @@ import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey, var
 import { showProgress as showCourseProgress } from "./progress.js";
 
 let store = null;
-// When the learner last saved their progress to a file: what storage could not keep before it is in the file.
-let exported = 0;
 // The pages set up in this document (more than one after instant navigation or a reset): storage events and
 // leaving the page reach those still shown.
 const pages = new Set();
@@ -174,6 +172,7 @@ class Page {
 
   // Where "Continue where you left off" leads; the navigation's mark of this page follows.
   touched(element) {
+    this.notSaved(element);
     const place = { course: this.course, module: this.module, kind: this.root.dataset.zqKind, anchor: element.id };
     store.write(LAST_PLACE_KEY, JSON.stringify(place));
     // Once the learner pauses: each keystroke read every entry of the module again (a quarter of a second a key on
@@ -264,24 +263,35 @@ class Page {
     if (!this.storageNote) return;
     // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load).
     this.storageNote.lastChild.hidden = false;
-    if (problem != "unavailable") return;
-    // Storage that fails while the learner works is said, and shown under the part of the question in hand (its
-    // fields, its code), not at the page's top.
-    const part = document.activeElement?.closest(":is([data-zq-question],[data-zq-exercise])>*");
-    if (this.root.contains(part)) {
-      part.after(this.storageNote);
-      // Once the change that failed to save is shown (a field's reading above the note, say).
-      setTimeout(() => this.storageNote.scrollIntoView({ block: "nearest" }));
-    }
-    if (this.live) this.live.textContent = this.storageNote.firstChild.textContent;
   }
 
-  // Each problem is said once on the page, all of them in one note (before its Export button).
+  // Each problem is said once on the page, all of them in one note (before its Export button; a page written
+  // before the note had one holds the words itself).
   showNote(word) {
     if (!this.storageNote || this.storageProblems.has(word)) return;
     this.storageProblems.add(word);
-    this.storageNote.firstChild.textContent = [...this.storageProblems].map((name) => this.say(name)).join(" ");
+    (this.storageNote.firstChild || this.storageNote).textContent = [...this.storageProblems]
+      .map((name) => this.say(name)).join(" ");
     this.storageNote.hidden = false;
+  }
+
+  // Work storage did not keep: the note goes with it, to the end of its question, where it stays in sight (CSS)
+  // while the learner works there, and is said the first time; leaving the page asks first from then on.
+  notSaved(element) {
+    if (!this.storageNote || !store.unsaved.has(this.key(element.dataset.zqQuestion || element.dataset.zqExercise))) {
+      return;
+    }
+    element.append(this.storageNote);
+    // No value returned: any value an onbeforeunload handler returns (false too) makes the browser ask.
+    window.onbeforeunload = (event) => {
+      if (store.unfiled()) event.preventDefault();
+    };
+    if (this.told || !this.live) return;
+    this.told = true;
+    const said = this.storageNote.firstChild.textContent;
+    this.live.textContent = said;
+    // After a Check's verdict, said in the same task.
+    queueMicrotask(() => this.live.textContent != said && (this.live.textContent += ` ${said}`));
   }
 
   // Entries of this page that were set aside while it read them.
@@ -589,7 +599,6 @@ class Page {
       this.reload("[data-zq-reset]", this.say("reset_done"));
     });
     const save = () => {
-      exported = Date.now();
       const blob = new Blob([JSON.stringify(store.exportAll(), null, 1)], { type: "application/json" });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);
@@ -711,10 +720,6 @@ function startStore() {
     for (const page of livePages()) page.saveReveals();
   };
   window.addEventListener("pagehide", leaving);
-  // What storage could not keep since the last export is lost with the page: the browser asks first.
-  window.addEventListener("beforeunload", (event) => {
-    if ([...store.unsaved.values()].some((entry) => entry.t >= exported)) event.preventDefault();
-  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") leaving();
   });
