@@ -63,6 +63,16 @@ def test_inputs_carry_stable_ids(fixture_site: Path) -> None:
     assert "Only the first part" in q6.get_text()
 
 
+def test_number_and_formula_fields_are_left_to_right(sample_site: Path) -> None:
+    """On a right-to-left page a field inherits the page's direction, and "-2.5" showed as "2.5-" while it was
+    typed: numbers and formulas are written left to right in every language."""
+    soup = page(sample_site, "rl-for-llm/12-infrastructure/quiz/index.html")
+    fields = soup.select("input[inputmode=decimal], input.zq-formula__input")
+    kinds = {field.find_parent(class_=["zq-field", "zq-gap", "zq-formula"])["class"][0] for field in fields}
+    assert kinds == {"zq-field", "zq-gap", "zq-formula"}, kinds
+    assert [field["id"] for field in fields if field.get("dir") != "ltr"] == []
+
+
 @pytest.mark.parametrize(
     "lang, prefix, ratio, mem",
     [("ru", "", "абсолютный допуск ±0,0001", "относительный допуск ±1\u00a0%"),

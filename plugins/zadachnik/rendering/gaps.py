@@ -73,7 +73,8 @@ def fill_gaps(question: Question, piece: str, lang: str, mode: str, words: Mappi
             control = (f'<select id="{control_id}" data-zq-input="{escape(gap.id)}" aria-label="{label}">'
                        f'<option value="">{escape(words["matching_choose"])}</option>{options}</select>')
         else:
-            control = (f'<input id="{control_id}" type="text" inputmode="decimal" autocomplete="off" '
+            # Numbers are written left to right, on a right-to-left page too ("-2.5", not "2.5-").
+            control = (f'<input id="{control_id}" type="text" dir="ltr" inputmode="decimal" autocomplete="off" '
                        f'spellcheck="false" size="8" data-zq-input="{escape(gap.id)}" aria-label="{label}" '
                        f'aria-describedby="{control_id}-note">')
         return (f'<span class="zq-gap" data-zq-field="{escape(gap.id)}">{control}{after}'
