@@ -404,6 +404,12 @@ dec("\u0969\u096b\u0966\u0966.\u096b", "3500.5", 1, 5)  # Devanagari
 dec("\U0001d7d9", "1", 0, 1)  # mathematical double-struck one
 dec("\U0001d7ce\U0001d7ff", "09", 0, 1)  # the first and last of five runs of ten in a row
 dec("-\u0662\u00b7\u0661\u0660^\u0663", "-2e3", -3, 1)
+# Direction marks, which right-to-left text and numbers copied from it carry (README rule 2b)
+dec("\u200e-2.5", "-2.5", 1, 2)  # left-to-right mark before the minus, as CLDR writes a negative number in ar, he
+dec("\u061c-\u0662\u066b\u0665", "-2.5", 1, 2)  # Arabic letter mark, as ar-EG does
+dec("\u2066-2.5\u2069", "-2.5", 1, 2)  # isolated
+dec("\u200f1\u202a2\u202c3", "123", 0, 3)
+err("\u200e\u200f", "empty")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1266,7 +1272,9 @@ def loose_separators(text: str) -> str:
 
 
 def keyboard(text: str) -> str:
-    """README rule 2a, crudely: other scripts' digits, full-width forms and the Arabic separators in ASCII."""
+    """README rules 2a and 2b, crudely: other scripts' digits, full-width forms and the Arabic separators in ASCII,
+    direction marks dropped."""
+    text = re.sub("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", "", text)
     text = "".join(str(unicodedata.decimal(char)) if char.isdecimal() else char for char in text)
     text = "".join(chr(ord(char) - 0xFEE0) if "\uff01" <= char <= "\uff5e" else char for char in text)
     return text.replace("\u066b", ".").replace("\u066c", "")

@@ -60,13 +60,17 @@ _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 Reading = dict[str, Any]
 
 
+_DIRECTION_MARKS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Reading:
     """{"value", "decimals", "significant"} or {"value", "fraction": True}, or {"error": kind}; for a text the
     page's locale makes ambiguous, {"error": "ambiguous", "grouped", "decimal"}: both readings' values."""
     if len(text) > MAX_LENGTH:
         return {"error": "too_long"}
     # str.strip, not a regex: a pattern like `\s+$` would retry from every space of a long inner run (quadratic).
-    s = text.strip(_SPACE_CHARS)
+    # Direction marks go first (README rule 2b): right-to-left text, and numbers copied from it, carry them.
+    s = _DIRECTION_MARKS.sub("", text).strip(_SPACE_CHARS)
     if not s:
         return {"error": "empty"}
     group_sign = (conventions or {}).get("group", "")

@@ -42,7 +42,8 @@ export function readNumber(text, conventions = null) {
   const typed = String(text);
   if (longerThan(typed, MAX_LENGTH)) return { error: "too_long" };
   // trim() strips exactly \s; a pattern like /\s+$/ would retry from every space of a long inner run (quadratic).
-  let s = typed.trim();
+  // Direction marks go first (README rule 2b): right-to-left text, and numbers copied from it, carry them.
+  let s = typed.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
   if (!s) return { error: "empty" };
   const groupSign = (conventions && conventions.group) || "";
   s = keyboard(s, (conventions && conventions.decimal) || ".");
