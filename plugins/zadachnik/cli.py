@@ -554,10 +554,12 @@ def check_language_codes(languages: list[str], site: SiteConfig, base: Path, whe
 def language_warnings(languages: list[str], site: SiteConfig, given: bool) -> Problems:
     """The build's warning for a theme language that is not the site's first (plugin.follow_site_language);
     none when --languages (`given`) checks other languages than the build's."""
-    from zadachnik.rendering.i18n import theme_language_warnings
+    from zadachnik.rendering.i18n import theme_direction_warnings, theme_language_warnings
 
-    warnings = [] if given else theme_language_warnings(site.theme_language, languages, site.languages_written)
-    return [(f"Zadachnik: {len(warnings)} warning about the site's languages:", warnings)] if warnings else []
+    warnings = [] if given else [*theme_language_warnings(site.theme_language, languages, site.languages_written),
+                                 *theme_direction_warnings(site.theme_direction, languages)]
+    return [(f"Zadachnik: {len(warnings)} warning{'s' if len(warnings) > 1 else ''} about the site's languages:",
+             warnings)] if warnings else []
 
 
 def words_problems(languages: list[str], site: SiteConfig, base: Path, where: str) -> Problems:
@@ -609,6 +611,7 @@ class SiteConfig:
         self.theme_name: Any = options.theme_name
         self.languages_written: bool = options.languages_written
         self.uses_plugin: bool = options.uses_plugin
+        self.theme_direction: Any = options.theme_direction
 
     def footnotes(self) -> dict[str, Any] | None:
         """The options of the site's Markdown footnotes; None when its pages have none."""

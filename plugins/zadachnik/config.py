@@ -80,6 +80,8 @@ class SiteOptions:
     languages_written: bool = False
     # Whether mkdocs.yml names the plugin at all (none: a command runs on its defaults).
     uses_plugin: bool = True
+    # The theme's `direction`, as written (None: each page's language's).
+    theme_direction: Any = None
 
 
 def loaded_site(config_file: Path | None) -> MkDocsConfig:
@@ -135,7 +137,8 @@ def read_site_options(config_file: Path | None) -> SiteOptions:
     return SiteOptions(plugin, str(custom_dir) if custom_dir else None, site["markdown_extensions"],
                        site["mdx_configs"], theme_language, docs_dir,
                        theme.get("name") if isinstance(theme, dict) else theme, languages_written,
-                       config_file is None or names_plugin(site["plugins"]))
+                       config_file is None or names_plugin(site["plugins"]),
+                       theme.get("direction") if isinstance(theme, dict) else None)
 
 
 def language_choices(site: MkDocsConfig) -> tuple[Any, bool]:

@@ -53,6 +53,7 @@ from zadachnik.rendering.i18n import (
     load_site_words,
     missing_words_warnings,
     site_language_problems,
+    theme_direction_warnings,
     theme_language_warnings,
     use_words,
 )
@@ -669,7 +670,8 @@ def follow_site_language(config: MkDocsConfig, languages: list[str], config_file
     written, languages_written = written_language_choices(config_file)
     if written is None:
         config.theme["language"] = languages[0]
-    for warning in theme_language_warnings(written, languages, languages_written):
+    for warning in [*theme_language_warnings(written, languages, languages_written),
+                    *theme_direction_warnings(config.theme.get("direction"), languages)]:
         log.warning(warning)
 
 

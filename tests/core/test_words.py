@@ -125,8 +125,11 @@ def test_missing_words_warn_once_and_fail_a_strict_build(tmp_path: Path, caplog)
     with caplog.at_level(logging.WARNING):
         with pytest.raises(Exception):  # noqa: B017 - MkDocs' Abort for warnings in strict mode
             build_site(config, tmp_path / "site")
-    warnings = [record.getMessage() for record in caplog.records if "has no words for 'uk'" in record.getMessage()]
+    warnings = [record.getMessage() for record in caplog.records if "of its words for 'uk'" in record.getMessage()]
     assert len(warnings) == 1 and "words: uk:" in warnings[0]
+    # Where to start from: the package's English words, all of them.
+    shipped = str(i18n.WORDS_DIR / "en.yml")
+    assert shipped in warnings[0] and Path(shipped).is_file()
 
 
 def test_sizes_are_kibibytes_in_every_language() -> None:

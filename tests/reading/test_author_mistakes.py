@@ -21,6 +21,7 @@ from zadachnik.rendering.i18n import (
     quiz_instruction,
     shipped_languages,
     site_theme_dirs,
+    theme_direction_warnings,
     theme_language_warnings,
 )
 
@@ -164,7 +165,7 @@ def test_a_language_without_page_words_is_reported_by_the_check_as_by_the_strict
     with pytest.raises(Exception):  # noqa: B017 - MkDocs' Abort for warnings in strict mode
         build_site(site / "mkdocs.yml", tmp_path / "out")
     [warning] = [record.getMessage().removeprefix("zadachnik: ") for record in caplog.records
-                 if "has no words for 'it'" in record.getMessage()]
+                 if "of its words for 'it'" in record.getMessage()]
     result = check(site)
     assert result.returncode == 1, result.stdout + result.stderr
     assert warning in result.stderr and "fine" not in result.stdout
@@ -476,6 +477,35 @@ def test_a_theme_language_that_is_not_the_sites_first_is_named(theme: str | None
                                                                written: bool, says: str | None) -> None:
     warnings = theme_language_warnings(theme, languages, written)
     assert (warnings[0] if warnings else None) is None if says is None else says in warnings[0]
+
+
+@pytest.mark.parametrize(("direction", "languages", "turned"), [
+    ("rtl", ["ar", "en"], "en"),
+    ("rtl", ["en", "he"], "en"),
+    ("ltr", ["ar", "en"], "ar"),
+    ("rtl", ["ar", "fa"], None),
+    ("ltr", ["ru", "en"], None),
+    (None, ["ar", "en"], None),
+])
+def test_a_theme_direction_that_turns_other_languages_pages_is_named(direction: str | None, languages: list[str],
+                                                                     turned: str | None) -> None:
+    """mkdocs-material gives every page the theme's `direction`, as its docs tell right-to-left sites to set: on
+    an Arabic and English site the English pages were right to left, without a word."""
+    warnings = theme_direction_warnings(direction, languages)
+    if turned is None:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and f"the pages in {turned} are written {direction}" in warnings[0]
+        assert "leave 'direction' out under 'theme:'" in warnings[0]
+
+
+def test_the_check_names_a_theme_direction_too(tmp_path: Path) -> None:
+    site = copy_site(MONOLINGUAL, tmp_path / "site")
+    config = site / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("  language: en\n", "  language: en\n  direction: rtl\n", 1), encoding="utf-8")
+    result = check(site)
+    assert result.returncode == 1 and "the pages in en are written rtl" in result.stderr, result.stderr
 
 
 def test_the_check_names_a_theme_language_the_default_languages_ignore(tmp_path: Path) -> None:

@@ -410,12 +410,27 @@ def theme_language_warnings(theme_language: Any, languages: list[str], languages
             f"{languages[0]}' under 'theme:' (or leave it out: the plugin then sets it)"]
 
 
+def theme_direction_warnings(direction: Any, languages: list[str]) -> list[str]:
+    """mkdocs-material gives every page the theme's `direction` when it is set, over each page language's own:
+    on a site whose languages write in other directions, their pages are turned too (English right to left)."""
+    if not direction:
+        return []
+    turned = [code for code in languages if (locale := locale_of(code)) is not None
+              and locale.character_order.split("-")[0] != ("right" if direction == "rtl" else "left")]
+    if not turned:
+        return []
+    return [f"the theme's 'direction' is '{direction}', which mkdocs-material gives every page, so the pages in "
+            f"{', '.join(turned)} are written {direction} too: leave 'direction' out under 'theme:', and each page "
+            "takes its own language's direction"]
+
+
 def missing_words_warnings(missing: Mapping[str, list[str]]) -> list[str]:
     """The build's warning (which `mkdocs build --strict` stops at, and `zadachnik check` reports) for each
     language that takes some of its page words from English: `missing` as use_words returns it."""
-    return [f"Zadachnik has no words for '{lang}': its pages use English for {len(keys)} of them "
+    return [f"Zadachnik lacks {len(keys)} of its words for '{lang}', so its pages use English for them "
             f"({', '.join(keys[:8])}{', …' if len(keys) > 8 else ''}). Give them under `words: {lang}:` in the "
-            "plugin's options, or name a file of them there." for lang, keys in missing.items()]
+            f"plugin's options, or name a file of them there: a translated copy of {WORDS_DIR / (FALLBACK + '.yml')}"
+            " has them all." for lang, keys in missing.items()]
 
 
 def guessed_languages(written: str, known: set[str], most: int = 3) -> list[str]:
