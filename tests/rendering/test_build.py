@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from support.browser import python_left_starting
-from support.sites import FIXTURE_SITE, build_failure, build_site, copy_site
+from support.sites import FIXTURE_SITE, ROOT, build_failure, build_site, copy_site
 
 QUIZ = "demo/01-basics/quiz/index.html"
 EXERCISES = "demo/01-basics/exercises/index.html"
@@ -71,6 +71,17 @@ def test_number_and_formula_fields_are_left_to_right(sample_site: Path) -> None:
     kinds = {field.find_parent(class_=["zq-field", "zq-gap", "zq-formula"])["class"][0] for field in fields}
     assert kinds == {"zq-field", "zq-gap", "zq-formula"}, kinds
     assert [field["id"] for field in fields if field.get("dir") != "ltr"] == []
+
+
+def test_the_runtime_styles_mirror_on_right_to_left_pages() -> None:
+    """A margin, padding or border on the left stays on the left of an Arabic page, where it is the end: the
+    navigation's marks sat against the link's text, the storage note's and the hints' bars at their end. The
+    styles say start and end (a Parsons line, which is code, is left to right as a whole)."""
+    assets = ROOT / "plugins/zadachnik/runtime/assets"
+    styles = [assets / "zadachnik.css", *sorted((assets / "js").rglob("*.js"))]
+    physical = re.compile(r"\b(?:margin|padding|border)-(?:left|right)\b")
+    found = [f"{path.name}: {match}" for path in styles for match in physical.findall(path.read_text(encoding="utf-8"))]
+    assert found == []
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@
 import { adopt } from "./look.js";
 
 // Each opened hint set off by a bar, as a quotation is.
-adopt(".zq-hint { border-left: .2rem solid var(--md-accent-fg-color); padding-left: .8em; margin: .6em 0; }");
+adopt(".zq-hint { border-inline-start: .2rem solid var(--md-accent-fg-color); padding-inline-start: .8em; margin: .6em 0; }");
 
 function openCount(entry, total) {
   const count = entry && Number.isInteger(entry.hints) ? entry.hints : 0;

@@ -19,12 +19,13 @@ export const types = ["parsons"];
 // that scrolls would need to take the focus), and on a narrow screen the moves go under it rather than squeeze
 // it into a column a few words wide. A line set aside shows only +, a placed one everything but +.
 adopt(`.zq-parsons__line {
-  display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .2em 0;
+  direction: ltr; display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .2em 0;
   background: repeating-linear-gradient(to right, var(--md-default-fg-color--lighter) 0 1px, transparent 1px 2em)
     no-repeat left / calc(var(--zq-depth, 0) * 2em) 100%;
 }
 .md-typeset .zq-parsons__code {
-  flex: 1 1 16em; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere; margin-left: calc(var(--zq-depth, 0) * 2em);
+  flex: 1 1 16em; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere;
+  margin-inline-start: calc(var(--zq-depth, 0) * 2em);
 }
 .zq-parsons .zq-parsons__unused :is([data-zq-move="up"], [data-zq-move="down"], [data-zq-move="left"],
   [data-zq-move="right"], [data-zq-move="out"]),
