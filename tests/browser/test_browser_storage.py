@@ -225,14 +225,24 @@ def comes_into_view(locator) -> bool:
     return True
 
 
-def test_storage_filling_while_typing_is_said_where_the_learner_is(page, fixture_server, tmp_path) -> None:
-    """The note, at the top of the page, was off-screen and silent while the learner typed far below it."""
+@pytest.mark.parametrize("size", [None, {"width": 360, "height": 640}], ids=["desktop", "phone"])
+def test_storage_filling_while_typing_is_said_where_the_learner_is(page, fixture_server, tmp_path, size) -> None:
+    """The note, at the top of the page, was off-screen and silent while the learner typed far below it. It comes
+    just below the field, into sight, without covering the field or what follows."""
+    if size:
+        page.set_viewport_size(size)
     open_page(page, fixture_server)
     fill_storage(page)
-    page.fill("#zq-Q8-x", "4/7")
-    note = page.locator("#q-Q8 [data-zq-storage]")
+    field = page.locator("#zq-Q8-x")
+    field.fill("4/7")
+    note = page.locator("#q-Q8 .zq-field + [data-zq-storage]")
     expect(note).to_contain_text("не удаётся сохранить")
     assert comes_into_view(note), "beside the question being typed in"
+    assert comes_into_view(field), "the field stays in sight"
+    for control in (field, page.locator("#q-Q8 [data-zq-check]")):
+        assert control.evaluate("""(control) => { const box = control.getBoundingClientRect();
+            const seen = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return !seen || !seen.closest('[data-zq-storage]'); }"""), "the note covers nothing"
     expect(page.locator("[data-zq-live]")).to_contain_text("не удаётся сохранить")
     with page.expect_download() as download:
         note.locator("button").click()

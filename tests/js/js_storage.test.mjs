@@ -167,6 +167,12 @@ describe("work that neither storage nor a progress file holds (leaving asks firs
     assert.equal(store.unfiled(), true);
   });
 
+  test("an exam's start is no work: losing it gives the learner back their time", () => {
+    const store = storeOn(new FakeStorage({}, { writesFail: true }));
+    store.update(KEY("@exam"), { started: 5 });
+    assert.equal(store.unfiled(), false);
+  });
+
   test("a variant drawn for the learner (dated 0) is no work", () => {
     const store = storeOn(new FakeStorage({}, { writesFail: true }));
     store.update(KEY("P1"), { variant: 2 }, 0);

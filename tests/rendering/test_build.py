@@ -78,7 +78,8 @@ def test_the_runtime_styles_mirror_on_right_to_left_pages() -> None:
     navigation's marks sat against the link's text, the storage note's and the hints' bars at their end. The
     styles say start and end (a Parsons line, which is code, is left to right as a whole)."""
     assets = ROOT / "plugins/zadachnik/runtime/assets"
-    styles = [assets / "zadachnik.css", *sorted((assets / "js").rglob("*.js"))]
+    templates = ROOT / "plugins/zadachnik/rendering/templates"
+    styles = [assets / "zadachnik.css", *sorted((assets / "js").rglob("*.js")), *sorted(templates.glob("*.html"))]
     physical = re.compile(r"\b(?:margin|padding|border)-(?:left|right)\b")
     found = [f"{path.name}: {match}" for path in styles for match in physical.findall(path.read_text(encoding="utf-8"))]
     assert found == []

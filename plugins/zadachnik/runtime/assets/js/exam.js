@@ -146,9 +146,13 @@ export function setup(page, store) {
     // it goes on after a moment. A page left meanwhile grades as it goes: what the browser grades is done before
     // it is gone.)
     await new Promise((resume) => {
-      requestAnimationFrame(() => setTimeout(resume));
-      setTimeout(resume, 200);
-      addEventListener("pagehide", resume, { once: true });
+      const go = () => {
+        removeEventListener("pagehide", go);
+        resume();
+      };
+      requestAnimationFrame(() => setTimeout(go));
+      setTimeout(go, 200);
+      addEventListener("pagehide", go);
     });
     for (const question of [...questions.filter((item) => !byPython(item)), ...questions.filter(byPython)]) {
       // A question the author added after this exam was submitted was never the learner's to answer.

@@ -284,9 +284,9 @@ export class Store {
   }
 
   // Whether the learner did work here that neither storage nor a progress file holds (a variant drawn for them,
-  // dated 0, is no work): leaving loses it.
+  // dated 0, is no work, nor is an exam's start): leaving loses it.
   unfiled() {
-    return [...this.unsaved.values()].some((entry) => entry.t > 0 && !this.filed.has(entry));
+    return [...this.unsaved].some(([key, entry]) => entry.t > 0 && !this.filed.has(entry) && !key.endsWith("@exam"));
   }
 
   // Changes only the given fields (reveals one by one) of the entry as stored now.

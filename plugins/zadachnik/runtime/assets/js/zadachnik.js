@@ -275,17 +275,19 @@ class Page {
     this.storageNote.hidden = false;
   }
 
-  // Work storage did not keep: the note goes with it, to the end of its question, where it stays in sight (CSS)
-  // while the learner works there, and is said the first time; leaving the page asks first from then on.
+  // Work storage did not keep: the note goes just below the part being worked on (a field, the options, the code
+  // box, a reveal's summary; the question's end otherwise), comes into sight, and is said the first time. Not in
+  // an exam being graded, whose answers are no longer the learner's to change.
   notSaved(element) {
-    if (!this.storageNote || !store.unsaved.has(this.key(element.dataset.zqQuestion || element.dataset.zqExercise))) {
-      return;
-    }
-    element.append(this.storageNote);
-    // No value returned: any value an onbeforeunload handler returns (false too) makes the browser ask.
-    window.onbeforeunload = (event) => {
-      if (store.unfiled()) event.preventDefault();
-    };
+    if (this.frozen || !this.storageNote
+        || !store.unsaved.has(this.key(element.dataset.zqQuestion || element.dataset.zqExercise))) return;
+    const focused = document.activeElement;
+    const part = element.contains(focused)
+      && focused.closest("summary,fieldset,.zq-field,.zq-code__editor,.zq-formula,p,.zq-notes");
+    if (part) part.after(this.storageNote);
+    else element.append(this.storageNote);
+    // Once the change that failed to save is shown (a field's reading above the note, say).
+    setTimeout(() => this.storageNote.scrollIntoView({ block: "nearest" }));
     if (this.told || !this.live) return;
     this.told = true;
     const said = this.storageNote.firstChild.textContent;
@@ -720,6 +722,10 @@ function startStore() {
     for (const page of livePages()) page.saveReveals();
   };
   window.addEventListener("pagehide", leaving);
+  // Work that neither storage nor a progress file holds is lost with the page: the browser asks first.
+  window.addEventListener("beforeunload", (event) => {
+    if (store.unfiled()) event.preventDefault();
+  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") leaving();
   });
