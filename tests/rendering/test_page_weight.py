@@ -22,7 +22,9 @@ an answer read as the page it was typed on, focus outlines and narrow screens): 
 27.51, module 12 29.72 (30,432 bytes). 2026-12-07, progress.js (which every page loaded once set up) joined into
 zadachnik.js, 445 bytes, and a full storage's note beside the question in hand, with its own Export button, and
 a question before leaving with what storage could not keep: demo quiz 23.50 KiB, module 9 27.49, module 12 29.72
-(30,437 bytes).
+(30,437 bytes). The same day, spent on two reviews' fixes of that note, other tabs' counting once they pause,
+direction marks dropped by the number reader, a vanished variant's message and styles that mirror on
+right-to-left pages: demo quiz 23.73 KiB, module 9 27.74, module 12 29.99 (30,706 bytes, 14 to spare).
 Module 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""
