@@ -151,17 +151,22 @@ def test_answering_shows_on_the_home_page_and_in_the_navigation_in_both_language
         expect_mark(page, RL_QUIZ, "started", lang)
 
 
+def count_reads(page) -> None:
+    """From now on, `self.zqReads` counts the page's reads of localStorage."""
+    page.evaluate("""() => {
+        self.zqReads = 0;
+        const read = Storage.prototype.getItem;
+        Storage.prototype.getItem = function (key) { self.zqReads += 1; return read.call(this, key); };
+    }""")
+
+
 def test_typing_reads_the_modules_entries_once_the_learner_pauses_not_at_every_key(page, sample_server) -> None:
     """Was a bug: each keystroke counted the module's progress for the navigation anew, reading and parsing every
     entry of the module (a 300-question page lost a quarter of a second a key on a slow phone). The marks follow
     once the typing pauses."""
     open_page(page, sample_server, RL_QUIZ)
     expect_mark(page, RL_QUIZ, "new", "ru")
-    page.evaluate("""() => {
-        self.zqReads = 0;
-        const read = Storage.prototype.getItem;
-        Storage.prototype.getItem = function (key) { self.zqReads += 1; return read.call(this, key); };
-    }""")
+    count_reads(page)
     page.locator("#zq-P03-kv_gib").press_sequentially("12345678", delay=20)
     reads_while_typing = page.evaluate("self.zqReads")
     questions = page.evaluate("""() => window.__zqProgress.modules
@@ -177,11 +182,7 @@ def test_the_other_languages_tab_counts_once_the_typing_pauses(page, sample_serv
     every module: 203 ms a key on a slow phone for a 300-question module."""
     open_page(page, sample_server, RL_QUIZ, lang="en")
     expect_mark(page, RL_QUIZ, "new", "en")
-    page.evaluate("""() => {
-        self.zqReads = 0;
-        const read = Storage.prototype.getItem;
-        Storage.prototype.getItem = function (key) { self.zqReads += 1; return read.call(this, key); };
-    }""")
+    count_reads(page)
     typing = page.context.new_page()
     open_page(typing, sample_server, RL_QUIZ)
     typing.locator("#zq-P03-kv_gib").press_sequentially("12345678", delay=20)
