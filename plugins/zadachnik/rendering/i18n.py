@@ -416,7 +416,7 @@ def theme_direction_warnings(direction: Any, languages: list[str]) -> list[str]:
     if not direction:
         return []
     turned = [code for code in languages if (locale := locale_of(code)) is not None
-              and locale.character_order.split("-")[0] != ("right" if direction == "rtl" else "left")]
+              and locale.text_direction != direction]
     if not turned:
         return []
     return [f"the theme's 'direction' is '{direction}', which mkdocs-material gives every page, so the pages in "
