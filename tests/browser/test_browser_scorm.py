@@ -212,6 +212,28 @@ def test_leaving_reports_the_session_time_and_ends_the_session(page, lms: str) -
     assert calls(page, "LMSFinish") == 1
 
 
+def test_a_learner_asked_before_leaving_who_stays_keeps_a_session_that_reports(page, lms: str) -> None:
+    """`beforeunload` is a question, not a departure: a page that holds unsaved work asks, and the learner may
+    stay. The bridge ended the LMS session there, so nothing done after staying reached the LMS. It now commits
+    what there is and ends the session only as the page goes (`pagehide`)."""
+    inner = start(page, lms, "scorm12")
+    inner.locator("#q-Q1 input[value='B']").check()
+    check(inner, "Q1")
+    # Asked and dispatched in one task, so that no timer of the bridge's commits in between.
+    committed = page.evaluate("""() => {
+        const commits = () => calls.filter((call) => call[0] === 'LMSCommit').length;
+        const before = commits();
+        document.getElementById('sco').contentWindow.dispatchEvent(new Event('beforeunload'));
+        return commits() - before;
+    }""")
+    assert committed == 1
+    assert calls(page, "LMSFinish") == 0
+    inner.locator("#q-Q2 input[value='1']").check()
+    check(inner, "Q2")
+    page.wait_for_function("calls.some((call) => call[0] === 'set' && call[1] === 'cmi.interactions.1.result')")
+    assert calls(page, "LMSFinish") == 0
+
+
 def test_leaving_straight_after_typing_keeps_a_compressed_state_whole(page, lms: str) -> None:
     """SCORM 1.2 keeps 4,096 characters, so a long answer goes compressed. Compressing took a promise that a
     closing page does not wait for, so leaving kept the state of the last pause instead: the words typed in the

@@ -449,8 +449,10 @@ export function launch(config = window.__zqLms) {
     }
     bridge.scheduleSync();
   });
+  // Asked whether to leave (a page holding unsaved work asks), the learner may stay: what there is goes to the
+  // LMS then, and the session ends only as the page goes.
+  window.addEventListener("beforeunload", () => bridge.sync());
   window.addEventListener("pagehide", () => bridge.finish());
-  window.addEventListener("beforeunload", () => bridge.finish());
   frame.src = config.start;
   return bridge;
 }
