@@ -156,12 +156,14 @@ describe("broken storage", () => {
 });
 
 describe("work that neither storage nor a progress file holds (leaving asks first)", () => {
-  test("an unsaved answer is unfiled until an export takes it, and a later change is again", () => {
+  test("an unsaved answer is unfiled until an export of it is filed, and a later change is again", () => {
     const store = storeOn(new FakeStorage({}, { writesFail: true }));
     assert.equal(store.unfiled(), false);
     store.update(KEY("Q1"), { notes: "typed" });
     assert.equal(store.unfiled(), true);
-    store.exportAll();
+    const exported = store.exportAll();
+    assert.equal(store.unfiled(), true, "reading an export files nothing: the file may never be written");
+    store.file(exported);
     assert.equal(store.unfiled(), false);
     store.update(KEY("Q1"), { notes: "typed more" });
     assert.equal(store.unfiled(), true);

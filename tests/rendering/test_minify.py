@@ -17,7 +17,6 @@ from zadachnik.runtime.shipping import ASSETS, minified, offline_runtime, own_as
 from zadachnik.runtime.vendored import (
     ESBUILD,
     INLINED,
-    LMS_ENTRY,
     MinifyError,
     esbuild_bundle,
     esbuild_inline,
@@ -25,6 +24,7 @@ from zadachnik.runtime.vendored import (
     inlined_modules,
     minified_name,
     own_assets,
+    rewired,
     shipped_source,
 )
 
@@ -36,6 +36,9 @@ MODULES = sorted(name for path in JS.rglob("*.js") if f"js/{(name := path.relati
 # The modules a minified site has as files of their own (the others are inlined into a script that imports them).
 SHIPPED_MODULES = [name for name in MODULES if f"js/{name}" not in inlined_modules()]
 IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'`](\.{1,2}/[^"'`]+)["'`]""")
+# As esbuild writes them: `import{a as b,c}from"../zadachnik.js"` and `export{W as COUNTED,ye as LAST_PLACE_KEY}`.
+NAMED_IMPORT_MINIFIED = re.compile(r'\bimport\s*\{([^}]*)\}\s*from\s*"(\.{1,2}/[^"]+)"')
+EXPORT_LIST = re.compile(r"\bexport\s*\{([^}]*)\}")
 STYLESHEETS = sorted(path.name for path in ASSETS.glob("*.css"))
 
 
@@ -72,11 +75,13 @@ def test_each_minified_module_parses(tmp_path: Path) -> None:
 
 
 def test_the_javascript_unit_tests_pass_on_the_minified_modules(tmp_path: Path) -> None:
-    """The grader's vectors and the store's tests (node --test), run against minified copies of the modules."""
+    """The grader's vectors and the store's tests (node --test), run against esbuild's minified copy of each
+    module. Each alone, as written: the shipped copies import what is joined into zadachnik.js from it, whose
+    shipped copy sets the page up as it runs and exports only what the other modules import."""
     copied_js = tmp_path / "plugins/zadachnik/runtime/assets/js"
-    for name in SHIPPED_MODULES:
+    for name, text in esbuild_minify({name: (JS / name).read_text(encoding="utf-8") for name in MODULES}).items():
         (copied_js / name).parent.mkdir(parents=True, exist_ok=True)
-        (copied_js / name).write_text(shipped_text(name), encoding="utf-8")
+        (copied_js / name).write_text(text, encoding="utf-8")
     shutil.copytree(ROOT / "tests/vectors", tmp_path / "tests/vectors")
     (tmp_path / "tests/js").mkdir()
     for test in ("js_vectors.test.mjs", "js_storage.test.mjs"):
@@ -95,10 +100,11 @@ def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() 
     assert readable == esbuild_bundle(False)
     assert offline_runtime(minify=True) == esbuild_bundle(True)
     assert len(offline_runtime(minify=True)) < len(readable) * 0.6
-    # esbuild names each glob of `import(`./types/${name}.js`)` in a comment, and in the name of the module that
-    # holds it (a string): the code itself imports nothing.
+    # The code imports nothing but the question types' modules a page reached by instant navigation lacks, from
+    # grading.js's loadTypes, which the offline copy never calls: it runs every type first and has no instant
+    # navigation.
     code = re.sub(r"^\s*//.*$", "", readable, flags=re.MULTILINE)
-    assert not re.search(r"(?<![\"'])\bimport\(", code) and "import.meta" not in code
+    assert re.findall(r"(?<![\"'])\bimport\(.*", code) == ["import(path);"] and "import.meta" not in code
     assert not re.search(r"^\s*(?:import|export)\b", readable, re.MULTILINE)
     for name in ("variants.js", "shuffle.js", "hints.js", "progress.js", "types/code.js"):
         assert f"// {name}\n" in readable, f"{name} is in the bundle"
@@ -109,9 +115,10 @@ def test_the_offline_bundle_is_esbuilds_and_each_module_keeps_its_own_address() 
 def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixture_site: Path,
                                                                           tmp_path: Path) -> None:
     shipped = fixture_site / "assets/zadachnik"
-    sources = {name: (ASSETS / name).read_text(encoding="utf-8") for name in own_assets()
+    sources = {name: shipped_source(name) for name in own_assets()
                if name not in inlined_modules() | shipping.PACKAGE_ONLY}
-    by_esbuild = {**esbuild_minify(sources), **{name: esbuild_inline(name) for name in INLINED}}
+    by_esbuild = {**esbuild_minify({name: text for name, text in sources.items() if name not in INLINED}),
+                  **{name: esbuild_inline(name) for name in INLINED}}
     for name, text in by_esbuild.items():
         got = (shipped / name).read_text(encoding="utf-8")
         assert len(text) < len(sources[name]) * 0.8, name
@@ -132,29 +139,61 @@ def test_the_site_ships_esbuild_copies_and_minify_false_ships_the_sources(fixtur
         assert not (shipped / name).exists() and (readable / name).is_file(), name
 
 
-def test_an_inlined_module_is_imported_by_its_script_alone() -> None:
-    """A module inlined into one script and imported by another too would run twice, each copy with state of its
-    own (print's `bound`, place's listener): only the script it is inlined into may import it. The SCORM bridge
-    (lms.js) is bundled whole on its own and never runs beside the page runtime."""
-    importers: dict[str, set[str]] = {}
-    for name in MODULES:
-        for target in IMPORT.findall((JS / name).read_text(encoding="utf-8")):
+def test_no_shipped_module_imports_a_joined_one_and_the_script_exports_what_they_take() -> None:
+    """A module joined into a script and imported as a file of its own too would run twice, each copy with state
+    of its own (the question types' registry, the store's writes, print's `bound`): the shipped copies of the
+    other modules import it from the script, which exports each name they take."""
+    exported: dict[str, set[str]] = {}
+    for script in INLINED:
+        text = shipped_text(script.removeprefix("js/"))
+        exported[script] = {name.split(" as ")[-1].strip() for block in EXPORT_LIST.findall(text)
+                            for name in block.split(",")}
+    taken_from_scripts = 0
+    for name in SHIPPED_MODULES:
+        text = shipped_text(name)
+        for target in IMPORT.findall(text):
             path = (JS / name).parent.joinpath(target).resolve().relative_to(ASSETS).as_posix()
-            importers.setdefault(path, set()).add(f"js/{name}")
-    assert importers["js/grading.js"] >= {"js/zadachnik.js", "js/types/choice.js"}, "the count of imports works"
-    for script, modules in INLINED.items():
-        for module in modules:
-            assert importers.get(module, set()) - {f"js/{LMS_ENTRY}"} == {script}, module
+            assert path not in inlined_modules(), f"{name} imports {path}, joined into {INLINED}"
+        for names, target in NAMED_IMPORT_MINIFIED.findall(text):
+            path = (JS / name).parent.joinpath(target).resolve().relative_to(ASSETS).as_posix()
+            if path in INLINED:
+                taken = {part.split(" as ")[0].strip() for part in names.split(",")}
+                assert taken <= exported[path], f"{name} takes {taken - exported[path]}, which {path} lacks"
+                taken_from_scripts += len(taken)
+    assert taken_from_scripts > 10, "the types, variants, exam and home modules take names from zadachnik.js"
+
+
+def test_a_module_that_imports_a_joined_one_whole_is_refused() -> None:
+    with pytest.raises(MinifyError, match=r"js/types/new\.js imports \.\./storage\.js, which is joined into "
+                                          r"js/zadachnik\.js: only its names"):
+        rewired("js/types/new.js", 'import * as storage from "../storage.js";\n')
+    assert rewired("js/types/new.js", 'import { Store } from "../storage.js";\nimport { x } from "./y.js";\n') \
+        == 'import { Store } from "../zadachnik.js";\nimport { x } from "./y.js";\n'
 
 
 def test_the_shipped_runtime_holds_its_inlined_modules_and_imports_the_rest() -> None:
     shipped = shipped_text("zadachnik.js")
     imported = set(IMPORT.findall(shipped))
-    assert {"./grading.js", "./storage.js", "./variants.js"} <= imported
-    assert not imported & {"./place.js", "./print.js", "./progress.js"}
+    assert {"./variants.js", "./python.js"} <= imported
+    assert not imported & {"./place.js", "./print.js", "./progress.js", "./grading.js", "./storage.js"}
     # What place.js and print.js do is in it: the pending place's key, the print buttons' selector.
     assert '"zadachnik:place"' in shipped and "[data-zq-print]" in shipped
     assert "Module not found in bundle" not in shipped, "esbuild listed a folder of modules into it"
+
+
+def test_a_script_is_named_by_the_names_other_modules_take_from_it(tmp_path: Path) -> None:
+    """A module that starts to import another name from a joined module needs a copy of the script that exports
+    it: the script's copy is named by those names too, not only by the texts joined into it."""
+    shutil.copytree(ASSETS, tmp_path, ignore=shutil.ignore_patterns("vendor"), dirs_exist_ok=True)
+    script = next(iter(INLINED))
+    before = shipped_source(script, tmp_path)
+    choice = tmp_path / "js/types/choice.js"
+    choice.write_text('import { SCHEMA } from "../storage.js";\n' + choice.read_text(encoding="utf-8") +
+                      "export const schema = SCHEMA;\n", encoding="utf-8")
+    after = shipped_source(script, tmp_path)
+    assert "SCHEMA" not in json.loads(before)["exports"]["js/storage.js"]
+    assert "SCHEMA" in json.loads(after)["exports"]["js/storage.js"]
+    assert minified_name(script, after) != minified_name(script, before)
 
 
 def test_the_copy_of_a_script_is_named_by_its_inlined_modules_too(tmp_path: Path) -> None:

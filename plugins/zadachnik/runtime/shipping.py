@@ -149,7 +149,7 @@ def own_asset_text(folder: Path, rel: str, minify: bool) -> str | None:
         return None
     if rel in INLINED:
         return esbuilt(rel, shipped_source(rel), lambda: esbuild_inline(rel))
-    return minified(rel, (folder / rel).read_text(encoding="utf-8"))
+    return minified(rel, shipped_source(rel))
 
 
 def offline_runtime(minify: bool = True) -> str:

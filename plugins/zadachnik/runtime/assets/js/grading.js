@@ -1,16 +1,21 @@
 // The browser's grader: one module per question type (types/*.js), chosen by the spec the page carries. A page
-// names the modules of its own questions' types as scripts that run before the runtime's, and each registers
-// itself here as it runs (loadTypes loads any a page reached without them needs).
+// names the modules of its own questions' types as scripts of its own, and each registers itself here as it runs,
+// before the runtime sets the page up (at DOMContentLoaded, which waits for every module script; loadTypes loads
+// any a page reached without them needs).
 import { gradeWithPython } from "./pyclient.js";
 
 const BY_TYPE = {};
 
 // The modules of the question types a page names (its data-zq-types) that have not run yet: a page reached by
-// instant navigation keeps the scripts of the page first opened, and loads its own types here. (Here, not in
-// zadachnik.js, whose shipped copy esbuild bundles: it would list the types folder in it.)
+// instant navigation keeps the scripts of the page first opened, and loads its own types here. Each by a path in
+// a variable: esbuild, which bundles this module into the runtime's shipped copy, would list the whole types
+// folder into it from a path written in the call. (The offline copy runs every type first and never gets here.)
 export async function loadTypes(root) {
   const names = (root.dataset.zqTypes || "").split(" ").filter((name) => /^[a-z]+$/.test(name));
-  await Promise.all(names.map(async (name) => await import(`./types/${name}.js`)));
+  await Promise.all(names.map((name) => {
+    const path = `./types/${name}.js`;
+    return import(path);
+  }));
 }
 
 // A type's module, by the spec types it grades (its `types`).

@@ -126,12 +126,17 @@ function markNavigation(summaries, words) {
   }
 }
 
-// Another tab's changes, counted once they pause: its typing sends two a key, each of which counted every module
-// of the site (one count reads each entry of the site once: 8 ms for 1,000 questions).
-let soon;
-function changedElsewhere(store) {
+// Changes counted once they pause, this page's typing and another tab's alike: each key counted every module of
+// the site (one count reads each entry of the site once: 8 ms for 1,000 questions). `only` as showProgress's; a
+// module's change waiting beside another's (or every module's) counts every module.
+let soon, pending;
+export function showProgressSoon(store, only) {
+  pending = soon && pending !== only ? undefined : only;
   clearTimeout(soon);
-  soon = setTimeout(showProgress, 300, store);
+  soon = setTimeout(() => {
+    soon = 0;
+    showProgress(store, pending);
+  }, 300);
 }
 
 // Shows the progress of every module, or of `only` ({course, module}: the one whose entries just changed), on the
@@ -146,7 +151,7 @@ export async function showProgress(store, only) {
     window.addEventListener("storage", ({ key, storageArea }) => {
       if (!store.backend || storageArea !== store.backend) return;
       if (key === null || isEntryKey(key) || (key === LAST_PLACE_KEY && document.querySelector(HOME[0]))) {
-        changedElsewhere(store);
+        showProgressSoon(store);
       }
     });
   }

@@ -339,7 +339,6 @@ export class Store {
     for (const key of this.keys()) {
       if (this.unsaved.has(key)) {
         entries[key] = this.unsaved.get(key);
-        this.filed.add(entries[key]);
         continue;
       }
       // Only read here: another page's bad entry is set aside by that page, which knows its question.
@@ -355,6 +354,11 @@ export class Store {
     const document = { format: EXPORT_FORMAT, schema: SCHEMA, exported: new Date().toISOString(), entries };
     if (Object.keys(quarantined).length) document.quarantined = quarantined;
     return document;
+  }
+
+  // The entries of an export the learner has now as a file: leaving loses none of them.
+  file(exported) {
+    for (const entry of Object.values(exported.entries)) this.filed.add(entry);
   }
 
   // Merges an export: for each entry the newer one wins. The whole file is checked first and refused
@@ -390,10 +394,8 @@ export class Store {
     const texts = writes.map(([key, entry]) => [key, JSON.stringify(entry)]);
     for (const [key, text] of Object.entries(asides)) if (this.read(key) === null) texts.push([key, text]);
     const unsaved = !this.writeAll(texts);
-    for (const [key, entry] of writes) {
-      this.remember(key, entry, !unsaved);
-      this.filed.add(entry);
-    }
+    for (const [key, entry] of writes) this.remember(key, entry, !unsaved);
+    this.file({ entries: Object.fromEntries(writes) });
     if (unsaved) for (const [key, text] of Object.entries(asides)) this.setAside.set(key, text);
     return { imported: writes.length, kept, unsaved };
   }

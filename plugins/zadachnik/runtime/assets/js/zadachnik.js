@@ -7,7 +7,7 @@ import { keepPlace } from "./place.js";
 import { printButtons } from "./print.js";
 import { handInCode } from "./handin.js";
 import { ImportRefused, LAST_PLACE_KEY, PREFIX, Store, entryKey, isEntryKey, variantId } from "./storage.js";
-import { showProgress as showCourseProgress } from "./progress.js";
+import { showProgress as showCourseProgress, showProgressSoon } from "./progress.js";
 
 let store = null;
 // The pages set up in this document (more than one after instant navigation or a reset): storage events and
@@ -177,8 +177,7 @@ class Page {
     store.write(LAST_PLACE_KEY, JSON.stringify(place));
     // Once the learner pauses: each keystroke read every entry of the module again (a quarter of a second a key on
     // a slow phone with 300 questions), and the navigation's marks change at most at the first and the checks.
-    clearTimeout(progressSoon);
-    progressSoon = setTimeout(showProgress, 300, this);
+    showProgressSoon(store, this);
   }
 
   setup() {
@@ -601,7 +600,9 @@ class Page {
       this.reload("[data-zq-reset]", this.say("reset_done"));
     });
     const save = () => {
-      const blob = new Blob([JSON.stringify(store.exportAll(), null, 1)], { type: "application/json" });
+      const exported = store.exportAll();
+      store.file(exported);
+      const blob = new Blob([JSON.stringify(exported, null, 1)], { type: "application/json" });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);
       link.download = "zadachnik-progress.json";
@@ -731,11 +732,8 @@ function startStore() {
   });
 }
 
-// Course progress (home page, navigation marks): every module's, or `only` the page's.
-let progressSoon;
-function showProgress(only) {
-  return showCourseProgress(store, only);
-}
+// Course progress (home page, navigation marks) of every module.
+const showProgress = () => showCourseProgress(store);
 
 export function init() {
   if (!store) startStore();
