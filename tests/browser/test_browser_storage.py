@@ -319,6 +319,19 @@ def test_an_opened_solution_storage_refuses_keeps_the_note_in_sight(page, fixtur
     assert comes_into_view(note) and comes_into_view(summary)
 
 
+def test_a_reveal_closed_while_storage_refuses_keeps_the_note_in_sight(page, fixture_server) -> None:
+    """Closing a reveal put the note just after its summary: inside the reveal it closed, hidden."""
+    open_page(page, fixture_server, EXERCISES)
+    fill_storage(page)
+    summary = page.locator('#e-E1 [data-zq-reveal="solution"] > summary')
+    summary.click()
+    summary.click()
+    expect(page.locator('#e-E1 [data-zq-reveal="solution"]')).not_to_have_attribute("open", "")
+    note = page.locator("#e-E1 [data-zq-storage]")
+    expect(note).to_be_visible()
+    assert comes_into_view(note) and comes_into_view(summary)
+
+
 # -- two tabs ----------------------------------------------------------------------------------------
 
 

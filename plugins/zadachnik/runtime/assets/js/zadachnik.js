@@ -275,18 +275,21 @@ class Page {
   }
 
   // Work storage did not keep: the note goes just below the part being worked on (a field, the options, the code
-  // box, a reveal's summary; the question's end otherwise), comes into sight, and is said the first time. Not in
-  // an exam being graded, whose answers are no longer the learner's to change.
+  // box, an open reveal's summary, a closed reveal; the question's end otherwise), comes into sight, and is said
+  // the first time. Not in an exam being graded, whose answers are no longer the learner's to change.
   notSaved(element) {
     if (this.frozen || !this.storageNote
         || !store.unsaved.has(this.key(element.dataset.zqQuestion || element.dataset.zqExercise))) return;
     const focused = document.activeElement;
-    const part = element.contains(focused)
-      && focused.closest("summary,fieldset,.zq-field,.zq-code__editor,.zq-formula,p,.zq-notes");
-    if (part) part.after(this.storageNote);
-    else element.append(this.storageNote);
-    // Once the change that failed to save is shown (a field's reading above the note, say).
-    setTimeout(() => this.storageNote.scrollIntoView({ block: "nearest" }));
+    // Once the change that failed to save is shown: a field's reading above the note, a reveal opened or closed
+    // by the click that saved it (the note inside a closed one would be hidden).
+    setTimeout(() => {
+      const part = element.contains(focused) && (focused.closest("details:not([open])")
+        || focused.closest("summary,fieldset,.zq-field,.zq-code__editor,.zq-formula,p,.zq-notes"));
+      if (part) part.after(this.storageNote);
+      else element.append(this.storageNote);
+      this.storageNote.scrollIntoView({ block: "nearest" });
+    });
     if (this.told || !this.live) return;
     this.told = true;
     const said = this.storageNote.firstChild.textContent;
