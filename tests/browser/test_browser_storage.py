@@ -501,6 +501,28 @@ def test_storage_refusing_work_after_instant_navigation_is_said_there(page, inst
     expect(page.locator("[data-zq-live]")).to_contain_text("не удаётся сохранить")
 
 
+def test_the_notes_export_works_while_a_page_reached_by_instant_navigation_loads_its_types(
+        context, instant_server, tmp_path) -> None:
+    """The storage note and its Export button show as a page is set up; the button did nothing until the page's
+    question types had loaded, a round trip later on a page reached by instant navigation."""
+    context.add_init_script(HOSTILE["getItem throws"][0])
+    page = context.new_page()
+    open_page(page, instant_server, EXERCISES)
+    page.evaluate("window.__samePage = true")
+    held: list = []
+    page.route("**/js/types/*.js", lambda route: held.append(route))
+    page.locator('.md-nav__link[href$="quiz/"]').first.click()
+    note = page.locator(".zq-page[data-zq-ready=starting] [data-zq-storage]")
+    expect(note).to_be_visible()
+    assert held and page.evaluate("window.__samePage") is True, "instant navigation, its types held back"
+    with page.expect_download(timeout=5000) as download:
+        note.locator("button").click()
+    assert json.loads(Path(download.value.path()).read_text(encoding="utf-8"))["format"] == "zadachnik-progress"
+    for route in held:
+        route.continue_()
+    ready(page)
+
+
 # -- exercise notes ----------------------------------------------------------------------------------
 
 

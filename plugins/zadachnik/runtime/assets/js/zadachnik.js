@@ -260,8 +260,10 @@ class Page {
   showProblem(problem) {
     this.showNote(`storage_${problem}`);
     if (!this.storageNote) return;
-    // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load).
+    // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load):
+    // the note's own Export button, which works before the page's question types have loaded.
     this.storageNote.lastChild.hidden = false;
+    this.storageNote.lastChild.onclick = exportProgress;
   }
 
   // Each problem is said once on the page, all of them in one note (before its Export button; a page written
@@ -602,20 +604,7 @@ class Page {
       store.removeAll(this.entryKeys());
       this.reload("[data-zq-reset]", this.say("reset_done"));
     });
-    const save = () => {
-      const exported = store.exportAll();
-      store.file(exported);
-      const blob = new Blob([JSON.stringify(exported, null, 1)], { type: "application/json" });
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(blob);
-      link.download = "zadachnik-progress.json";
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 0);
-    };
-    // The storage note's own Export button does what the tools' does.
-    for (const button of this.root.querySelectorAll("[data-zq-export],[data-zq-storage] button")) button.onclick = save;
+    tools.querySelector("[data-zq-export]").onclick = exportProgress;
     tools.querySelector("[data-zq-handin]").addEventListener("click", async () => {
       const box = this.root.querySelector("[data-zq-handin-box]");
       const field = box.querySelector("[data-zq-handin-code]");
@@ -733,6 +722,20 @@ function startStore() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") leaving();
   });
+}
+
+// Every saved entry of the site in a file the learner keeps: leaving the page loses none of them then.
+function exportProgress() {
+  const exported = store.exportAll();
+  store.file(exported);
+  const blob = new Blob([JSON.stringify(exported, null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "zadachnik-progress.json";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
 }
 
 // Course progress (home page, navigation marks) of every module.
