@@ -378,10 +378,12 @@ def test_a_shuffled_matching_question_shuffles_its_right_hand_column_only(page, 
 
 @pytest.mark.own_context
 def test_hints_and_shuffling_work_from_disk(page, tmp_path_factory) -> None:
-    """The offline copy runs the runtime as one classic script: hints.js and shuffle.js are in it, not imported."""
+    """The offline copy runs the runtime as one classic script: hints.js and shuffle.js are in it, not imported.
+    (The one import left is grading.js's of the question types a page reached by instant navigation lacks: the
+    offline copy runs every type first, and has no instant navigation.)"""
     site = build_site(FIXTURE / "mkdocs.offline.yml", tmp_path_factory.mktemp("hints-shuffle-offline") / "site")
     bundle = (site / "assets/zadachnik/js/zadachnik.bundle.js").read_text(encoding="utf-8")
-    assert "import(" not in bundle
+    assert "import(" not in re.sub(r"import\(`\./types/\$\{\w+\}\.js`\)", "", bundle)
     page.goto((site / "hs/01-hints/quiz.html").as_uri())
     page.wait_for_selector(".zq-page[data-zq-ready=yes]")
     page.wait_for_selector("#q-S1[data-zq-shuffled]", state="attached")

@@ -25,7 +25,7 @@ def name_of(written: str | list) -> str:
     return repr(written) if len(written) <= 40 else f"{written[:30]!r}…({len(written)} characters)"
 
 
-LANGUAGES = ("en", "ru", "de", "fr", "es")
+LANGUAGES = ("en", "ru", "de", "fr", "es", "he")
 
 
 def page_conventions(case: dict) -> dict | None:

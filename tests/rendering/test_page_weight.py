@@ -87,7 +87,7 @@ def test_own_js_and_css_within_budget(fixture_site: Path) -> None:
     assets = own_assets(fixture_site, QUIZ)
     names = {path.name for path in assets}
     # grading, numbers and storage are joined into zadachnik.js (vendored.INLINED); python.js is loaded by it.
-    assert {"zadachnik.js", "python.js", "types/choice.js", "zadachnik.css"} <= names
+    assert {"zadachnik.js", "python.js", "choice.js", "zadachnik.css"} <= names
     size = gzipped_size(assets)
     assert size <= BUDGET, f"{size} bytes gzipped"
 

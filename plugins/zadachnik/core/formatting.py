@@ -21,6 +21,10 @@ from babel import Locale, UnknownLocaleError
 from zadachnik.core.numbers import needed_decimals, needed_significant
 
 MINUS = "\u2212"
+# A number on a right-to-left page is written as a left-to-right island (a left-to-right isolate, U+2066, up to
+# U+2069): left to the browser, "−2.5" shows as "2.5−" there and "6.022·10²³" as "10²³·6.022" (CLDR puts a
+# left-to-right mark before the minus in Arabic and Hebrew for the same reason). The readers drop both marks.
+LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2066", "\u2069"
 _FALLBACK = "en"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Beyond these magnitudes a number is written as a power of ten: 2,12368·10¹².
@@ -41,7 +45,8 @@ _GROUPING_FROM_FIVE = frozenset(
 
 
 def conventions(lang: str) -> dict[str, Any]:
-    """How a page in `lang` writes and reads numbers: {"lang", "decimal", "group", "minimum_grouping"}.
+    """How a page in `lang` writes and reads numbers: {"lang", "decimal", "group", "minimum_grouping", "rtl"}
+    ("rtl": the language is written right to left, and a number is isolated in it).
 
     The page carries it (the runtime strings' "number") so that the browser writes and reads as Python does."""
     return dict(_conventions(lang))
@@ -61,7 +66,7 @@ def _conventions(lang: str) -> dict[str, Any]:
     if decimal not in ".," or group not in _GROUP_SIGNS or group == decimal:
         decimal, group = ".", "\u00a0"
     return {"lang": lang, "decimal": decimal, "group": group,
-            "minimum_grouping": 2 if tag in _GROUPING_FROM_FIVE else 1}
+            "minimum_grouping": 2 if tag in _GROUPING_FROM_FIVE else 1, "rtl": locale.text_direction == "rtl"}
 
 
 def format_number(value: float, lang: str, decimals: int | None = None, group: bool = True) -> str:
@@ -76,6 +81,17 @@ def write_number(value: float, convention: dict[str, Any], decimals: int | None 
                  significant: int = 10, zeros: bool = False) -> str:
     """`format_number` with the conventions themselves (numbers.js's writeNumber); without `decimals`, rounded
     to `significant` digits. `zeros` keeps the trailing zeros of a rounding: 2.38095 to four places is 2.3810."""
+    text = _written(value, convention, decimals, group, significant, zeros)
+    return isolated(text) if convention.get("rtl") else text
+
+
+def isolated(text: str) -> str:
+    """`text` (a number) as a left-to-right island in right-to-left text."""
+    return LEFT_TO_RIGHT_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
+
+
+def _written(value: float, convention: dict[str, Any], decimals: int | None, group: bool, significant: int,
+             zeros: bool) -> str:
     if not math.isfinite(value):
         return "NaN" if math.isnan(value) else "∞" if value > 0 else MINUS + "∞"
     if value and not _SMALL <= abs(value) < _LARGE:

@@ -218,8 +218,13 @@ const PLAIN = { decimal: ".", group: "\u00a0", minimum_grouping: 1 };
 // `value` as the page's locale writes it; trailing zeros dropped, "−" for minus. `decimals` rounds to that many
 // places (null: to `significant` digits); `group` groups the integer part as the locale does (but never a
 // single group behind '.' or ',', which the reader would call ambiguous).
+// On a right-to-left page, a left-to-right island (isolate): "−2.5" would show as "2.5−" (formatting.py).
 export function writeNumber(value, conventions, decimals = null, group = true, significant = 10) {
-  const convention = conventions || PLAIN;
+  const text = written(value, conventions || PLAIN, decimals, group, significant);
+  return conventions?.rtl ? `\u2066${text}\u2069` : text;
+}
+
+function written(value, convention, decimals, group, significant) {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "∞" : `${MINUS}∞`;
   if (value && !(SMALL <= Math.abs(value) && Math.abs(value) < LARGE)) {
     const [mantissa, exponent] = powerOfTen(value, decimals, significant);
