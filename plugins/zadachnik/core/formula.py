@@ -9,6 +9,8 @@ constants pi and e, and the question's own variable names are read: anything els
 - "^" and "**" are powers, right to left; "-x^2" is -(x^2); "1/2n" is (1/2)*n, as a calculator reads it (the
   preview shows the reading, so a learner sees which was taken).
 - "1e9" is a number; the decimal sign is "." and, on a page whose decimal sign is ",", also ",".
+- As in a number field (tests/vectors/README.md, rules 2a and 2b): direction marks are dropped, and digits of
+  other scripts, full-width forms and the Arabic decimal separator are read as what they stand for ("٢n" is 2*n).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from zadachnik.core.numbers import typed_ascii
 
 FUNCTIONS: dict[str, Callable[[float], float]] = {
     "sqrt": math.sqrt, "exp": math.exp, "ln": math.log, "log": math.log, "log2": math.log2, "log10": math.log10,
@@ -241,6 +245,8 @@ def read(text: str, names: Sequence[str], decimal: str = ".") -> Node:
     none. `decimal`: the page's decimal sign (',' lets "2,5" be a number)."""
     if len(text) > MAX_LENGTH:
         raise FormulaError("too_long")
+    # What a number field reads, a formula reads: digits of the learner's keyboard, no direction marks.
+    text = typed_ascii(text, decimal)
     if not text.strip(SPACES):
         raise FormulaError("empty")
     parser = _Parser(tokens(text, names, decimal), names)

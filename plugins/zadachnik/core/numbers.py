@@ -91,6 +91,12 @@ def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Read
     return _read_form(s)
 
 
+def typed_ascii(text: str, decimal_sign: str) -> str:
+    """A learner's text without direction marks and with what their keyboard typed in ASCII (README rules 2b, 2a):
+    as the formula reader reads it too."""
+    return _keyboard(_DIRECTION_MARKS.sub("", text), decimal_sign)
+
+
 def _keyboard(s: str, decimal_sign: str) -> str:
     """What the learner's own keyboard typed, in ASCII (README rule 2a): other scripts' digits, full-width forms,
     and the Arabic separators as the page's decimal sign and as a group."""

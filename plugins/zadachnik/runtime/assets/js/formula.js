@@ -4,6 +4,8 @@
 // A tree is an array: ["num", text], ["var", name], ["const", name], ["neg", tree], [op, left, right] for
 // + - * / ^, ["call", name, tree]. A token is [kind, text]: num, name, func or op.
 
+import { typedAscii } from "./numbers.js";
+
 const M = Math;
 export const FUNCTIONS = { sqrt: M.sqrt, exp: M.exp, ln: M.log, log: M.log, log2: M.log2, log10: M.log10,
   sin: M.sin, cos: M.cos, tan: M.tan, abs: M.abs };
@@ -101,8 +103,10 @@ const trimmed = (text) => {
 };
 
 // The tree of an expression over the variables `names`, or a FormulaError. `decimal`: the page's decimal sign.
-export function read(text, names, decimal = ".") {
-  if ([...text].length > MAX_LENGTH) throw new FormulaError("too_long");
+export function read(typed, names, decimal = ".") {
+  if ([...typed].length > MAX_LENGTH) throw new FormulaError("too_long");
+  // What a number field reads, a formula reads: digits of the learner's keyboard, no direction marks.
+  const text = typedAscii(typed, decimal);
   if (!trimmed(text)) throw new FormulaError("empty");
   const found = tokens(text, names, decimal);
   let index = 0;

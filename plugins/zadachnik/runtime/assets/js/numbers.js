@@ -43,7 +43,7 @@ export function readNumber(text, conventions = null) {
   if (longerThan(typed, MAX_LENGTH)) return { error: "too_long" };
   // trim() strips exactly \s; a pattern like /\s+$/ would retry from every space of a long inner run (quadratic).
   // Direction marks go first (README rule 2b): right-to-left text, and numbers copied from it, carry them.
-  let s = typed.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
+  let s = typed.replace(DIRECTION_MARKS, "").trim();
   if (!s) return { error: "empty" };
   const groupSign = (conventions && conventions.group) || "";
   s = keyboard(s, (conventions && conventions.decimal) || ".");
@@ -58,6 +58,12 @@ export function readNumber(text, conventions = null) {
   if (/\s/.test(s)) return { error: "unreadable" };
   return readForm(s);
 }
+
+const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+// A learner's text without direction marks and with what their keyboard typed in ASCII (README rules 2b, 2a): as
+// the formula reader reads it too.
+export const typedAscii = (text, decimalSign) => keyboard(text.replace(DIRECTION_MARKS, ""), decimalSign);
 
 // What the learner's own keyboard typed, in ASCII (README rule 2a): full-width forms, other scripts' digits (a run
 // of ten from its zero: the digit is the distance from it), the Arabic separators as the page's decimal sign and
