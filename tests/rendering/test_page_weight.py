@@ -2,7 +2,7 @@
 the fixture's demo quiz page, and the sample course's module 12 quiz page (six kinds of graded question, variants,
 a shuffled question, Python) and module 9's (hints, ordering, Parsons, Python).
 
-Counted as the site ships them (minified, with the modules only zadachnik.js imports inlined into it). A page's own
+Counted as the site ships them (minified, the modules vendored.INLINED names joined into zadachnik.js). A page's own
 files are the scripts and stylesheets its HTML names under assets/zadachnik/ (its question types' modules among
 them), every module they import, statically or by `import("./x.js")` (counted where the page loads it: the optional
 parts its markup asks for; tests/browser/test_browser_runtime.py checks that it loads nothing else), and the
@@ -25,6 +25,11 @@ a question before leaving with what storage could not keep: demo quiz 23.50 KiB,
 (30,437 bytes). The same day, spent on two reviews' fixes of that note, other tabs' counting once they pause,
 direction marks dropped by the number reader, a vanished variant's message and styles that mirror on
 right-to-left pages: demo quiz 23.73 KiB, module 9 27.74, module 12 29.99 (30,706 bytes, 14 to spare).
+2026-12-08, the modules every quiz page loads (grading, storage, numbers, pyclient, seed) joined into zadachnik.js
+too, the other modules importing their names from it: 1,751 bytes on module 12; spent on the same day's fixes
+(a closed reveal's storage note, the note's Export button before the types load, numbers isolated on
+right-to-left pages, formula answers read as number fields read them): demo quiz 22.60 KiB, module 9 26.14,
+module 12 28.44 (29,121 bytes, 1,599 to spare).
 Module 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""
