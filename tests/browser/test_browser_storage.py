@@ -549,6 +549,22 @@ def test_exercise_notes_are_saved_shared_exported_and_reset(page, fixture_server
     assert page.input_value("#zq-E2-notes") == "plan"
 
 
+def test_the_notes_export_still_works_after_a_reset(page, fixture_server, tmp_path) -> None:
+    """Reset sets up a fresh copy of the page, which keeps the storage note about an entry set aside: its Export
+    button was wired on the first copy only, and did nothing after."""
+    seed(page, fixture_server, {f"{KEY}Q1": {"v": 1, "t": 1, "answer": "not an answer"}})
+    open_page(page, fixture_server, lang="en")
+    note = page.locator("[data-zq-storage]")
+    expect(note).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("[data-zq-reset]")
+    ready(page)
+    expect(note).to_be_visible()
+    with page.expect_download(timeout=5000) as download:
+        note.locator("button").click()
+    assert json.loads(Path(download.value.path()).read_text(encoding="utf-8"))["format"] == "zadachnik-progress"
+
+
 def test_reset_and_import_keep_the_focus_and_say_what_they_did(page, fixture_server, tmp_path) -> None:
     """The page is put back in its saved state by a fresh copy of it: the focus stays on the control the learner
     used (it fell to the page's body), and the status line says what the last one did (after an import, a reset

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.sources import QUIZ, block, numeric, problems
+from zadachnik.checking.checks import revealed
+from zadachnik.core.formatting import rounded_answer
 
 
 def test_shown_answer_outside_its_tolerance_fails(tmp_path: Path, monkeypatch) -> None:
@@ -30,3 +32,11 @@ def test_tolerance_that_covers_the_shown_rounding_passes(tmp_path: Path) -> None
 
 def test_relative_tolerance_on_a_large_answer_passes(tmp_path: Path) -> None:
     assert problems(tmp_path, numeric('  x: {answer: "2.63209e23/1.2394e11", rtol: 0.001}\n')) == []
+
+
+def test_an_authors_checker_gets_a_right_to_left_pages_answer_as_a_learner_types_it() -> None:
+    """A Hebrew page writes a left-to-right mark before a minus (so that −2.5 does not show as 2.5−); a checker
+    that reads the revealed answer with float() or Fraction() would fail on it, on that language's page alone."""
+    field = {"answer": -2.5, "atol": 0.01, "rtol": 0}
+    assert rounded_answer(-2.5, 0.01, 0, "he").startswith("\u200e"), "the page marks it"
+    assert revealed(field, "he") == revealed(field, "en") == "\u22122.50"

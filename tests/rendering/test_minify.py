@@ -167,8 +167,12 @@ def test_a_module_that_imports_a_joined_one_whole_is_refused() -> None:
     with pytest.raises(MinifyError, match=r"js/types/new\.js imports \.\./storage\.js, which is joined into "
                                           r"js/zadachnik\.js: only its names"):
         rewired("js/types/new.js", 'import * as storage from "../storage.js";\n')
+    with pytest.raises(MinifyError, match=r"imports \.\./grading\.js, which is joined"):
+        rewired("js/types/new.js", "const grading = await import(`../grading.js`);\n")
     assert rewired("js/types/new.js", 'import { Store } from "../storage.js";\nimport { x } from "./y.js";\n') \
         == 'import { Store } from "../zadachnik.js";\nimport { x } from "./y.js";\n'
+    assert rewired("js/new.js", "import { register } from './grading.js';\n") \
+        == "import { register } from './zadachnik.js';\n"
 
 
 def test_the_shipped_runtime_holds_its_inlined_modules_and_imports_the_rest() -> None:

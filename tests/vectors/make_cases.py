@@ -24,7 +24,8 @@ NBSP = "\u00a0"  # no-break space
 THIN = "\u2009"  # thin space
 NNBSP = "\u202f"  # narrow no-break space
 DOT = "\u00b7"  # · middle dot
-LRI, PDI = "\u2066", "\u2069"  # a left-to-right isolate and its end, around a number in right-to-left text
+LRM = "\u200e"  # left-to-right mark: before a minus and a power of ten's dot in right-to-left text
+LRI, PDI = "\u2066", "\u2069"  # a left-to-right isolate and its end, as text copied from a web page may carry
 TIMES = "\u00d7"  # × multiplication sign
 # JavaScript's \s (WhiteSpace and LineTerminator), written out from ECMA-262: what "whitespace" means here.
 JS_SPACES = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) \
@@ -1059,7 +1060,7 @@ CONVENTIONS = {
     "de": {"lang": "de", "decimal": ",", "group": ".", "minimum_grouping": 1, "rtl": False},
     "fr": {"lang": "fr", "decimal": ",", "group": NNBSP, "minimum_grouping": 1, "rtl": False},
     "es": {"lang": "es", "decimal": ",", "group": ".", "minimum_grouping": 2, "rtl": False},
-    # Hebrew is written right to left: a number is written as a left-to-right island in it (LRI … PDI).
+    # Hebrew is written right to left: a number's minus and power of ten are marked left to right in it.
     "he": {"lang": "he", "decimal": ".", "group": ",", "minimum_grouping": 1, "rtl": True},
 }
 LOCALE_READINGS: list[tuple] = []  # (lang, input, hint, decimals, significant); hint as above, or ("?", a, b)
@@ -1162,11 +1163,11 @@ ldec("es", "13.983.816", "13983816", 0, 8)
 lamb("es", "1.538", "1538", "1.538")
 lamb("es", "12.345", "12345", "12.345")
 
-# Hebrew: as English; what its pages write (isolated) and copy (with CLDR's left-to-right mark) reads back.
+# Hebrew: as English; what its pages write (marked as CLDR marks a minus) and what is copied isolated reads back.
 ldec("he", "2,629.07", "2629.07", 2, 6)
 ldec("he", LRI + MINUS + "2.5" + PDI, "-2.5", 1, 2)
-ldec("he", "\u200e-2.5", "-2.5", 1, 2)
-ldec("he", LRI + "2.12368" + DOT + "10¹²" + PDI, "2.12368e12", -7, 6)
+ldec("he", LRM + "-2.5", "-2.5", 1, 2)
+ldec("he", LRM + MINUS + "2.12368" + LRM + DOT + "10¹²", "-2.12368e12", -7, 6)
 ldec("he", "13,983,816", "13983816", 0, 8)
 lamb("he", "1,538", "1538", "1.538")
 
@@ -1248,10 +1249,11 @@ FORMATS: list[tuple] = [
     ("es", 12345.5, None, True, 10, "12.345,5", True),
     ("es", 13983816.0, None, True, 10, "13.983.816", True),
     ("es", 2629.0682760247973, 2, True, 10, "2629,07", False),
-    ("he", -2.5, None, True, 10, LRI + MINUS + "2.5" + PDI, True),
-    ("he", 2629.0682760247973, 2, True, 10, LRI + "2,629.07" + PDI, False),
-    ("he", 6.022e23, None, True, 10, LRI + "6.022" + DOT + "10²³" + PDI, True),
-    ("he", 2100.0, None, True, 10, LRI + "2100" + PDI, True),
+    ("he", -2.5, None, True, 10, LRM + MINUS + "2.5", True),
+    ("he", 2629.0682760247973, 2, True, 10, "2,629.07", False),  # no mark: a "±" or "$" before it stays there
+    ("he", 6.022e23, None, True, 10, "6.022" + LRM + DOT + "10²³", True),
+    ("he", -4.5e-7, 8, True, 10, LRM + MINUS + "4.5" + LRM + DOT + "10⁻⁷", True),
+    ("he", 2100.0, None, True, 10, "2100", True),
 ]
 
 
@@ -1493,12 +1495,11 @@ for lang, field, text, status, error in LOCALE_FIELDS:
 format_cases = []
 for lang, value, decimals, grouping, significant, text, exact in FORMATS:
     convention = CONVENTIONS[lang]
-    if convention["rtl"]:
-        assert text.startswith(LRI) and text.endswith(PDI), f"{lang} {value!r}: {text!r} is not isolated"
-        text_inside = text[1:-1]
-    else:
-        text_inside = text
-    plain = text_inside.replace(MINUS, "-").replace(convention["group"], "").replace(convention["decimal"], ".")
+    # A minus and a power of ten marked on a right-to-left page, and nothing else.
+    assert (LRM + MINUS in text or LRM + DOT in text or LRM not in text) if convention["rtl"] else LRM not in text
+    assert text.startswith(LRM) == (convention["rtl"] and value < 0 and text.lstrip(LRM).startswith(MINUS))
+    plain = text.replace(LRM, "").replace(MINUS, "-")
+    plain = plain.replace(convention["group"], "").replace(convention["decimal"], ".")
     plain = re.sub(DOT + "10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$", lambda m: "e" + m[1].translate(SUPERSCRIPT_TO_PLAIN), plain)
     # The text is the value to the digits shown: exact when it is the same double, else within half a unit.
     assert (float(plain) == value) == exact, f"{lang} {value!r}: {text!r} exact {exact}"
@@ -1521,8 +1522,8 @@ def dump(cases: list[dict]) -> str:
     for case in cases:
         line = json.dumps(as_written(case), ensure_ascii=False)
         # Invisible or look-alike characters stay visible as escapes.
-        for char in (MINUS, NBSP, THIN, NNBSP, LRI, PDI, "\u2000", "\u200a", "\u200b", "\u180e", "\u205f", "\u3000",
-                     "\ufeff", "\u2028", "\u0301"):
+        for char in (MINUS, NBSP, THIN, NNBSP, LRM, LRI, PDI, "\u2000", "\u200a", "\u200b", "\u180e", "\u205f",
+                     "\u3000", "\ufeff", "\u2028", "\u0301"):
             line = line.replace(char, f"\\u{ord(char):04x}")
         lines.append("    " + line)
     return "[\n" + ",\n".join(lines) + "\n  ]"

@@ -12,6 +12,7 @@ from pathlib import Path
 from zadachnik.checking.grading import grade
 from zadachnik.core.errors import SourceError
 from zadachnik.core.formatting import rounded_answer
+from zadachnik.core.numbers import without_direction_marks
 from zadachnik.python.runner import stop_runner
 from zadachnik.reading.model import Course, Module, Question
 
@@ -59,10 +60,7 @@ def check_question(question: Question, languages: list[str], path: Path, shown: 
         return check_checker(question, spec, languages, path, shown)
     for lang in languages:
 
-        def reveal(field: dict, lang: str = lang) -> str:
-            return rounded_answer(field["answer"], field["atol"], field["rtol"], lang)
-
-        answer = question.qtype.reference_answer(spec, reveal)
+        answer = question.qtype.reference_answer(spec, lambda field, lang=lang: revealed(field, lang))
         # Read back as that page reads it.
         verdict = grade(spec, answer, lang)
         if verdict["status"] != "correct":
@@ -125,16 +123,19 @@ def error_text(error: dict, hint: str, checker: bool = False) -> tuple[str, str]
     return f"raised {error.get('text')}", hint
 
 
+def revealed(field: dict, lang: str) -> str:
+    """A numeric field's answer as its page in `lang` reveals it, as a learner types it: the marks a right-to-left
+    page writes before a minus are no keys."""
+    return without_direction_marks(rounded_answer(field["answer"], field["atol"], field["rtol"], lang))
+
+
 def check_checker(question: Question, spec: dict, languages: list[str], path: Path, shown: callable):
     """An author's checker accepts the answer the page reveals and rejects the answers listed as wrong, and
     gives a verdict (never an error or a timeout) for each of them."""
     checker = question.checker
     for lang in languages:
 
-        def reveal(field: dict, lang: str = lang) -> str:
-            return rounded_answer(field["answer"], field["atol"], field["rtol"], lang)
-
-        answer = question.qtype.reference_answer(spec, reveal)
+        answer = question.qtype.reference_answer(spec, lambda field, lang=lang: revealed(field, lang))
         verdict = grade(spec, answer, lang)
         failure = checker_failure(question, verdict, answer, path, shown)
         if failure is not None:

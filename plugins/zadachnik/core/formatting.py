@@ -21,10 +21,11 @@ from babel import Locale, UnknownLocaleError
 from zadachnik.core.numbers import needed_decimals, needed_significant
 
 MINUS = "\u2212"
-# A number on a right-to-left page is written as a left-to-right island (a left-to-right isolate, U+2066, up to
-# U+2069): left to the browser, "−2.5" shows as "2.5−" there and "6.022·10²³" as "10²³·6.022" (CLDR puts a
-# left-to-right mark before the minus in Arabic and Hebrew for the same reason). The readers drop both marks.
-LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2066", "\u2069"
+# On a right-to-left page a left-to-right mark goes before a number's minus, as CLDR writes a negative number in
+# Arabic and Hebrew, and before a power of ten's "·": left to the browser, "−2.5" shows as "2.5−" there and
+# "6.022·10²³" as "10²³·6.022". Only there: a mark before the whole number would put a "±" or "$" written before
+# it on its other side. The readers drop the marks.
+LEFT_TO_RIGHT_MARK = "\u200e"
 _FALLBACK = "en"
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Beyond these magnitudes a number is written as a power of ten: 2,12368·10¹².
@@ -46,7 +47,7 @@ _GROUPING_FROM_FIVE = frozenset(
 
 def conventions(lang: str) -> dict[str, Any]:
     """How a page in `lang` writes and reads numbers: {"lang", "decimal", "group", "minimum_grouping", "rtl"}
-    ("rtl": the language is written right to left, and a number is isolated in it).
+    ("rtl": the language is written right to left, and a number's minus and power of ten are marked in it).
 
     The page carries it (the runtime strings' "number") so that the browser writes and reads as Python does."""
     return dict(_conventions(lang))
@@ -82,12 +83,13 @@ def write_number(value: float, convention: dict[str, Any], decimals: int | None 
     """`format_number` with the conventions themselves (numbers.js's writeNumber); without `decimals`, rounded
     to `significant` digits. `zeros` keeps the trailing zeros of a rounding: 2.38095 to four places is 2.3810."""
     text = _written(value, convention, decimals, group, significant, zeros)
-    return isolated(text) if convention.get("rtl") else text
+    return left_to_right(text) if convention.get("rtl") else text
 
 
-def isolated(text: str) -> str:
-    """`text` (a number) as a left-to-right island in right-to-left text."""
-    return LEFT_TO_RIGHT_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
+def left_to_right(text: str) -> str:
+    """A written number that keeps its order in right-to-left text: its minus and its power of ten marked."""
+    marked = text.replace("·10", LEFT_TO_RIGHT_MARK + "·10")
+    return LEFT_TO_RIGHT_MARK + marked if marked.startswith(MINUS) else marked
 
 
 def _written(value: float, convention: dict[str, Any], decimals: int | None, group: bool, significant: int,

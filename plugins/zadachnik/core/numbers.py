@@ -94,7 +94,11 @@ def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Read
 def typed_ascii(text: str, decimal_sign: str) -> str:
     """A learner's text without direction marks and with what their keyboard typed in ASCII (README rules 2b, 2a):
     as the formula reader reads it too."""
-    return _keyboard(_DIRECTION_MARKS.sub("", text), decimal_sign)
+    return _keyboard(without_direction_marks(text), decimal_sign)
+
+
+def without_direction_marks(text: str) -> str:
+    return _DIRECTION_MARKS.sub("", text)
 
 
 def _keyboard(s: str, decimal_sign: str) -> str:

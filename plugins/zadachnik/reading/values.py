@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from zadachnik.core.formatting import MINUS, conventions, digit_groups, isolated, percent_affixes
+from zadachnik.core.formatting import MINUS, conventions, digit_groups, percent_affixes
 
 PLACEHOLDER = re.compile(r"\{\{\s*(?P<name>[A-Za-z_]\w*)\s*(?::(?P<spec>[^}]*))?\}\}")
 # What an author began as a placeholder: two braces, a space and a name (TeX's `{{n}^2}` has no space).
@@ -232,8 +232,6 @@ def localize(value: float, spec: str, lang: str, math: bool) -> str:
         if math:
             prefix, suffix = (_math_percent(prefix), _math_percent(suffix))
         text = prefix + text + suffix
-    if not math and convention["rtl"]:
-        return written[:number.start()] + isolated(sign + text) + written[number.end():]
     return written[:number.start()] + sign + text + written[number.end():]
 
 

@@ -44,8 +44,8 @@ INLINED = {"js/zadachnik.js": ("js/place.js", "js/print.js", "js/handin.js", "js
                                "js/storage.js", "js/numbers.js", "js/pyclient.js", "js/seed.js")}
 # A module's imports of our modules: `import { a, b as c } from "./x.js"`, and any other (`import * as`,
 # `import "./x.js"`, `import("./x.js")`), which can take no named exports from a script a module is joined into.
-NAMED_IMPORT = re.compile(r'\bimport\s*\{([^}]*)\}\s*from\s*"(\.{1,2}/[^"]+)"')
-ANY_IMPORT = re.compile(r'\b(?:from|import)\s*\(?\s*"(\.{1,2}/[^"]+)"')
+NAMED_IMPORT = re.compile(r"""\bimport\s*\{([^}]*)\}\s*from\s*["'](\.{1,2}/[^"']+)["']""")
+ANY_IMPORT = re.compile(r"""\b(?:from|import)\s*\(?\s*["'`](\.{1,2}/[^"'`]+)["'`]""")
 # The bundle's first lines: the script's address (`document.currentScript` is gone once it has run), and a mark
 # that this is the copy opened from disk.
 BUNDLE_START = ('"use strict";\nconst __zqBase = document.currentScript ? document.currentScript.src : '

@@ -224,10 +224,13 @@ const PLAIN = { decimal: ".", group: "\u00a0", minimum_grouping: 1 };
 // `value` as the page's locale writes it; trailing zeros dropped, "−" for minus. `decimals` rounds to that many
 // places (null: to `significant` digits); `group` groups the integer part as the locale does (but never a
 // single group behind '.' or ',', which the reader would call ambiguous).
-// On a right-to-left page, a left-to-right island (isolate): "−2.5" would show as "2.5−" (formatting.py).
+// On a right-to-left page a left-to-right mark before the minus and the power of ten's "·": "−2.5" would show
+// as "2.5−" there (formatting.py says why only there).
 export function writeNumber(value, conventions, decimals = null, group = true, significant = 10) {
   const text = written(value, conventions || PLAIN, decimals, group, significant);
-  return conventions?.rtl ? `\u2066${text}\u2069` : text;
+  if (!conventions?.rtl) return text;
+  const marked = text.replace("·10", "\u200e·10");
+  return marked.startsWith(MINUS) ? `\u200e${marked}` : marked;
 }
 
 function written(value, convention, decimals, group, significant) {

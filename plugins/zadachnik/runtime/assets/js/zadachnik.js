@@ -250,6 +250,10 @@ class Page {
 
   showStorageProblems() {
     this.storageNote = this.root.querySelector("[data-zq-storage]");
+    // Its own Export button works from the start, before the question types load, and on the fresh copy of the
+    // page a reset or an import sets up (the note may still be showing).
+    const exportButton = this.storageNote?.querySelector("button");
+    if (exportButton) exportButton.onclick = exportProgress;
     this.storageProblems = new Set();
     this.setAsideSeen = store.setAsideCount;
     // Each page saves its entries under its own keys, and storage events find them here.
@@ -260,10 +264,8 @@ class Page {
   showProblem(problem) {
     this.showNote(`storage_${problem}`);
     if (!this.storageNote) return;
-    // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load):
-    // the note's own Export button, which works before the page's question types have loaded.
+    // What storage did not keep, or set aside, is in an export (not so for a part of the page that did not load).
     this.storageNote.lastChild.hidden = false;
-    this.storageNote.lastChild.onclick = exportProgress;
   }
 
   // Each problem is said once on the page, all of them in one note (before its Export button; a page written
