@@ -27,9 +27,9 @@ direction marks dropped by the number reader, a vanished variant's message and s
 right-to-left pages: demo quiz 23.73 KiB, module 9 27.74, module 12 29.99 (30,706 bytes, 14 to spare).
 2026-12-08, the modules every quiz page loads (grading, storage, numbers, pyclient, seed) joined into zadachnik.js
 too, the other modules importing their names from it: 1,751 bytes on module 12; spent on the same day's fixes
-(a closed reveal's storage note, the note's Export button before the types load, numbers isolated on
-right-to-left pages, formula answers read as number fields read them): demo quiz 22.60 KiB, module 9 26.14,
-module 12 28.44 (29,121 bytes, 1,599 to spare).
+(a closed reveal's storage note, the note's Export button before the types load and after a reset, a minus and
+a power of ten marked on right-to-left pages, formula answers read as number fields read them): demo quiz 22.62
+KiB, module 9 26.16, module 12 28.46 (29,143 bytes, 1,577 to spare).
 Module 12 comes closest because it has nearly every kind of question on one page; splitting its modules into esbuild's
 shared chunks measured no smaller (31.3 KiB when it was at 30.4: the chunks cost what the files did), while
 joining the two modules only zadachnik.js imports into it saved 372 bytes."""
