@@ -70,7 +70,7 @@ def read_number(text: str, conventions: Mapping[str, Any] | None = None) -> Read
         return {"error": "too_long"}
     # str.strip, not a regex: a pattern like `\s+$` would retry from every space of a long inner run (quadratic).
     # Direction marks go first (README rule 2b): right-to-left text, and numbers copied from it, carry them.
-    s = _DIRECTION_MARKS.sub("", text).strip(_SPACE_CHARS)
+    s = without_direction_marks(text).strip(_SPACE_CHARS)
     if not s:
         return {"error": "empty"}
     group_sign = (conventions or {}).get("group", "")
@@ -98,6 +98,7 @@ def typed_ascii(text: str, decimal_sign: str) -> str:
 
 
 def without_direction_marks(text: str) -> str:
+    """`text` without the direction marks right-to-left text carries (README rule 2b)."""
     return _DIRECTION_MARKS.sub("", text)
 
 
